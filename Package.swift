@@ -1,0 +1,37 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "glslice",
+    products: [
+        .library(name: "GlsliceKit", targets: ["GlsliceKit"]),
+        .executable(name: "glslice", targets: ["GlsliceCLI"]),
+        .executable(name: "glslice-bench", targets: ["GlsliceBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libpng lives behind this shim: every setjmp/longjmp stays inside C.
+        .target(
+            name: "CPNG",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+        .target(name: "GlsliceKit", dependencies: ["CPNG"]),
+        .executableTarget(
+            name: "GlsliceCLI",
+            dependencies: [
+                "GlsliceKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "GlsliceBench",
+            dependencies: ["GlsliceKit"],
+            path: "Benchmarks/GlsliceBench"
+        ),
+        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit"]),
+        .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Regenerates glslice's sample sources in Fixtures/ (stdlib only).
+
+Each follows the HIG advice: the smallest image that gives the look.
+  button@1x/@2x/@3x.png  rounded button, 25x29 pt, insets 14,12,14,12 pt (1-pt centre)
+  panel.png              solid panel, 17x17 px, insets 8,8,8,8 (1x1 centre)
+  bar.png                vertical gradient bar, 1x24 px, no insets
+  texture.png            16x16 brick period inside 6-px caps, 28x28 px, insets 6,6,6,6
+  shadow.png             translucent drop shadow, 33x33 px, insets 16,16,16,16
+Run: python3 Scripts/make-fixtures.py
+"""
+import math
+import os
+import struct
+import zlib
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures")
+
+
+def write_png(path, width, height, pixels):
+    """pixels: list of rows of (r, g, b, a) straight tuples."""
+    raw = b"".join(b"\x00" + bytes(c for px in row for c in px) for row in pixels)
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+    data += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def clamp8(v):
+    return max(0, min(255, int(round(v))))
+
+
+def rounded_rect_coverage(x, y, w, h, r, samples=4):
+    """Fraction of pixel (x, y) inside a w x h rounded rectangle of radius r."""
+    inside = 0
+    for sy in range(samples):
+        for sx in range(samples):
+            px = x + (sx + 0.5) / samples
+            py = y + (sy + 0.5) / samples
+            cx = min(max(px, r), w - r)
+            cy = min(max(py, r), h - r)
+            if (px - cx) ** 2 + (py - cy) ** 2 <= r * r:
+                inside += 1
+    return inside / (samples * samples)
+
+
+def button(scale):
+    w, h = 25 * scale, 29 * scale
+    r, border = 10 * scale, 1 * scale
+    rows = []
+    for y in range(h):
+        row = []
+        for x in range(w):
+            outer = rounded_rect_coverage(x, y, w, h, r)
+            inner = rounded_rect_coverage(x - border, y - border, w - 2 * border, h - 2 * border, r - border)
+            t = y / (h - 1)
+            fill = (clamp8(70 + 40 * (1 - t)), clamp8(130 + 60 * (1 - t)), clamp8(230 + 20 * (1 - t)))
+            edge = (30, 80, 170)
+            c = tuple(clamp8(edge[i] * (1 - inner) + fill[i] * inner) if outer > 0 else 0 for i in range(3))
+            row.append(c + (clamp8(255 * outer),))
+        rows.append(row)
+    write_png(os.path.join(OUT, "button@%dx.png" % scale if scale > 1 else "button.png"), w, h, rows)
+
+
+def panel():
+    n = 17
+    rows = []
+    for y in range(n):
+        row = []
+        for x in range(n):
+            outer = rounded_rect_coverage(x, y, n, n, 6)
+            inner = rounded_rect_coverage(x - 1, y - 1, n - 2, n - 2, 5)
+            c = tuple(clamp8(90 * (1 - inner) + 245 * inner) for _ in range(3))
+            row.append(c + (clamp8(255 * outer),))
+        rows.append(row)
+    write_png(os.path.join(OUT, "panel.png"), n, n, rows)
+
+
+def bar():
+    h = 24
+    rows = [[(clamp8(40 + 160 * y / (h - 1)), clamp8(200 - 100 * y / (h - 1)), 90, 255)] for y in range(h)]
+    write_png(os.path.join(OUT, "bar.png"), 1, h, rows)
+
+
+def texture():
+    cap, period = 6, 16
+    n = cap * 2 + period
+    rows = []
+    for y in range(n):
+        row = []
+        for x in range(n):
+            if cap <= x < n - cap and cap <= y < n - cap:
+                tx, ty = x - cap, y - cap
+                brick_row = ty // 8
+                offset = 4 if brick_row % 2 else 0
+                mortar = ty % 8 == 7 or (tx + offset) % 8 == 7
+                c = (200, 195, 185) if mortar else (160 + 10 * brick_row, 70, 50)
+                row.append(c + (255,))
+            else:
+                d = min(x, y, n - 1 - x, n - 1 - y)
+                shade = 60 + 25 * d
+                row.append((shade, shade, clamp8(shade * 1.1), 255))
+        rows.append(row)
+    write_png(os.path.join(OUT, "texture.png"), n, n, rows)
+
+
+def shadow():
+    n, box, blur = 33, 8, 6.0
+    rows = []
+    for y in range(n):
+        row = []
+        for x in range(n):
+            # Distance from a central box, softened into a Gaussian-like falloff.
+            dx = max(abs(x + 0.5 - n / 2) - box, 0)
+            dy = max(abs(y + 0.5 - n / 2) - box, 0)
+            d = math.hypot(dx, dy)
+            a = 0.45 * math.exp(-(d * d) / (2 * blur * blur))
+            row.append((0, 0, 0, clamp8(255 * a)))
+        rows.append(row)
+    write_png(os.path.join(OUT, "shadow.png"), n, n, rows)
+
+
+if __name__ == "__main__":
+    for s in (1, 2, 3):
+        button(s)
+    panel()
+    bar()
+    texture()
+    shadow()
+    print("wrote fixtures to", os.path.normpath(OUT))

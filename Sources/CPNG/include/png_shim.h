@@ -1,0 +1,65 @@
+#ifndef GLSLICE_PNG_SHIM_H
+#define GLSLICE_PNG_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every libpng call, its setjmp and its cleanup live in png_shim.c; these
+   functions return a status and fill `message`, so no longjmp ever crosses a
+   Swift frame. */
+
+enum {
+    GS_PNG_OK = 0,
+    GS_PNG_NOT_PNG = 1,    /* signature does not match */
+    GS_PNG_CORRUPT = 2,    /* libpng refused the data */
+    GS_PNG_TOO_LARGE = 3,  /* width x height above the caller's pixel budget */
+    GS_PNG_NO_MEMORY = 4,
+    GS_PNG_IO = 5          /* the output could not be opened or written */
+};
+
+#define GS_PNG_MESSAGE_SIZE 256
+
+/* Straight (not premultiplied) RGBA8, rows packed, `pixels` owned by C. */
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    uint8_t *pixels;
+} gs_png_image;
+
+/* Decodes a whole PNG held in memory per SPEC §4 (expand, scale_16,
+   gray_to_rgb, add_alpha, interlace handling; colour-space chunks ignored).
+   Refuses images above max_pixels before allocating them. */
+int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                  gs_png_image *out, char *message);
+
+/* Reads only the header: width and height. */
+int gs_png_read_size(const uint8_t *data, size_t length, uint32_t *width,
+                     uint32_t *height, char *message);
+
+void gs_png_image_free(gs_png_image *image);
+
+typedef struct gs_png_writer gs_png_writer;
+
+/* Opens a streaming encoder on `fd` (which it takes over and closes).
+   channels: 3 (the alpha byte of each RGBA input pixel is dropped) or 4.
+   filters: a PNG_FILTER_* mask as libpng defines it; level: zlib 0-9. */
+gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
+                                  int channels, int level, int filters,
+                                  char *message);
+
+/* Writes `count` rows of straight RGBA8, `stride` bytes apart. */
+int gs_png_writer_write_rows(gs_png_writer *writer, const uint8_t *rows,
+                             uint32_t count, size_t stride, char *message);
+
+/* Writes IEND, flushes and closes; frees the writer in every case. */
+int gs_png_writer_finish(gs_png_writer *writer, char *message);
+
+/* Closes and frees without finishing (the caller removes the file). */
+void gs_png_writer_abort(gs_png_writer *writer);
+
+/* libpng's filter masks, re-exported so Swift need not import png.h. */
+int gs_png_filter_up(void);
+int gs_png_filter_all(void);
+int gs_png_filter_none(void);
+
+#endif

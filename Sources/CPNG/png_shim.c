@@ -1,0 +1,249 @@
+#include "png_shim.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    const uint8_t *data;
+    size_t length;
+    size_t position;
+    char message[GS_PNG_MESSAGE_SIZE];
+} read_context;
+
+static void set_message(char *dst, const char *text) {
+    if (dst == NULL) return;
+    snprintf(dst, GS_PNG_MESSAGE_SIZE, "%s", text ? text : "unknown libpng error");
+}
+
+static void on_read_error(png_structp png, png_const_charp text) {
+    read_context *ctx = (read_context *)png_get_error_ptr(png);
+    set_message(ctx->message, text);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text; /* warnings (e.g. a bad ancillary CRC) are not failures */
+}
+
+static void on_read(png_structp png, png_bytep out, size_t count) {
+    read_context *ctx = (read_context *)png_get_io_ptr(png);
+    if (ctx->length - ctx->position < count) {
+        png_error(png, "file is truncated");
+    }
+    memcpy(out, ctx->data + ctx->position, count);
+    ctx->position += count;
+}
+
+static int check_signature(const uint8_t *data, size_t length, char *message) {
+    if (length < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
+        set_message(message, "not a PNG file (bad signature)");
+        return GS_PNG_NOT_PNG;
+    }
+    return GS_PNG_OK;
+}
+
+int gs_png_read_size(const uint8_t *data, size_t length, uint32_t *width,
+                     uint32_t *height, char *message) {
+    int status = check_signature(data, length, message);
+    if (status != GS_PNG_OK) return status;
+    read_context ctx = {data, length, 0, {0}};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_read_error, on_warning);
+    if (png == NULL) { set_message(message, "out of memory"); return GS_PNG_NO_MEMORY; }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        set_message(message, "out of memory");
+        return GS_PNG_NO_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        set_message(message, ctx.message);
+        png_destroy_read_struct(&png, &info, NULL);
+        return GS_PNG_CORRUPT;
+    }
+    png_set_read_fn(png, &ctx, on_read);
+    png_read_info(png, info);
+    *width = png_get_image_width(png, info);
+    *height = png_get_image_height(png, info);
+    png_destroy_read_struct(&png, &info, NULL);
+    return GS_PNG_OK;
+}
+
+int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                  gs_png_image *out, char *message) {
+    out->width = 0;
+    out->height = 0;
+    out->pixels = NULL;
+    int status = check_signature(data, length, message);
+    if (status != GS_PNG_OK) return status;
+
+    read_context ctx = {data, length, 0, {0}};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_read_error, on_warning);
+    if (png == NULL) { set_message(message, "out of memory"); return GS_PNG_NO_MEMORY; }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        set_message(message, "out of memory");
+        return GS_PNG_NO_MEMORY;
+    }
+    /* volatile: they change between setjmp and a possible longjmp */
+    uint8_t *volatile pixels = NULL;
+    png_bytep *volatile rows = NULL;
+    volatile int result = GS_PNG_CORRUPT;
+    if (setjmp(png_jmpbuf(png))) {
+        set_message(message, ctx.message);
+        free(rows);
+        free(pixels);
+        png_destroy_read_struct(&png, &info, NULL);
+        return result;
+    }
+    png_set_read_fn(png, &ctx, on_read);
+    /* Let the caller's pixel budget, not libpng's 1M-per-side default, decide. */
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_read_info(png, info);
+
+    png_uint_32 width = png_get_image_width(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    if ((uint64_t)width * (uint64_t)height > max_pixels) {
+        snprintf(message, GS_PNG_MESSAGE_SIZE,
+                 "image is %ux%u = %llu pixels, above the limit of %llu",
+                 (unsigned)width, (unsigned)height,
+                 (unsigned long long)((uint64_t)width * height),
+                 (unsigned long long)max_pixels);
+        png_destroy_read_struct(&png, &info, NULL);
+        return GS_PNG_TOO_LARGE;
+    }
+
+    png_set_expand(png);
+    png_set_scale_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    (void)png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    size_t rowbytes = png_get_rowbytes(png, info);
+    if (rowbytes != (size_t)width * 4) {
+        snprintf(ctx.message, sizeof ctx.message, "unexpected row size %zu after transforms", rowbytes);
+        png_error(png, ctx.message);
+    }
+    size_t total = (size_t)width * (size_t)height * 4;
+    pixels = (uint8_t *)malloc(total ? total : 1);
+    rows = (png_bytep *)malloc(sizeof(png_bytep) * (height ? height : 1));
+    if (pixels == NULL || rows == NULL) {
+        result = GS_PNG_NO_MEMORY;
+        png_error(png, "out of memory");
+    }
+    for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 4;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+
+    free(rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    out->width = width;
+    out->height = height;
+    out->pixels = pixels;
+    return GS_PNG_OK;
+}
+
+void gs_png_image_free(gs_png_image *image) {
+    if (image == NULL) return;
+    free(image->pixels);
+    image->pixels = NULL;
+}
+
+struct gs_png_writer {
+    png_structp png;
+    png_infop info;
+    FILE *file;
+    char message[GS_PNG_MESSAGE_SIZE];
+};
+
+static void on_write_error(png_structp png, png_const_charp text) {
+    gs_png_writer *w = (gs_png_writer *)png_get_error_ptr(png);
+    set_message(w->message, text);
+    png_longjmp(png, 1);
+}
+
+static void writer_release(gs_png_writer *w) {
+    if (w == NULL) return;
+    if (w->png != NULL) png_destroy_write_struct(&w->png, &w->info);
+    if (w->file != NULL) fclose(w->file);
+    free(w);
+}
+
+gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
+                                  int channels, int level, int filters,
+                                  char *message) {
+    gs_png_writer *w = (gs_png_writer *)calloc(1, sizeof *w);
+    if (w == NULL) { close(fd); set_message(message, "out of memory"); return NULL; }
+    w->file = fdopen(fd, "wb");
+    if (w->file == NULL) {
+        close(fd);
+        free(w);
+        set_message(message, "cannot open the output stream");
+        return NULL;
+    }
+    w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_write_error, on_warning);
+    if (w->png != NULL) w->info = png_create_info_struct(w->png);
+    if (w->png == NULL || w->info == NULL) {
+        set_message(message, "out of memory");
+        writer_release(w);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(w->png))) {
+        set_message(message, w->message);
+        writer_release(w);
+        return NULL;
+    }
+    png_init_io(w->png, w->file);
+    png_set_IHDR(w->png, w->info, width, height, 8,
+                 channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_filter(w->png, PNG_FILTER_TYPE_BASE, filters);
+    png_set_compression_level(w->png, level);
+    png_write_info(w->png, w->info);
+    if (channels == 3) png_set_filler(w->png, 0, PNG_FILLER_AFTER); /* strips alpha */
+    return w;
+}
+
+int gs_png_writer_write_rows(gs_png_writer *w, const uint8_t *rows, uint32_t count,
+                             size_t stride, char *message) {
+    if (setjmp(png_jmpbuf(w->png))) {
+        set_message(message, w->message);
+        return GS_PNG_IO;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        png_write_row(w->png, (png_const_bytep)(rows + (size_t)i * stride));
+    }
+    return GS_PNG_OK;
+}
+
+int gs_png_writer_finish(gs_png_writer *w, char *message) {
+    if (setjmp(png_jmpbuf(w->png))) {
+        set_message(message, w->message);
+        writer_release(w);
+        return GS_PNG_IO;
+    }
+    png_write_end(w->png, NULL);
+    png_destroy_write_struct(&w->png, &w->info);
+    w->png = NULL;
+    int failed = fflush(w->file) != 0 || ferror(w->file);
+    failed |= fclose(w->file) != 0;
+    w->file = NULL;
+    free(w);
+    if (failed) {
+        set_message(message, "write failed (disk full or closed stream?)");
+        return GS_PNG_IO;
+    }
+    return GS_PNG_OK;
+}
+
+void gs_png_writer_abort(gs_png_writer *w) { writer_release(w); }
+
+int gs_png_filter_up(void) { return PNG_FILTER_UP; }
+int gs_png_filter_all(void) { return PNG_ALL_FILTERS; }
+int gs_png_filter_none(void) { return PNG_FILTER_NONE; }

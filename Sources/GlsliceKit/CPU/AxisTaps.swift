@@ -1,0 +1,78 @@
+/// Per-column (or per-row) sampling decisions, precomputed once per axis so the
+/// pixel loop does no division, no addressing and no allocation.
+struct AxisTaps {
+    /// Fixed-point weight scale: weights are in `0...one`.
+    static let shift: UInt64 = 16
+    static let one: UInt32 = 1 << 16
+
+    /// First and second texel (absolute source indices, already addressed).
+    var first: [Int32]
+    var second: [Int32]
+    /// Weight of `second`; 0 means `first` alone (an exact texel).
+    var weight: [UInt32]
+    /// False in `space` gaps: the pixel stays transparent.
+    var visible: [Bool]
+    /// Which span owns each destination pixel.
+    var spanIndex: [Int32]
+
+    init(spans: [AxisSpan], length: Int, filter: Filter) {
+        first = [Int32](repeating: 0, count: length)
+        second = first
+        weight = [UInt32](repeating: 0, count: length)
+        visible = [Bool](repeating: false, count: length)
+        spanIndex = [Int32](repeating: -1, count: length)
+        for (index, span) in spans.enumerated() {
+            for x in span.destination {
+                spanIndex[x] = Int32(index)
+                guard let u = span.sourceCoordinate(at: x) else { continue }
+                visible[x] = true
+                switch filter {
+                case .nearest:
+                    let i = span.address(Int(u.rounded(.down)))
+                    first[x] = Int32(i)
+                    second[x] = Int32(i)
+                case .linear:
+                    let t = u - 0.5
+                    let base = t.rounded(.down)
+                    let f = t - base
+                    var w = UInt32((f * Double(AxisTaps.one)).rounded())
+                    var i = Int(base)
+                    if w >= AxisTaps.one { // f rounded up to a whole texel
+                        i += 1
+                        w = 0
+                    }
+                    first[x] = Int32(span.address(i))
+                    second[x] = w == 0 ? first[x] : Int32(span.address(i + 1))
+                    weight[x] = w
+                }
+            }
+        }
+    }
+}
+
+/// A run of destination pixels that copy consecutive source texels unchanged.
+struct CopyRun {
+    var destination: Int
+    var source: Int
+    var count: Int
+}
+
+extension AxisTaps {
+    /// Maximal runs of exact, consecutive texels inside `range`. When a span is
+    /// made only of these, a row that needs no vertical blend is a few memcpys.
+    func copyRuns(in range: Range<Int>) -> [CopyRun]? {
+        var runs: [CopyRun] = []
+        for x in range {
+            guard weight[x] == 0 else { return nil }
+            guard visible[x] else { continue }
+            let s = Int(first[x])
+            if var last = runs.last, last.destination + last.count == x, last.source + last.count == s {
+                last.count += 1
+                runs[runs.count - 1] = last
+            } else {
+                runs.append(CopyRun(destination: x, source: s, count: 1))
+            }
+        }
+        return runs
+    }
+}

@@ -1,0 +1,59 @@
+/// One source interval along an axis: an end cap (fixed) or a part that may resize.
+public struct Segment: Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+    public var scalable: Bool
+
+    public init(_ start: Int, _ end: Int, scalable: Bool) {
+        self.start = start
+        self.end = end
+        self.scalable = scalable
+    }
+
+    public var length: Int { end - start }
+}
+
+/// The source split into segments per axis. Nine-slice is its 3×3 case;
+/// Android nine-patches give any number of alternating segments.
+public struct Lattice: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var x: [Segment]
+    public var y: [Segment]
+
+    /// Checks that each axis tiles `[0, size)` with non-empty segments in order.
+    public init(width: Int, height: Int, x: [Segment], y: [Segment]) throws {
+        for (segments, size, axis) in [(x, width, "x"), (y, height, "y")] {
+            var position = 0
+            for segment in segments {
+                guard segment.start == position, segment.length > 0 else {
+                    throw GlsliceError(.badInput, "lattice segments along \(axis) must cover the image in order")
+                }
+                position = segment.end
+            }
+            guard position == size else {
+                throw GlsliceError(.badInput, "lattice segments along \(axis) cover \(position) of \(size) px")
+            }
+        }
+        self.width = width
+        self.height = height
+        self.x = x
+        self.y = y
+    }
+
+    /// `[0,l) fixed, [l,W−r) scalable, [W−r,W) fixed`, zero-length segments dropped.
+    public init(width: Int, height: Int, insets: PixelInsets) throws {
+        guard insets.left + insets.right <= width, insets.top + insets.bottom <= height else {
+            throw GlsliceError(.badInput,
+                "insets \(insets.top),\(insets.left),\(insets.bottom),\(insets.right) px exceed the \(width)x\(height) px image")
+        }
+        func threeSlice(_ low: Int, _ high: Int, _ size: Int) -> [Segment] {
+            [Segment(0, low, scalable: false),
+             Segment(low, size - high, scalable: true),
+             Segment(size - high, size, scalable: false)].filter { $0.length > 0 }
+        }
+        try self.init(width: width, height: height,
+                      x: threeSlice(insets.left, insets.right, width),
+                      y: threeSlice(insets.top, insets.bottom, height))
+    }
+}

@@ -1,0 +1,60 @@
+/// A size in whole pixels.
+public struct PixelSize: Sendable, Equatable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+    public var pixelCount: Int { width * height }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// The requested output size: points at the output scale, or pixels directly.
+public enum OutputSize: Sendable, Equatable {
+    case points(width: Double, height: Double)
+    case pixels(PixelSize)
+
+    /// Parses `WxH` in points (`--size`).
+    public static func parsePoints(_ text: String) throws -> OutputSize {
+        let (w, h) = try parsePair(text, option: "size", unit: "points")
+        return .points(width: w, height: h)
+    }
+
+    /// Parses `WxH` in pixels (`--pixels`); both must be whole.
+    public static func parsePixels(_ text: String) throws -> OutputSize {
+        let (w, h) = try parsePair(text, option: "pixels", unit: "pixels")
+        guard let wi = wholePixels(w), let hi = wholePixels(h), Double(wi) == w, Double(hi) == h else {
+            throw GlsliceError(.usage, "pixels must be whole numbers, got '\(text)'")
+        }
+        return .pixels(PixelSize(width: wi, height: hi))
+    }
+
+    private static func parsePair(_ text: String, option: String, unit: String) throws -> (Double, Double) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite else {
+            throw GlsliceError(.usage, "\(option) must be WxH in \(unit), e.g. 200x44, got '\(text)'")
+        }
+        guard w > 0, h > 0 else {
+            throw GlsliceError(.usage, "\(option) must be positive, got '\(text)'")
+        }
+        return (w, h)
+    }
+
+    /// The size in pixels at `scale`; points must land on whole pixels.
+    public func pixels(atScale scale: Double) throws -> PixelSize {
+        switch self {
+        case .pixels(let size):
+            return size
+        case .points(let w, let h):
+            guard let wp = wholePixels(w * scale), let hp = wholePixels(h * scale) else {
+                throw GlsliceError(.usage,
+                    "size \(formatNumber(w))x\(formatNumber(h)) pt at @\(formatNumber(scale))x is \(w * scale)x\(h * scale) px, not whole pixels")
+            }
+            guard wp > 0, hp > 0 else {
+                throw GlsliceError(.usage, "size \(formatNumber(w))x\(formatNumber(h)) pt at @\(formatNumber(scale))x is empty")
+            }
+            return PixelSize(width: wp, height: hp)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// An RGBA8 raster with packed rows. Whether it is straight or premultiplied
+/// is said by the type that holds it: `StraightImage` from the decoder,
+/// `PremultipliedImage` for everything that renders.
+public struct RGBAImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` bytes, row after row.
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
+                     "pixel buffer does not match \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// A fully transparent image.
+    public init(width: Int, height: Int) {
+        self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+    }
+
+    public subscript(x: Int, y: Int) -> [UInt8] {
+        let i = (y * width + x) * 4
+        return Array(pixels[i..<(i + 4)])
+    }
+
+    /// True when every alpha byte is 255.
+    public var isOpaque: Bool {
+        pixels.withUnsafeBufferPointer { buffer in
+            var i = 3
+            while i < buffer.count {
+                if buffer[i] != 255 { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+}
+
+/// Straight-alpha RGBA8, as PNG stores it.
+public struct StraightImage: Sendable, Equatable {
+    public var rgba: RGBAImage
+    public init(_ rgba: RGBAImage) { self.rgba = rgba }
+    public var width: Int { rgba.width }
+    public var height: Int { rgba.height }
+
+    public func premultiplied() -> PremultipliedImage {
+        var pixels = rgba.pixels
+        pixels.withUnsafeMutableBufferPointer { Premultiply.premultiplyInPlace($0) }
+        return PremultipliedImage(RGBAImage(width: width, height: height, pixels: pixels))
+    }
+}
+
+/// Premultiplied RGBA8: what every backend samples and produces (SPEC §4).
+public struct PremultipliedImage: Sendable, Equatable {
+    public var rgba: RGBAImage
+    public init(_ rgba: RGBAImage) { self.rgba = rgba }
+    public var width: Int { rgba.width }
+    public var height: Int { rgba.height }
+
+    public func straight() -> StraightImage {
+        var out = rgba.pixels
+        let count = width * height
+        rgba.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                if let s = src.baseAddress, let d = dst.baseAddress {
+                    Premultiply.unpremultiply(s, into: d, count: count)
+                }
+            }
+        }
+        return StraightImage(RGBAImage(width: width, height: height, pixels: out))
+    }
+}

@@ -1,0 +1,47 @@
+/// How the scalable segments of one axis fill their destination (SPEC §3).
+public enum ResizeMode: String, CaseIterable, Sendable {
+    /// Scale the segment to its destination length.
+    case stretch
+    /// Repeat at the source size, phase at the segment's start (UIKit, Godot, Unity).
+    case tile
+    /// `stretch` for 1-pixel segments, else `tile` (UIKit's behaviour).
+    case auto
+    /// CSS `repeat`: whole tiles centred, partial tiles at both ends.
+    case `repeat`
+    /// CSS `round`: tiles rescaled so a whole number fits.
+    case round
+    /// CSS `space`: whole tiles only, the leftover spread as transparent gaps.
+    case space
+
+    public init(parsing text: String) throws {
+        guard let mode = ResizeMode(rawValue: text.lowercased()) else {
+            throw GlsliceError(.usage,
+                "unknown mode '\(text)' (expected one of: \(ResizeMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        self = mode
+    }
+}
+
+/// Texture filtering; `linear` is the default, as in UIKit and CSS.
+public enum Filter: String, CaseIterable, Sendable {
+    case linear
+    case nearest
+
+    public init(parsing text: String) throws {
+        guard let filter = Filter(rawValue: text.lowercased()) else {
+            throw GlsliceError(.usage, "unknown filter '\(text)' (expected linear or nearest)")
+        }
+        self = filter
+    }
+}
+
+/// One value per axis.
+public struct PerAxis<Value: Sendable & Equatable>: Sendable, Equatable {
+    public var x: Value
+    public var y: Value
+    public init(x: Value, y: Value) {
+        self.x = x
+        self.y = y
+    }
+    public init(both: Value) { self.init(x: both, y: both) }
+}

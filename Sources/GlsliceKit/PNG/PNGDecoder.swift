@@ -1,0 +1,74 @@
+import CPNG
+import Foundation
+
+/// Decodes PNG files through libpng (SPEC §4) into straight RGBA8.
+public enum PNGDecoder {
+    /// Reads and decodes `path` (`-` reads standard input), refusing images
+    /// above `maxPixels` before allocating them.
+    public static func decode(path: String, maxPixels: Int) throws -> StraightImage {
+        let data = try readInput(path)
+        do {
+            return try decode(data: data, maxPixels: maxPixels)
+        } catch let error as GlsliceError {
+            throw error.about(path)
+        }
+    }
+
+    public static func decode(data: Data, maxPixels: Int) throws -> StraightImage {
+        var image = gs_png_image()
+        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        let status = data.withUnsafeBytes { raw -> Int32 in
+            let bytes = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return gs_png_decode(bytes, raw.count, UInt64(max(0, maxPixels)), &image, &message)
+        }
+        defer { gs_png_image_free(&image) }
+        guard status == Int32(GS_PNG_OK) else {
+            let text = cMessage(message)
+            switch Int(status) {
+            case Int(GS_PNG_NOT_PNG): throw GlsliceError(.badInput, text)
+            case Int(GS_PNG_TOO_LARGE): throw GlsliceError(.badInput, text)
+            case Int(GS_PNG_NO_MEMORY): throw GlsliceError(.badInput, "not enough memory to decode")
+            default: throw GlsliceError(.badInput, "corrupt PNG: \(text)")
+            }
+        }
+        let width = Int(image.width), height = Int(image.height)
+        let count = width * height * 4
+        let pixels: [UInt8]
+        if let base = image.pixels {
+            pixels = Array(UnsafeBufferPointer(start: base, count: count))
+        } else {
+            pixels = []
+        }
+        return StraightImage(RGBAImage(width: width, height: height, pixels: pixels))
+    }
+
+    /// The whole input file; `-` is standard input.
+    public static func readInput(_ path: String) throws -> Data {
+        if path == "-" {
+            return FileHandle.standardInput.readDataToEndOfFile()
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw GlsliceError(.noInput, file: path, "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw GlsliceError(.noInput, file: path, "is a folder, not a PNG file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GlsliceError(.noInput, file: path, "cannot be read (permissions?)")
+        }
+        return data
+    }
+}
+
+/// The text of a NUL-terminated C message buffer.
+func cMessage(_ buffer: [CChar]) -> String {
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// `strerror(errno)` as a String.
+func systemError() -> String {
+    guard let text = strerror(errno) else { return "error \(errno)" }
+    return String(validatingCString: text) ?? "error \(errno)"
+}

@@ -1,0 +1,169 @@
+import CPNG
+import Foundation
+
+/// zlib and row-filter settings. A fixed Up filter at level 6 beats adaptive
+/// filtering on UI art in both size and speed (measured, see TIPS.md).
+public enum Compression: String, CaseIterable, Sendable {
+    /// Up filter, zlib level 1: about 1.6× the bytes, for scratch renders.
+    case fast
+    /// Up filter, zlib level 6.
+    case `default`
+    /// Adaptive filters, zlib level 9: smallest, and slow.
+    case small
+
+    public init(parsing text: String) throws {
+        guard let value = Compression(rawValue: text.lowercased()) else {
+            throw GlsliceError(.usage, "unknown compression '\(text)' (expected fast, default or small)")
+        }
+        self = value
+    }
+
+    var zlibLevel: Int32 {
+        switch self {
+        case .fast: 1
+        case .default: 6
+        case .small: 9
+        }
+    }
+
+    var filters: Int32 {
+        self == .small ? gs_png_filter_all() : gs_png_filter_up()
+    }
+}
+
+/// Where a PNG goes: a file (written to a temporary name, then renamed) or stdout.
+public enum OutputTarget: Sendable, Equatable {
+    case file(String)
+    case standardOutput
+
+    /// `-` means standard output.
+    public init(_ path: String) {
+        self = path == "-" ? .standardOutput : .file(path)
+    }
+
+    var displayName: String {
+        switch self {
+        case .file(let path): path
+        case .standardOutput: "<stdout>"
+        }
+    }
+}
+
+/// Streams premultiplied rows into a PNG, unpremultiplying on the way.
+///
+/// Files appear only complete: rows go to a temporary file beside the target,
+/// renamed on `finish()`. An unfinished writer removes its temporary file.
+public final class PNGWriter {
+    private var writer: OpaquePointer?
+    private let target: OutputTarget
+    private var temporaryPath: String?
+    private let width: Int
+    private var scratch: [UInt8]
+    public private(set) var rowsWritten = 0
+    public let size: PixelSize
+
+    /// - Parameter opaque: write RGB (the caller knows every alpha is 255).
+    public init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression) throws {
+        self.target = target
+        self.size = size
+        self.width = size.width
+        self.scratch = []
+        let fd: Int32
+        switch target {
+        case .standardOutput:
+            fd = dup(STDOUT_FILENO)
+            guard fd >= 0 else { throw GlsliceError(.cannotWrite, file: "<stdout>", "cannot write to standard output") }
+        case .file(let path):
+            let url = URL(fileURLWithPath: path)
+            let folder = url.deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw GlsliceError(.cannotWrite, file: path, "output folder \(folder) does not exist")
+            }
+            var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX.tmp".utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemps($0, 4) } ?? -1 }
+            guard fd >= 0 else {
+                throw GlsliceError(.cannotWrite, file: path, "cannot create a file in \(folder): \(systemError())")
+            }
+            temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            fchmod(fd, 0o644)
+        }
+        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        writer = gs_png_writer_open(fd, UInt32(size.width), UInt32(size.height), opaque ? 3 : 4,
+                                    compression.zlibLevel, compression.filters, &message)
+        if writer == nil {
+            removeTemporary()
+            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+        }
+    }
+
+    deinit {
+        if let writer { gs_png_writer_abort(writer) }
+        removeTemporary()
+    }
+
+    private func removeTemporary() {
+        if let temporaryPath { unlink(temporaryPath) }
+        temporaryPath = nil
+    }
+
+    /// Appends `count` packed rows of premultiplied RGBA8.
+    public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
+        guard let writer else { throw GlsliceError(.internal, file: target.displayName, "write after finish") }
+        let stride = width * 4
+        if scratch.count < stride * count { scratch = [UInt8](repeating: 0, count: stride * count) }
+        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        let status = scratch.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return Int32(GS_PNG_OK) }
+            Premultiply.unpremultiply(rows, into: base, count: width * count)
+            return gs_png_writer_write_rows(writer, base, UInt32(count), stride, &message)
+        }
+        guard status == Int32(GS_PNG_OK) else {
+            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+        }
+        rowsWritten += count
+    }
+
+    /// Completes the file and gives it its name. Returns the bytes written
+    /// (0 for stdout, where they are not counted).
+    @discardableResult
+    public func finish() throws -> Int {
+        guard let writer else { throw GlsliceError(.internal, file: target.displayName, "finish called twice") }
+        guard rowsWritten == size.height else {
+            throw GlsliceError(.internal, file: target.displayName, "only \(rowsWritten) of \(size.height) rows were written")
+        }
+        self.writer = nil
+        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        guard gs_png_writer_finish(writer, &message) == Int32(GS_PNG_OK) else {
+            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+        }
+        guard case .file(let path) = target, let temporaryPath else { return 0 }
+        guard rename(temporaryPath, path) == 0 else {
+            throw GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(systemError())")
+        }
+        self.temporaryPath = nil
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
+
+public enum PNGEncoder {
+    /// Writes a whole premultiplied image; RGB when every pixel is opaque.
+    @discardableResult
+    public static func write(_ image: PremultipliedImage, to target: OutputTarget,
+                             compression: Compression = .default) throws -> Int {
+        let size = PixelSize(width: image.width, height: image.height)
+        let writer = try PNGWriter(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression)
+        let band = 64
+        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var y = 0
+            while y < image.height {
+                let count = min(band, image.height - y)
+                try writer.write(premultipliedRows: base + y * image.width * 4, count: count)
+                y += count
+            }
+        }
+        return try writer.finish()
+    }
+}

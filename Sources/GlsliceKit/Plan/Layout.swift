@@ -1,0 +1,81 @@
+/// SPEC §2 and the per-mode constants of §3, per axis. This is the only place
+/// that turns a lattice and a size into destination geometry.
+public enum Layout {
+    /// Tolerance for comparisons of real lengths that are whole in exact arithmetic
+    /// (e.g. `3 × (2/3)`), so rounding noise never flips a decision.
+    static let epsilon = 1e-9
+
+    /// Places `segments` into `destination` pixels at scale `k`, with `mode`
+    /// for the scalable ones.
+    public static func axis(
+        _ segments: [Segment], destination: Int, k: Double, mode: ResizeMode, axisName: String
+    ) throws -> [AxisSpan] {
+        let lengths = try lengths(segments, destination: destination, k: k, axisName: axisName)
+        // Snap the running sums, not the lengths: no gaps, no overlaps.
+        var boundaries = [0]
+        var running = 0.0
+        for (i, length) in lengths.enumerated() {
+            running += length
+            let snapped = i == lengths.count - 1 ? destination : Int((running + 0.5 + epsilon).rounded(.down))
+            boundaries.append(min(max(snapped, boundaries[boundaries.count - 1]), destination))
+        }
+        return segments.enumerated().map { i, segment in
+            let dest = boundaries[i]..<boundaries[i + 1]
+            return AxisSpan(segment: segment, destination: dest,
+                            mapping: mapping(for: segment, destination: dest, k: k, mode: mode))
+        }
+    }
+
+    /// Real destination lengths per segment (SPEC §2 steps 1–3).
+    static func lengths(_ segments: [Segment], destination: Int, k: Double, axisName: String) throws -> [Double] {
+        let d = Double(destination)
+        let fixed = segments.filter { !$0.scalable }.reduce(0.0) { $0 + Double($1.length) * k }
+        let scalable = segments.filter(\.scalable).reduce(0) { $0 + $1.length }
+        let rest = d - fixed
+        if fixed <= d + epsilon * max(1, d) {
+            if scalable > 0 {
+                return segments.map { $0.scalable ? Double($0.length) * max(rest, 0) / Double(scalable) : Double($0.length) * k }
+            }
+            if rest >= 1 - epsilon {
+                throw GlsliceError(.badInput,
+                    "no resizable area along \(axisName): the caps fill the source but the output is \(formatNumber(rest)) px longer")
+            }
+            if rest <= epsilon { return segments.map { Double($0.length) * k } }
+        }
+        // Caps larger than the output (or a sub-pixel remainder): shrink the caps.
+        guard fixed > 0 else { return segments.map { _ in 0 } }
+        return segments.map { $0.scalable ? 0 : Double($0.length) * k * d / fixed }
+    }
+
+    /// The mapping of SPEC §3's table for one placed segment.
+    static func mapping(for segment: Segment, destination: Range<Int>, k: Double, mode: ResizeMode) -> AxisMapping {
+        let n = Double(segment.length)
+        let p = Double(destination.lowerBound)
+        let l = Double(destination.count)
+        let stretched = AxisMapping.clamped(origin: p, num: n, den: max(l, 1))
+        guard segment.scalable, l > 0 else { return stretched }
+        let tile = n * k
+        switch mode {
+        case .stretch:
+            return stretched
+        case .auto:
+            return segment.length == 1 ? stretched : .wrapped(origin: p, num: 1, den: k)
+        case .tile:
+            return .wrapped(origin: p, num: 1, den: k)
+        case .repeat:
+            let offset = ((l - tile) / 2 + 0.5 + epsilon).rounded(.down)
+            return .wrapped(origin: p + offset, num: 1, den: k)
+        case .round:
+            let count = max(1, (l / tile + 0.5 + epsilon).rounded(.down))
+            return .wrapped(origin: p, num: n, den: l / count)
+        case .space:
+            let count = (l / tile + epsilon).rounded(.down)
+            guard count >= 1 else { return .spaced(starts: [], tileLength: tile, k: k) }
+            let gap = (l - count * tile) / (count + 1)
+            let starts = (0..<Int(count)).map { j in
+                destination.lowerBound + Int((gap + Double(j) * (tile + gap) + 0.5 + epsilon).rounded(.down))
+            }
+            return .spaced(starts: starts, tileLength: tile, k: k)
+        }
+    }
+}
