@@ -1,0 +1,54 @@
+# glslice: `make demo` and `make test` work on a fresh Debian machine with Swift.
+SHELL := /bin/bash
+SYSTEM_PACKAGES := libpng-dev zlib1g-dev libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+SWIFT ?= swift
+RELEASE_BIN := .build/release
+GLSLICE := $(RELEASE_BIN)/glslice
+
+.PHONY: setup deps build demo test bench-cpu fixtures clean
+
+setup: deps build
+
+# Installs only the Debian packages that are missing (as root, or through sudo).
+deps:
+	@missing=""; \
+	for p in $(SYSTEM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "setup: system packages present ($(SYSTEM_PACKAGES))"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; \
+	else echo "setup: missing:$$missing; install them as root: apt-get install$$missing" >&2; exit 1; fi; \
+	echo "setup: installing$$missing"; \
+	$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
+
+build:
+	$(SWIFT) build -c release
+
+demo: setup
+	@mkdir -p out
+	$(GLSLICE) render Fixtures/button.png    --insets 14,12,14,12 --size 160x44 -o out/button-160x44@1x.png
+	$(GLSLICE) render Fixtures/button@2x.png --insets 14,12,14,12 --size 160x44 -o out/button-160x44@2x.png
+	$(GLSLICE) render Fixtures/button@3x.png --insets 14,12,14,12 --size 160x44 -o out/button-160x44@3x.png
+	$(GLSLICE) render Fixtures/button@2x.png --insets 14,12,14,12 --size 90x60 --scale 3 -o out/button-90x60-from2x@3x.png
+	$(GLSLICE) render Fixtures/panel.png     --insets 8,8,8,8 --pixels 320x200 -o out/panel-320x200.png
+	$(GLSLICE) render Fixtures/panel.png     --insets 8,8,8,8 --size 160x100 --scale 2 -o out/panel-160x100@2x.png
+	$(GLSLICE) render Fixtures/bar.png       --pixels 400x24 -o out/bar-400x24.png
+	$(GLSLICE) render Fixtures/texture.png   --insets 6,6,6,6 --mode tile  --pixels 300x200 -o out/texture-tile.png
+	$(GLSLICE) render Fixtures/texture.png   --insets 6,6,6,6 --mode round --pixels 300x200 -o out/texture-round.png
+	$(GLSLICE) render Fixtures/texture.png   --insets 6,6,6,6 --mode space --pixels 300x200 -o out/texture-space.png
+	$(GLSLICE) render Fixtures/texture.png   --insets 6,6,6,6 --mode repeat --no-center --pixels 300x200 -o out/texture-frame.png
+	$(GLSLICE) render Fixtures/shadow.png    --insets 16,16,16,16 --pixels 240x160 -o out/shadow-240x160.png
+	@echo "demo: $$(ls out/*.png | wc -l) images in $$(pwd)/out/"
+
+test: setup
+	$(SWIFT) test
+
+bench-cpu: setup
+	$(RELEASE_BIN)/glslice-bench --backend cpu --jobs 1200 --out out/bench-cpu
+
+# Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).
+fixtures:
+	python3 Scripts/make-fixtures.py
+
+clean:
+	rm -rf .build out

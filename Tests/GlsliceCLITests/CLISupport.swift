@@ -1,0 +1,50 @@
+import Foundation
+
+/// The `glslice` binary built beside this test bundle (or `GLSLICE_BIN`).
+let glsliceBinary: URL = {
+    if let path = ProcessInfo.processInfo.environment["GLSLICE_BIN"] { return URL(fileURLWithPath: path) }
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return me.deletingLastPathComponent().appendingPathComponent("glslice")
+}()
+
+let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let fixtures = packageRoot.appendingPathComponent("Fixtures")
+
+struct RunResult {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+    var stderrLines: [Substring] { stderr.split(separator: "\n") }
+}
+
+/// Runs glslice with `arguments` and collects its output.
+func glslice(_ arguments: [String], in folder: URL? = nil) throws -> RunResult {
+    let process = Process()
+    process.executableURL = glsliceBinary
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes before waiting so a large output cannot fill a pipe and block.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return RunResult(status: process.terminationStatus, stdout: outData,
+                     stderr: String(decoding: errData, as: UTF8.self))
+}
+
+func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

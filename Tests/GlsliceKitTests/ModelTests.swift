@@ -1,0 +1,76 @@
+import Testing
+@testable import GlsliceKit
+
+@Suite struct PremultiplyTests {
+    @Test func handValues() {
+        // (255·128 + 127)/255 = 128; (100·51 + 127)/255 = 20; (c·0 + 127)/255 = 0.
+        #expect(Premultiply.premultiply(255, alpha: 128) == 128)
+        #expect(Premultiply.premultiply(100, alpha: 51) == 20)
+        #expect(Premultiply.premultiply(200, alpha: 0) == 0)
+        #expect(Premultiply.premultiply(77, alpha: 255) == 77)
+        // (128·255 + 64)/128 = 255; (20·255 + 25)/51 = 100; min(255, …) caps overflow.
+        #expect(Premultiply.unpremultiply(128, alpha: 128) == 255)
+        #expect(Premultiply.unpremultiply(20, alpha: 51) == 100)
+        #expect(Premultiply.unpremultiply(9, alpha: 3) == 255)
+        #expect(Premultiply.unpremultiply(0, alpha: 0) == 0)
+    }
+
+    @Test func zeroAlphaGivesTransparentBlack() {
+        let image = PremultipliedImage(RGBAImage(width: 1, height: 1, pixels: [5, 6, 7, 0]))
+        #expect(image.straight().rgba.pixels == [0, 0, 0, 0])
+    }
+}
+
+@Suite struct ScaleAndOptionTests {
+    @Test func scaleFromFileName() {
+        #expect(Scale.inferred(fromFileName: "a/button@2x.png") == 2)
+        #expect(Scale.inferred(fromFileName: "button@3x.9.png") == 3)
+        #expect(Scale.inferred(fromFileName: "button@1.5x.png") == 1.5)
+        #expect(Scale.inferred(fromFileName: "button.png") == nil)
+        #expect(Scale.inferred(fromFileName: "me@home.png") == nil)
+    }
+
+    @Test func insetsInPointsBecomeSourcePixels() throws {
+        let px = try PixelInsets(Insets(parsing: "14,12,14.5,12"), sourceScale: 2)
+        #expect(px == PixelInsets(top: 28, left: 24, bottom: 29, right: 24))
+        #expect(throws: GlsliceError.self) { try PixelInsets(Insets(parsing: "1.5,0,0,0"), sourceScale: 1) }
+        #expect(throws: GlsliceError.self) { try PixelInsets(Insets(parsing: "1,1,1,1"), sourceScale: 1.5) }
+        #expect(try Insets(parsing: "3") == Insets(top: 3, left: 3, bottom: 3, right: 3))
+        for bad in ["1,2,3", "a,b,c,d", "-1,0,0,0", "", "1,2,3,4,5"] {
+            #expect(throws: GlsliceError.self, "\(bad)") { try Insets(parsing: bad) }
+        }
+    }
+
+    @Test func insetsBeyondTheImage() {
+        #expect(throws: GlsliceError.self) { try Lattice(width: 10, height: 10, insets: .init(top: 0, left: 6, bottom: 0, right: 5)) }
+        #expect((try? Lattice(width: 10, height: 10, insets: .init(top: 0, left: 5, bottom: 0, right: 5)))?.x.count == 2)
+    }
+
+    @Test func sizes() throws {
+        #expect(try OutputSize.parsePoints("120x44").pixels(atScale: 2) == PixelSize(width: 240, height: 88))
+        #expect(try OutputSize.parsePoints("10.5x4").pixels(atScale: 2) == PixelSize(width: 21, height: 8))
+        #expect(throws: GlsliceError.self) { try OutputSize.parsePoints("10.5x4").pixels(atScale: 1) }
+        for bad in ["0x10", "10x0", "-5x3", "10", "axb", "10x10x10", "1.5x2"] {
+            #expect(throws: GlsliceError.self, "\(bad)") { try OutputSize.parsePixels(bad) }
+        }
+    }
+
+    @Test func outputScaleDefaultsToTheSourceScale() throws {
+        let options = RenderOptions(size: .points(width: 100, height: 30), insets: Insets(top: 2, left: 3, bottom: 2, right: 3))
+        let plan = try options.plan(sourceSize: PixelSize(width: 14, height: 10), path: "b@2x.png")
+        #expect(plan.size == PixelSize(width: 200, height: 60))
+        #expect(plan.k == 1)
+        #expect(plan.xSpans.first?.destination == 0..<6)
+    }
+
+    @Test func contradictorySourceScaleIsRefused() {
+        let options = RenderOptions(size: .pixels(PixelSize(width: 4, height: 4)), sourceScale: 3)
+        #expect(throws: GlsliceError.self) { try options.plan(sourceSize: PixelSize(width: 4, height: 4), path: "b@2x.png") }
+    }
+
+    @Test func outputLimit() {
+        let options = RenderOptions(size: .pixels(PixelSize(width: 1000, height: 1000)),
+                                    limits: Limits(maxSourcePixels: 100, maxOutputPixels: 999_999))
+        #expect(throws: GlsliceError.self) { try options.plan(sourceSize: PixelSize(width: 4, height: 4), path: "a.png") }
+    }
+}

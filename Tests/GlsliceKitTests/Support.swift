@@ -1,0 +1,75 @@
+import Foundation
+@testable import GlsliceKit
+
+/// Opaque grey pixels (r = g = b = value) in one row, as a premultiplied source.
+func greyRow(_ values: [UInt8]) -> PremultipliedImage {
+    PremultipliedImage(RGBAImage(width: values.count, height: 1,
+                                 pixels: values.flatMap { [$0, $0, $0, 255] }))
+}
+
+/// The same pixels standing in one column.
+func greyColumn(_ values: [UInt8]) -> PremultipliedImage {
+    PremultipliedImage(RGBAImage(width: 1, height: values.count,
+                                 pixels: values.flatMap { [$0, $0, $0, 255] }))
+}
+
+/// An expected output pixel along a 1-D run: a grey level, or transparent.
+enum Expected: Equatable, CustomStringConvertible {
+    case grey(UInt8)
+    case clear
+
+    var rgba: [UInt8] {
+        switch self {
+        case .grey(let v): [v, v, v, 255]
+        case .clear: [0, 0, 0, 0]
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .grey(let v): "\(v)"
+        case .clear: "T"
+        }
+    }
+}
+
+extension Expected: ExpressibleByIntegerLiteral {
+    init(integerLiteral value: UInt8) { self = .grey(value) }
+}
+
+let T = Expected.clear
+
+/// A lattice that is `segments` along one axis and a single scalable pixel along the other.
+func lineLattice(_ segments: [(Int, Int, Bool)], vertical: Bool) throws -> Lattice {
+    let segs = segments.map { Segment($0.0, $0.1, scalable: $0.2) }
+    let length = segs.last?.end ?? 0
+    let one = [Segment(0, 1, scalable: true)]
+    return vertical
+        ? try Lattice(width: 1, height: length, x: one, y: segs)
+        : try Lattice(width: length, height: 1, x: segs, y: one)
+}
+
+/// Renders a 1-D source along x (as a row) or y (as a column) and returns the
+/// output run as grey levels, so one set of hand-computed numbers checks both axes.
+func renderLine(_ values: [UInt8], segments: [(Int, Int, Bool)], length: Int, k: Double,
+                mode: ResizeMode, filter: Filter = .linear, vertical: Bool) throws -> [Expected] {
+    let lattice = try lineLattice(segments, vertical: vertical)
+    let across = max(1, Int((k).rounded(.up)))
+    let size = vertical ? PixelSize(width: across, height: length) : PixelSize(width: length, height: across)
+    let modes = vertical ? PerAxis(x: ResizeMode.stretch, y: mode) : PerAxis(x: mode, y: .stretch)
+    let plan = try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: true)
+    let source = vertical ? greyColumn(values) : greyRow(values)
+    let image = CPURenderer().render(plan, source: source)
+    return (0..<length).map { i in
+        let px = vertical ? image.rgba[0, i] : image.rgba[i, 0]
+        if px == [0, 0, 0, 0] { return .clear }
+        if px[0] == px[1] && px[1] == px[2] && px[3] == 255 { return .grey(px[0]) }
+        return .grey(0) // not a grey pixel: fails any grey expectation except 0
+    }
+}
+
+/// The package root, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+let fixtures = packageRoot.appendingPathComponent("Fixtures")
