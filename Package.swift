@@ -17,7 +17,17 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        .target(name: "GlsliceKit", dependencies: ["CPNG"]),
+        // EGL and GLES 3 behind a shim for cast macros and extension entry points.
+        .target(
+            name: "CEGL",
+            linkerSettings: [.linkedLibrary("EGL"), .linkedLibrary("GLESv2")]
+        ),
+        .target(
+            name: "Shaders",
+            path: "Shaders",
+            resources: [.embedInCode("nine_slice.vert"), .embedInCode("nine_slice.frag")]
+        ),
+        .target(name: "GlsliceKit", dependencies: ["CPNG", "CEGL", "Shaders"]),
         .executableTarget(
             name: "GlsliceCLI",
             dependencies: [

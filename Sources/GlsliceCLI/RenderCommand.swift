@@ -67,8 +67,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("PNG compression: fast, default or small (default default).", valueName: "C"))
     var compression: String?
 
-    @Option(help: ArgumentHelp("Rendering backend: cpu (default cpu).", valueName: "B"))
+    @Option(help: ArgumentHelp("Rendering backend: gpu, cpu or auto (GPU if a context comes up, else CPU with a warning; default auto).", valueName: "B"))
     var backend: String?
+
+    @Option(help: ArgumentHelp("EGL device index to render on (default: GLSLICE_GPU, else hardware first; see 'glslice doctor').", valueName: "N"))
+    var gpu: Int?
 
     @Option(help: ArgumentHelp("Refuse sources with more pixels than this.", valueName: "N"))
     var maxSourcePixels: Int = Limits.defaultMaxSourcePixels
@@ -79,10 +82,9 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         do {
             let options = try makeOptions()
-            if let backend, backend.lowercased() != "cpu" {
-                throw GlsliceError(.usage, "unknown backend '\(backend)' (expected cpu)")
-            }
-            try Render.run(input: input, output: OutputTarget(output), options: options)
+            let choice = try backend.map(BackendChoice.init(parsing:)) ?? .auto
+            let renderer = try Backend.make(choice, device: gpu, warn: warn)
+            try Render.run(input: input, output: OutputTarget(output), options: options, backend: renderer)
         } catch let error as GlsliceError {
             throw error.about(input)
         }

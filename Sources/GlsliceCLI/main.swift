@@ -12,6 +12,8 @@ func runGlslice() -> Never {
     } catch let error as GlsliceError {
         FileHandle.standardError.write(Data("glslice: \(error)\n".utf8))
         exit(error.exitCode)
+    } catch let error as ExitCode {
+        exit(error.rawValue)
     } catch {
         let code = GlsliceCommand.exitCode(for: error)
         if code == .success || error is CleanExit {

@@ -46,8 +46,8 @@ import Testing
         }
         // repeat: L = 6, n = 3 → o = floor(1.5 + 0.5) = 2, origin P + o = 3.
         #expect(try mapping(.repeat, 8) == .wrapped(origin: 3, num: 1, den: 1))
-        // round: L = 7, n = 3 → c = floor(7/3 + 0.5) = 2, T = 3.5.
-        #expect(try mapping(.round, 9) == .wrapped(origin: 1, num: 3, den: 3.5))
+        // round: L = 7, n = 3 → c = floor(7/3 + 0.5) = 2, T = 3.5, n/T = 6/7.
+        #expect(try mapping(.round, 9) == .wrapped(origin: 1, num: 6, den: 7))
         // space: L = 8, n = 3 → c = 2, g = 2/3; starts 1 + floor(2/3 + 0.5) = 2 and 1 + floor(2/3 + 3 + 2/3 + 0.5) = 5.
         #expect(try mapping(.space, 10) == .spaced(starts: [2, 5], tileLength: 3, k: 1))
         // auto: n = 3 tiles; a 1-px centre stretches.

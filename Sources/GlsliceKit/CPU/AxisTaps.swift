@@ -22,28 +22,30 @@ struct AxisTaps {
         visible = [Bool](repeating: false, count: length)
         spanIndex = [Int32](repeating: -1, count: length)
         for (index, span) in spans.enumerated() {
-            for x in span.destination {
-                spanIndex[x] = Int32(index)
-                guard let u = span.sourceCoordinate(at: x) else { continue }
-                visible[x] = true
-                switch filter {
-                case .nearest:
-                    let i = span.address(Int(u.rounded(.down)))
-                    first[x] = Int32(i)
-                    second[x] = Int32(i)
-                case .linear:
-                    let t = u - 0.5
-                    let base = t.rounded(.down)
-                    let f = t - base
-                    var w = UInt32((f * Double(AxisTaps.one)).rounded())
-                    var i = Int(base)
-                    if w >= AxisTaps.one { // f rounded up to a whole texel
-                        i += 1
-                        w = 0
+            for x in span.destination { spanIndex[x] = Int32(index) }
+            let s0 = Double(span.segment.start)
+            for piece in span.pieces {
+                for x in piece.destination {
+                    let u = s0 + piece.offset(at: x, length: span.segment.length)
+                    visible[x] = true
+                    switch filter {
+                    case .nearest:
+                        let i = span.address(Int(u.rounded(.down)), piece.addressing)
+                        first[x] = Int32(i)
+                        second[x] = Int32(i)
+                    case .linear:
+                        let t = u - 0.5
+                        let base = t.rounded(.down)
+                        var w = UInt32(((t - base) * Double(AxisTaps.one)).rounded())
+                        var i = Int(base)
+                        if w >= AxisTaps.one { // f rounded up to a whole texel
+                            i += 1
+                            w = 0
+                        }
+                        first[x] = Int32(span.address(i, piece.addressing))
+                        second[x] = w == 0 ? first[x] : Int32(span.address(i + 1, piece.addressing))
+                        weight[x] = w
                     }
-                    first[x] = Int32(span.address(i))
-                    second[x] = w == 0 ? first[x] : Int32(span.address(i + 1))
-                    weight[x] = w
                 }
             }
         }

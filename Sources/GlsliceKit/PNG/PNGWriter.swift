@@ -107,16 +107,21 @@ public final class PNGWriter {
         temporaryPath = nil
     }
 
-    /// Appends `count` packed rows of premultiplied RGBA8.
+    /// Appends `count` packed rows of premultiplied RGBA8, unpremultiplying
+    /// one row at a time so memory stays at one row beyond the caller's band.
     public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
         guard let writer else { throw GlsliceError(.internal, file: target.displayName, "write after finish") }
         let stride = width * 4
-        if scratch.count < stride * count { scratch = [UInt8](repeating: 0, count: stride * count) }
+        if scratch.count < stride { scratch = [UInt8](repeating: 0, count: stride) }
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         let status = scratch.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return Int32(GS_PNG_OK) }
-            Premultiply.unpremultiply(rows, into: base, count: width * count)
-            return gs_png_writer_write_rows(writer, base, UInt32(count), stride, &message)
+            for row in 0..<count {
+                Premultiply.unpremultiply(rows + row * stride, into: base, count: width)
+                let status = gs_png_writer_write_rows(writer, base, 1, stride, &message)
+                if status != Int32(GS_PNG_OK) { return status }
+            }
+            return Int32(GS_PNG_OK)
         }
         guard status == Int32(GS_PNG_OK) else {
             throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))

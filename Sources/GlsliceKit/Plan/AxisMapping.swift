@@ -6,7 +6,7 @@ public enum AxisMapping: Sendable, Equatable {
     /// Fixed segments and `stretch` (`num = n`, `den = L`).
     case clamped(origin: Double, num: Double, den: Double)
     /// `u = s0 + mod((x + 0.5 − origin) × num / den, n)`, texel indices wrapped.
-    /// `tile` and `repeat` (`1/k`) and `round` (`n/T`).
+    /// `tile` and `repeat` (`1/k`) and `round` (`n/T`, kept as `n·c / L`).
     case wrapped(origin: Double, num: Double, den: Double)
     /// CSS `space`: whole tiles `tileLength` pixels long at `starts`, each
     /// `u = s0 + (x + 0.5 − start) / k`, clamped; pixels between tiles are transparent.
@@ -20,40 +20,75 @@ public enum AxisMapping: Sendable, Equatable {
     }
 }
 
+/// A run of destination pixels that share one affine source mapping:
+/// `u = s0 + (x + 0.5 − origin) × num / den`, wrapped into the segment or not.
+/// A span is one piece, or one piece per whole tile in `space` mode; pixels of
+/// a span outside its pieces are transparent. The CPU evaluates pieces per
+/// pixel; the GPU draws one quad per piece with these numbers as uniforms.
+public struct AxisPiece: Sendable, Equatable {
+    public var destination: Range<Int>
+    public var origin: Double
+    public var num: Double
+    public var den: Double
+    public var addressing: AxisMapping.Addressing
+
+    /// `u − s0` for destination pixel `x`, before addressing texel indices.
+    @inline(__always)
+    public func offset(at x: Int, length n: Int) -> Double {
+        let v = (Double(x) + 0.5 - origin) * num / den
+        return addressing == .wrap ? positiveRemainder(v, Double(n)) : v
+    }
+}
+
 /// One segment of one axis placed in the destination.
 public struct AxisSpan: Sendable, Equatable {
     public var segment: Segment
     /// Destination pixels `[P, Q)`; may be empty.
     public var destination: Range<Int>
     public var mapping: AxisMapping
+    /// The drawn parts of `destination`, in order.
+    public var pieces: [AxisPiece]
+
+    public init(segment: Segment, destination: Range<Int>, mapping: AxisMapping) {
+        self.segment = segment
+        self.destination = destination
+        self.mapping = mapping
+        switch mapping {
+        case .clamped(let origin, let num, let den):
+            pieces = [AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .clamp)]
+        case .wrapped(let origin, let num, let den):
+            pieces = [AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .wrap)]
+        case .spaced(let starts, let tileLength, let k):
+            // Pixel x belongs to the tile at `start` when its centre is in
+            // [start, start + tileLength): x − start < ceil(tileLength − 0.5).
+            let count = Int((tileLength - 0.5 - Layout.epsilon).rounded(.up))
+            pieces = starts.map { start in
+                let end = min(start + max(count, 0), destination.upperBound)
+                return AxisPiece(destination: start..<max(start, end), origin: Double(start), num: 1, den: k,
+                                 addressing: .clamp)
+            }
+        }
+        pieces.removeAll { $0.destination.isEmpty }
+    }
 
     /// The source coordinate `u` sampled by destination pixel `x`, or nil when
     /// `x` falls in a `space` gap (transparent).
-    @inline(__always)
     public func sourceCoordinate(at x: Int) -> Double? {
-        let s0 = Double(segment.start)
-        let n = Double(segment.length)
-        let centre = Double(x) + 0.5
-        switch mapping {
-        case .clamped(let origin, let num, let den):
-            return s0 + (centre - origin) * num / den
-        case .wrapped(let origin, let num, let den):
-            return s0 + positiveRemainder((centre - origin) * num / den, n)
-        case .spaced(let starts, let tileLength, let k):
-            for start in starts {
-                let offset = centre - Double(start)
-                if offset >= 0 && offset < tileLength { return s0 + offset / k }
-            }
-            return nil
-        }
+        guard let piece = pieces.first(where: { $0.destination.contains(x) }) else { return nil }
+        return Double(segment.start) + piece.offset(at: x, length: segment.length)
+    }
+
+    /// True when every pixel samples a texel centre at k = 1, so both filters copy exactly.
+    public var isExactCopy: Bool {
+        pieces.allSatisfy { $0.num == $0.den }
     }
 
     /// The texel a (possibly out-of-segment) index `i` reads: clamp keeps it
     /// inside `[s0, s1 − 1]`, wrap maps it to `s0 + mod(i − s0, n)`. Sampling
     /// never leaves the segment, so end caps never bleed.
     @inline(__always)
-    public func address(_ i: Int) -> Int {
-        switch mapping.addressing {
+    public func address(_ i: Int, _ addressing: AxisMapping.Addressing) -> Int {
+        switch addressing {
         case .clamp:
             return min(max(i, segment.start), segment.end - 1)
         case .wrap:

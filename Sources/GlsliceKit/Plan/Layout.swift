@@ -66,8 +66,10 @@ public enum Layout {
             let offset = ((l - tile) / 2 + 0.5 + epsilon).rounded(.down)
             return .wrapped(origin: p + offset, num: 1, den: k)
         case .round:
+            // n / T with T = L / c, kept as the whole numbers n·c and L so a
+            // coordinate that is exactly a texel boundary stays exact in floating point.
             let count = max(1, (l / tile + 0.5 + epsilon).rounded(.down))
-            return .wrapped(origin: p, num: n, den: l / count)
+            return .wrapped(origin: p, num: n * count, den: l)
         case .space:
             let count = (l / tile + epsilon).rounded(.down)
             guard count >= 1 else { return .spaced(starts: [], tileLength: tile, k: k) }

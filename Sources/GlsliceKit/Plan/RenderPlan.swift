@@ -45,12 +45,7 @@ public struct RenderPlan: Sendable, Equatable {
     /// so an opaque source gives an opaque output.
     public var coversEveryPixel: Bool {
         func full(_ spans: [AxisSpan]) -> Bool {
-            spans.allSatisfy { span in
-                guard case .spaced(let starts, let length, _) = span.mapping, !span.destination.isEmpty else { return true }
-                return (span.destination).allSatisfy { x in
-                    starts.contains { Double(x) + 0.5 - Double($0) >= 0 && Double(x) + 0.5 - Double($0) < length }
-                }
-            }
+            spans.allSatisfy { span in span.pieces.reduce(0) { $0 + $1.destination.count } == span.destination.count }
         }
         let cellArea = cells.reduce(0) { $0 + $1.x.destination.count * $1.y.destination.count }
         return cellArea == size.pixelCount && full(xSpans) && full(ySpans)

@@ -1,0 +1,46 @@
+#version 300 es
+// SPEC §3 per axis: u = (x + 0.5 - origin) * num / den, wrapped into [0, n)
+// for tile/repeat/round, clamped otherwise. The texture holds one
+// premultiplied source cell with GL_REPEAT or GL_CLAMP_TO_EDGE per axis, so
+// the texture unit does the addressing and sampling never reads a
+// neighbouring segment.
+//
+// The texture unit fetches texel centres (GL_NEAREST); the linear blend is done
+// here in float. Hardware GL_LINEAR weights have 8 bits (llvmpipe truncates
+// them) and were measured 2 levels off the exact formula, outside SPEC §5's
+// tolerance of 1; float weights keep every driver within it.
+precision highp float;
+
+uniform highp sampler2D cell;
+uniform vec2 cellSize;    // n per axis, in texels
+uniform vec2 origin;      // in output pixels
+uniform vec2 num;
+uniform vec2 den;
+uniform vec2 wrapAxis;    // 1.0 where the axis wraps
+uniform vec2 stripOffset; // output pixel of the framebuffer's (0, 0)
+uniform bool linearFilter;
+
+out vec4 color;
+
+vec4 texel(vec2 index) {
+    return texture(cell, (index + 0.5) / cellSize);
+}
+
+void main() {
+    vec2 centre = gl_FragCoord.xy + stripOffset;
+    vec2 u = (centre - origin) * num / den;
+    vec2 wrapped = u - cellSize * floor(u / cellSize);
+    u = mix(u, wrapped, wrapAxis);
+    if (linearFilter) {
+        vec2 t = u - 0.5;
+        vec2 i = floor(t);
+        vec2 f = t - i;
+        vec4 top = mix(texel(i), texel(i + vec2(1.0, 0.0)), f.x);
+        vec4 bottom = mix(texel(i + vec2(0.0, 1.0)), texel(i + vec2(1.0, 1.0)), f.x);
+        color = mix(top, bottom, f.y);
+    } else {
+        // A nudge far below one texel: a coordinate that is a whole texel in exact
+        // arithmetic but lands a float ulp below it still picks the CPU's floor(u).
+        color = texel(floor(u + 1.0 / 65536.0));
+    }
+}

@@ -1,0 +1,31 @@
+#ifndef GLSLICE_EGL_SHIM_H
+#define GLSLICE_EGL_SHIM_H
+
+/* EGL and OpenGL ES 3 for Swift. Macros that Swift cannot import (casts such
+   as EGL_NO_CONTEXT) and extension entry points (eglQueryDevicesEXT, ...) that
+   must come from eglGetProcAddress are wrapped in small functions here. */
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl3.h>
+
+/* 1 when eglGetProcAddress found the entry point. */
+int gs_egl_has_device_enumeration(void);
+int gs_egl_has_platform_display(void);
+
+/* eglQueryDevicesEXT; returns EGL_FALSE on failure. */
+EGLBoolean gs_egl_query_devices(EGLint max, EGLDeviceEXT *devices, EGLint *count);
+
+/* eglQueryDeviceStringEXT; NULL when the device has no such string. */
+const char *gs_egl_query_device_string(EGLDeviceEXT device, EGLint name);
+
+/* eglGetPlatformDisplayEXT with no attributes. */
+EGLDisplay gs_egl_get_platform_display(EGLenum platform, void *native_display);
+
+EGLDisplay gs_egl_default_display(void);
+EGLContext gs_egl_no_context(void);
+EGLSurface gs_egl_no_surface(void);
+EGLDisplay gs_egl_no_display(void);
+EGLConfig gs_egl_no_config(void);
+
+#endif

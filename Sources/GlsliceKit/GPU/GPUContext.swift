@@ -1,0 +1,215 @@
+import CEGL
+import Foundation
+
+/// A headless EGL display with an OpenGL ES 3 context current on one thread.
+///
+/// No window system: EGL devices (NVIDIA servers), Mesa's surfaceless platform
+/// (llvmpipe on CPU-only machines and CI), or the default display, in that order.
+public final class GPUContext: @unchecked Sendable {
+    /// How the display was obtained, for `doctor` and error messages.
+    public let displayDescription: String
+    public let vendor: String
+    public let renderer: String
+    public let version: String
+    public let limits: GLLimits
+    /// True for Mesa's software rasterisers (llvmpipe, softpipe).
+    public var isSoftware: Bool { renderer.contains("llvmpipe") || renderer.contains("softpipe") }
+
+    let display: EGLDisplay
+    let context: EGLContext
+    let surface: EGLSurface?
+
+    public struct GLLimits: Sendable {
+        public var maxTextureSize: Int
+        public var maxRenderbufferSize: Int
+        public var maxViewport: (width: Int, height: Int)
+    }
+
+    /// One EGL device as `eglQueryDevicesEXT` lists it.
+    public struct Device: @unchecked Sendable {
+        public var index: Int
+        public var drmFile: String?
+        public var extensions: String
+        /// Mesa's software device (`EGL_MESA_device_software`).
+        public var isSoftware: Bool { extensions.contains("EGL_MESA_device_software") }
+        let handle: EGLDeviceEXT?
+    }
+
+    /// A display that was tried and what happened.
+    public struct Attempt: Sendable {
+        public var candidate: String
+        public var failure: String?
+    }
+
+    /// The client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`).
+    public static var clientExtensions: String {
+        guard let text = eglQueryString(gs_egl_no_display(), EGL_EXTENSIONS) else { return "" }
+        return String(validatingCString: text) ?? ""
+    }
+
+    /// The EGL devices in enumeration order.
+    public static func devices() -> [Device] {
+        guard clientExtensions.contains("EGL_EXT_device_enumeration") || clientExtensions.contains("EGL_EXT_device_base"),
+              gs_egl_has_device_enumeration() != 0 else { return [] }
+        var count: EGLint = 0
+        guard gs_egl_query_devices(0, nil, &count) == EGL_TRUE, count > 0 else { return [] }
+        var handles = [EGLDeviceEXT?](repeating: nil, count: Int(count))
+        guard gs_egl_query_devices(count, &handles, &count) == EGL_TRUE else { return [] }
+        return handles.prefix(Int(count)).enumerated().map { index, handle in
+            func string(_ name: Int32) -> String? {
+                guard let handle, let text = gs_egl_query_device_string(handle, name) else { return nil }
+                return String(validatingCString: text)
+            }
+            return Device(index: index, drmFile: string(EGL_DRM_DEVICE_FILE_EXT),
+                          extensions: string(EGL_EXTENSIONS) ?? "", handle: handle)
+        }
+    }
+
+    /// The explicit device from `GLSLICE_GPU`, when set.
+    public static var deviceFromEnvironment: Int? {
+        ProcessInfo.processInfo.environment["GLSLICE_GPU"].flatMap { Int($0) }
+    }
+
+    /// Opens the first display that gives an ES 3 context: an explicit device
+    /// (`device`, else `GLSLICE_GPU`), else hardware devices, then software
+    /// ones, then the surfaceless platform, then the default display.
+    /// Throws `.unavailable` naming every attempt when none works.
+    public static func make(device explicit: Int? = nil) throws -> GPUContext {
+        var attempts: [Attempt] = []
+        if let context = make(device: explicit, attempts: &attempts) { return context }
+        throw GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context: "
+            + attempts.map { "\($0.candidate): \($0.failure ?? "?")" }.joined(separator: "; "))
+    }
+
+    /// Like `make(device:)`, recording every attempt.
+    public static func make(device explicit: Int?, attempts: inout [Attempt]) -> GPUContext? {
+        let explicit = explicit ?? deviceFromEnvironment
+        let extensions = clientExtensions
+        var candidates: [(String, () -> EGLDisplay?)] = []
+        let devices = devices()
+        let hasDevicePlatform = extensions.contains("EGL_EXT_platform_device") && gs_egl_has_platform_display() != 0
+        if let explicit {
+            guard let device = devices.first(where: { $0.index == explicit }), hasDevicePlatform else {
+                attempts.append(Attempt(candidate: "device \(explicit)",
+                                        failure: "no such EGL device (\(devices.count) found; see glslice doctor)"))
+                return nil
+            }
+            candidates.append((describe(device), { gs_egl_get_platform_display(EGLenum(EGL_PLATFORM_DEVICE_EXT), device.handle) }))
+        } else {
+            if hasDevicePlatform {
+                // Hardware first, Mesa's software device last: device 0 is not always the GPU.
+                for device in devices.sorted(by: { !$0.isSoftware && $1.isSoftware }) {
+                    candidates.append((describe(device), { gs_egl_get_platform_display(EGLenum(EGL_PLATFORM_DEVICE_EXT), device.handle) }))
+                }
+            }
+            if extensions.contains("EGL_MESA_platform_surfaceless") && gs_egl_has_platform_display() != 0 {
+                candidates.append(("surfaceless platform", { gs_egl_get_platform_display(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil) }))
+            }
+            candidates.append(("default display", { gs_egl_default_display() }))
+        }
+        for (name, open) in candidates {
+            do {
+                guard let display = open(), display != gs_egl_no_display() else {
+                    throw GlsliceError(.unavailable, "eglGetPlatformDisplay failed: \(GLCheck.eglErrorName(eglGetError()))")
+                }
+                let context = try GPUContext(display: display, description: name)
+                attempts.append(Attempt(candidate: name, failure: nil))
+                return context
+            } catch {
+                attempts.append(Attempt(candidate: name, failure: "\(error)"))
+            }
+        }
+        return nil
+    }
+
+    static func describe(_ device: Device) -> String {
+        "EGL device \(device.index) (\(device.isSoftware ? "software" : device.drmFile ?? "no DRM file"))"
+    }
+
+    private init(display: EGLDisplay, description: String) throws {
+        var major: EGLint = 0, minor: EGLint = 0
+        try GLCheck.egl("eglInitialize", eglInitialize(display, &major, &minor) == EGL_TRUE)
+        var ok = false
+        defer { if !ok { eglTerminate(display) } }
+        try GLCheck.egl("eglBindAPI", eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE)
+        let displayExtensions = eglQueryString(display, EGL_EXTENSIONS).flatMap { String(validatingCString: $0) } ?? ""
+        let noConfig = displayExtensions.contains("EGL_KHR_no_config_context")
+        let surfaceless = displayExtensions.contains("EGL_KHR_surfaceless_context")
+
+        var config: EGLConfig? = gs_egl_no_config()
+        if !noConfig || !surfaceless {
+            let attributes: [EGLint] = [EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
+                                        EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE]
+            var count: EGLint = 0
+            var chosen: EGLConfig?
+            try GLCheck.egl("eglChooseConfig", eglChooseConfig(display, attributes, &chosen, 1, &count) == EGL_TRUE)
+            guard count > 0, let chosen else { throw GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config") }
+            config = chosen
+        }
+        let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
+        guard let context = eglCreateContext(display, config, gs_egl_no_context(), contextAttributes),
+              context != gs_egl_no_context() else {
+            throw GlsliceError(.unavailable, "eglCreateContext (ES 3.0) failed: \(GLCheck.eglErrorName(eglGetError()))")
+        }
+        var surface: EGLSurface?
+        if !surfaceless {
+            let pbuffer: [EGLint] = [EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE]
+            surface = eglCreatePbufferSurface(display, config, pbuffer)
+            if surface == nil || surface == gs_egl_no_surface() {
+                let reason = GLCheck.eglErrorName(eglGetError())
+                eglDestroyContext(display, context)
+                throw GlsliceError(.unavailable, "eglCreatePbufferSurface failed: \(reason)")
+            }
+        }
+        let drawSurface = surface ?? gs_egl_no_surface()
+        guard eglMakeCurrent(display, drawSurface, drawSurface, context) == EGL_TRUE else {
+            let reason = GLCheck.eglErrorName(eglGetError())
+            if let surface { eglDestroySurface(display, surface) }
+            eglDestroyContext(display, context)
+            throw GlsliceError(.unavailable, "eglMakeCurrent failed: \(reason)")
+        }
+        func string(_ name: Int32) -> String {
+            glGetString(GLenum(name)).flatMap { String(validatingCString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? "?"
+        }
+        func integer(_ name: Int32) -> Int {
+            var value: GLint = 0
+            glGetIntegerv(GLenum(name), &value)
+            return Int(value)
+        }
+        self.display = display
+        self.context = context
+        self.surface = surface
+        self.displayDescription = description + " (EGL \(major).\(minor))"
+        vendor = string(GL_VENDOR)
+        renderer = string(GL_RENDERER)
+        version = string(GL_VERSION)
+        var viewport: [GLint] = [0, 0]
+        glGetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
+        limits = GLLimits(maxTextureSize: integer(GL_MAX_TEXTURE_SIZE),
+                          maxRenderbufferSize: integer(GL_MAX_RENDERBUFFER_SIZE),
+                          maxViewport: (Int(viewport[0]), Int(viewport[1])))
+        try GLCheck.gl("glGetString/glGetIntegerv")
+        guard version.hasPrefix("OpenGL ES 3") else {
+            eglMakeCurrent(display, gs_egl_no_surface(), gs_egl_no_surface(), gs_egl_no_context())
+            if let surface { eglDestroySurface(display, surface) }
+            eglDestroyContext(display, context)
+            throw GlsliceError(.unavailable, "context is '\(version)', not OpenGL ES 3")
+        }
+        ok = true
+    }
+
+    /// Makes this context current on the calling thread.
+    func makeCurrent() throws {
+        let drawSurface = surface ?? gs_egl_no_surface()
+        if eglGetCurrentContext() == context { return }
+        try GLCheck.egl("eglMakeCurrent", eglMakeCurrent(display, drawSurface, drawSurface, context) == EGL_TRUE,
+                        kind: .internal)
+    }
+
+    deinit {
+        eglMakeCurrent(display, gs_egl_no_surface(), gs_egl_no_surface(), gs_egl_no_context())
+        if let surface { eglDestroySurface(display, surface) }
+        eglDestroyContext(display, context)
+        eglTerminate(display)
+    }
+}

@@ -1,0 +1,186 @@
+/// SPEC §5: the CPU and GPU backends agree on seeded random jobs.
+///
+/// Nearest and exact-copy cells must be bit-identical; linear within 1 per
+/// channel at every pixel.
+public enum Parity {
+    /// One random job: a random source with random alpha, a random lattice,
+    /// modes, filter, scale ratio, centre fill and strip/chunk sizes.
+    public struct Job: Sendable, CustomStringConvertible {
+        public var index: Int
+        public var source: PremultipliedImage
+        public var plan: RenderPlan
+        /// Rows per band, so strip rendering is exercised on small outputs.
+        public var stripRows: Int?
+        /// Widest GPU framebuffer chunk, so column chunking is exercised too.
+        public var chunkWidth: Int?
+
+        public var description: String {
+            let segments = { (spans: [AxisSpan]) in
+                spans.map { "\($0.segment.start)-\($0.segment.end)\($0.segment.scalable ? "s" : "f")" }.joined(separator: ",")
+            }
+            return "job \(index): source \(source.width)x\(source.height), x [\(segments(plan.xSpans))], "
+                + "y [\(segments(plan.ySpans))], output \(plan.size), k \(plan.k), \(plan.filter), "
+                + "modes \(modeName(plan.xSpans))/\(modeName(plan.ySpans)), cells \(plan.cells.count)"
+                + (stripRows.map { ", strips of \($0) rows" } ?? "") + (chunkWidth.map { ", chunks of \($0) px" } ?? "")
+        }
+
+        private func modeName(_ spans: [AxisSpan]) -> String {
+            guard let span = spans.first(where: { $0.segment.scalable }) else { return "-" }
+            switch span.mapping {
+            case .clamped: return "stretch"
+            case .wrapped: return "wrap"
+            case .spaced: return "space"
+            }
+        }
+    }
+
+    public static let ratios: [Double] = [0.5, 1, 1.5, 2, 3]
+
+    /// Job `index` of the sequence for `seed`.
+    public static func job(index: Int, seed: UInt64) -> Job {
+        var rng = SeededGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+        while true {
+            if let job = try? makeJob(index: index, rng: &rng) { return job }
+        }
+    }
+
+    private static func makeJob(index: Int, rng: inout SeededGenerator) throws -> Job {
+        let width = Int.random(in: 1...64, using: &rng)
+        let height = Int.random(in: 1...64, using: &rng)
+        let source = randomImage(width: width, height: height, rng: &rng)
+        let lattice = try Lattice(width: width, height: height,
+                                  x: randomSegments(width, rng: &rng), y: randomSegments(height, rng: &rng))
+        let k = ratios.randomElement(using: &rng) ?? 1
+        func outputLength(_ segments: [Segment]) -> Int {
+            let caps = segments.filter { !$0.scalable }.reduce(0) { $0 + $1.length }
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: return Int.random(in: 1...max(1, Int(Double(caps) * k)), using: &rng) // caps shrink
+            case 1: return max(1, Int(Double(width == 0 ? 1 : segments.last?.end ?? 1) * k)) // often exact copies
+            default: return Int.random(in: 1...160, using: &rng)
+            }
+        }
+        let size = PixelSize(width: outputLength(lattice.x), height: outputLength(lattice.y))
+        let modes = PerAxis(x: ResizeMode.allCases.randomElement(using: &rng) ?? .auto,
+                            y: ResizeMode.allCases.randomElement(using: &rng) ?? .auto)
+        let filter: Filter = Bool.random(using: &rng) ? .linear : .nearest
+        let fill = Int.random(in: 0..<5, using: &rng) != 0
+        let plan = try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fill)
+        let strips = Int.random(in: 0..<10, using: &rng) < 3 ? Int.random(in: 1...16, using: &rng) : nil
+        let chunks = Int.random(in: 0..<10, using: &rng) < 2 ? Int.random(in: 1...40, using: &rng) : nil
+        return Job(index: index, source: source, plan: plan, stripRows: strips, chunkWidth: chunks)
+    }
+
+    /// Premultiplied pixels from random straight colours: opaque, random alpha, or on/off alpha.
+    static func randomImage(width: Int, height: Int, rng: inout SeededGenerator) -> PremultipliedImage {
+        let style = Int.random(in: 0..<3, using: &rng)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            for c in 0..<3 { pixels[i + c] = UInt8.random(in: 0...255, using: &rng) }
+            switch style {
+            case 0: pixels[i + 3] = 255
+            case 1: pixels[i + 3] = UInt8.random(in: 0...255, using: &rng)
+            default: pixels[i + 3] = Bool.random(using: &rng) ? 255 : 0
+            }
+        }
+        return StraightImage(RGBAImage(width: width, height: height, pixels: pixels)).premultiplied()
+    }
+
+    /// Nine-slice segments (zero caps and 1-px centres included) or a multi-segment lattice,
+    /// always with at least one scalable segment.
+    static func randomSegments(_ length: Int, rng: inout SeededGenerator) -> [Segment] {
+        if length >= 4 && Int.random(in: 0..<10, using: &rng) < 3 {
+            // Multi-segment: cut points, alternating fixed and scalable.
+            let cuts = Set((0..<Int.random(in: 2...min(6, length - 1), using: &rng)).map { _ in Int.random(in: 1..<length, using: &rng) })
+            let points = [0] + cuts.sorted() + [length]
+            var scalable = Bool.random(using: &rng)
+            var segments: [Segment] = []
+            for (a, b) in zip(points, points.dropFirst()) {
+                segments.append(Segment(a, b, scalable: scalable))
+                scalable.toggle()
+            }
+            if !segments.contains(where: \.scalable) { segments[0].scalable = true }
+            return segments
+        }
+        let centre: Int
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: centre = 1
+        case 1: centre = length
+        default: centre = Int.random(in: 1...length, using: &rng)
+        }
+        let caps = length - centre
+        let left = Int.random(in: 0...caps, using: &rng)
+        return [Segment(0, left, scalable: false), Segment(left, left + centre, scalable: true),
+                Segment(left + centre, length, scalable: false)].filter { $0.length > 0 }
+    }
+
+    /// The outcome of comparing the backends.
+    public struct Report: Sendable {
+        public var cases = 0
+        public var pixels = 0
+        /// Largest per-channel difference over every job.
+        public var maxDifference = 0
+        /// Mean per-channel difference over every channel of every job.
+        public var meanDifference: Double { channels == 0 ? 0 : Double(differenceSum) / Double(channels) }
+        public var worst: String?
+        public var worstDifference = 0
+        /// Jobs that broke SPEC §5, one line each.
+        public var violations: [String] = []
+        public var passed: Bool { violations.isEmpty }
+        var differenceSum = 0
+        var channels = 0
+    }
+
+    /// Compares the reference image with the candidate under SPEC §5's rules.
+    public static func compare(_ job: Job, reference: PremultipliedImage, candidate: PremultipliedImage,
+                               into report: inout Report) {
+        report.cases += 1
+        report.pixels += job.plan.size.pixelCount
+        let width = job.plan.size.width
+        var exact = [Bool](repeating: job.plan.filter == .nearest, count: job.plan.size.pixelCount)
+        if job.plan.filter == .linear {
+            for cell in job.plan.cells where cell.x.isExactCopy && cell.y.isExactCopy {
+                for y in cell.y.destination { for x in cell.x.destination { exact[y * width + x] = true } }
+            }
+        }
+        var jobMax = 0
+        var firstBad: String?
+        reference.rgba.pixels.withUnsafeBufferPointer { a in
+            candidate.rgba.pixels.withUnsafeBufferPointer { b in
+                for i in 0..<a.count {
+                    let d = abs(Int(a[i]) - Int(b[i]))
+                    report.differenceSum += d
+                    jobMax = max(jobMax, d)
+                    if firstBad == nil, d > (exact[i / 4] ? 0 : 1) {
+                        let p = i / 4
+                        firstBad = "pixel \(p % width),\(p / width) channel \(i % 4): cpu \(a[i]) gpu \(b[i])"
+                            + (exact[p] ? " (must be identical)" : "")
+                    }
+                }
+            }
+        }
+        report.channels += reference.rgba.pixels.count
+        report.maxDifference = max(report.maxDifference, jobMax)
+        if jobMax > report.worstDifference || report.worst == nil {
+            report.worstDifference = jobMax
+            report.worst = job.description
+        }
+        if let firstBad { report.violations.append("\(job.description): \(firstBad)") }
+    }
+
+    /// Renders `cases` jobs on both backends and compares them.
+    public static func run(cases: Int, seed: UInt64, reference: Backend = .cpu, candidate: Backend,
+                           progress: (Int) -> Void = { _ in }) throws -> Report {
+        var report = Report()
+        for index in 0..<cases {
+            let job = job(index: index, seed: seed)
+            let banding = Banding(maxRows: job.stripRows)
+            candidate.gpu?.targetLimitOverride = job.chunkWidth.map { ($0, Int.max) }
+            defer { candidate.gpu?.targetLimitOverride = nil }
+            let a = try Render.image(plan: job.plan, source: job.source, backend: reference, banding: banding)
+            let b = try Render.image(plan: job.plan, source: job.source, backend: candidate, banding: banding)
+            compare(job, reference: a, candidate: b, into: &report)
+            progress(index + 1)
+        }
+        return report
+    }
+}
