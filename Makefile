@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: setup deps build demo test bench-cpu fixtures clean
+.PHONY: setup deps build demo test bench-cpu bench-gpu bench-giant fixtures clean
 
 setup: deps build
 
@@ -45,6 +45,15 @@ test: setup
 
 bench-cpu: setup
 	$(RELEASE_BIN)/glslice-bench --backend cpu --jobs 1200 --out out/bench-cpu
+
+# The same job set through the GPU backend (llvmpipe where there is no GPU).
+bench-gpu: setup
+	$(RELEASE_BIN)/glslice-bench --backend gpu --jobs 1200 --out out/bench-gpu
+
+# 20,000 x 20,000 px on each backend, peak RSS from /usr/bin/time -v (Debian package `time`).
+bench-giant: setup
+	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
+	Scripts/bench-giant.sh
 
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).
 fixtures:

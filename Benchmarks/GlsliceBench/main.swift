@@ -1,23 +1,12 @@
 import Foundation
 import GlsliceKit
 
-/// `make bench-cpu`: renders a fixed, generated job set over the fixtures to PNG
-/// files and prints renders/s and output bytes. Not a test: numbers, not verdicts.
-struct BenchJob {
+/// `make bench-cpu` / `make bench-gpu`: renders a fixed, generated job set over
+/// the fixtures to PNG files and prints renders/s and output bytes. Not a test:
+/// numbers, not verdicts.
+struct BenchJob: Sendable {
     var source: String
     var options: RenderOptions
-}
-
-/// SplitMix64: a tiny seeded generator so every run renders the same jobs.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 let sources: [(String, Insets)] = [
@@ -31,7 +20,7 @@ let sources: [(String, Insets)] = [
 ]
 
 func makeJobs(count: Int, seed: UInt64) -> [BenchJob] {
-    var rng = SeededGenerator(state: seed)
+    var rng = SeededGenerator(seed: seed)
     return (0..<count).map { _ in
         let (name, insets) = sources.randomElement(using: &rng)!
         let size = PixelSize(width: Int.random(in: 40...640, using: &rng), height: Int.random(in: 30...240, using: &rng))
@@ -44,7 +33,7 @@ func makeJobs(count: Int, seed: UInt64) -> [BenchJob] {
     }
 }
 
-struct Arguments {
+struct Arguments: Sendable {
     var jobs = 1200
     var seed: UInt64 = 42
     var out = "out/bench"
@@ -71,7 +60,7 @@ struct Arguments {
 
 func main() throws {
     let args = try Arguments(CommandLine.arguments)
-    guard args.backend == "cpu" else { throw GlsliceError(.usage, "unknown backend '\(args.backend)'") }
+    let choice = try BackendChoice(parsing: args.backend)
     try FileManager.default.createDirectory(atPath: args.out, withIntermediateDirectories: true)
     // Sources are decoded once, as a render farm's cache would.
     var decoded: [String: PremultipliedImage] = [:]
@@ -84,30 +73,64 @@ func main() throws {
     nonisolated(unsafe) var bytes = 0
     nonisolated(unsafe) var pixels = 0
     nonisolated(unsafe) var failures: [String] = []
+    @Sendable func plan(_ index: Int) throws -> (RenderPlan, PremultipliedImage) {
+        let job = jobs[index]
+        guard let source = images[job.source] else { throw GlsliceError(.internal, "no source \(job.source)") }
+        return (try job.options.plan(sourceSize: PixelSize(width: source.width, height: source.height), path: job.source),
+                source)
+    }
+    @Sendable func encode(_ index: Int, _ image: PremultipliedImage, _ plan: RenderPlan) throws -> Int {
+        try PNGEncoder.write(image, to: .file("\(args.out)/\(index).png"), compression: jobs[index].options.compression)
+    }
+    var rendererName = "cpu"
     let start = Date()
-    DispatchQueue.concurrentPerform(iterations: args.threads) { worker in
-        var index = worker
-        var localBytes = 0, localPixels = 0
-        while index < jobs.count {
-            let job = jobs[index]
+    if choice == .cpu {
+        DispatchQueue.concurrentPerform(iterations: args.threads) { worker in
+            var index = worker
+            var localBytes = 0, localPixels = 0
+            while index < jobs.count {
+                do {
+                    let (plan, source) = try plan(index)
+                    localBytes += try encode(index, CPURenderer().render(plan, source: source), plan)
+                    localPixels += plan.size.pixelCount
+                } catch {
+                    lock.lock(); failures.append("job \(index): \(error)"); lock.unlock()
+                }
+                index += args.threads
+            }
+            lock.lock(); bytes += localBytes; pixels += localPixels; lock.unlock()
+        }
+    } else {
+        // One GL thread renders; PNG encoding runs on the other cores.
+        let backend = try Backend.make(choice, warn: { print("warning: \($0)") })
+        rendererName = backend.description
+        let encoders = DispatchQueue(label: "encode", attributes: .concurrent)
+        let slots = DispatchSemaphore(value: max(1, args.threads))
+        let group = DispatchGroup()
+        for index in jobs.indices {
             do {
-                guard let source = images[job.source] else { throw GlsliceError(.internal, "no source") }
-                let plan = try job.options.plan(sourceSize: PixelSize(width: source.width, height: source.height),
-                                                path: job.source)
-                let image = CPURenderer().render(plan, source: source)
-                localBytes += try PNGEncoder.write(image, to: .file("\(args.out)/\(index).png"),
-                                                   compression: job.options.compression)
-                localPixels += plan.size.pixelCount
+                let (plan, source) = try plan(index)
+                let image = try Render.image(plan: plan, source: source, backend: backend)
+                slots.wait()
+                encoders.async(group: group) {
+                    defer { slots.signal() }
+                    do {
+                        let written = try encode(index, image, plan)
+                        lock.lock(); bytes += written; pixels += plan.size.pixelCount; lock.unlock()
+                    } catch {
+                        lock.lock(); failures.append("job \(index): \(error)"); lock.unlock()
+                    }
+                }
             } catch {
                 lock.lock(); failures.append("job \(index): \(error)"); lock.unlock()
             }
-            index += args.threads
         }
-        lock.lock(); bytes += localBytes; pixels += localPixels; lock.unlock()
+        group.wait()
     }
     let seconds = Date().timeIntervalSince(start)
     for failure in failures.prefix(5) { print("failed: \(failure)") }
     let rendered = jobs.count - failures.count
+    print("renderer: \(rendererName)")
     print(String(format: "backend=%@ jobs=%d threads=%d time=%.2fs renders/s=%.0f output=%.1f MB (%d bytes) megapixels/s=%.1f",
                  args.backend, rendered, args.threads, seconds, Double(rendered) / seconds,
                  Double(bytes) / 1e6, bytes, Double(pixels) / seconds / 1e6))

@@ -19,11 +19,14 @@ struct RunResult {
 }
 
 /// Runs glslice with `arguments` and collects its output.
-func glslice(_ arguments: [String], in folder: URL? = nil) throws -> RunResult {
+func glslice(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
     let process = Process()
     process.executableURL = glsliceBinary
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = folder }
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

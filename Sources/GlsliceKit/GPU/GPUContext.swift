@@ -75,6 +75,9 @@ public final class GPUContext: @unchecked Sendable {
     /// ones, then the surfaceless platform, then the default display.
     /// Throws `.unavailable` naming every attempt when none works.
     public static func make(device explicit: Int? = nil) throws -> GPUContext {
+        if explicit == nil, let text = ProcessInfo.processInfo.environment["GLSLICE_GPU"], Int(text) == nil {
+            throw GlsliceError(.usage, "GLSLICE_GPU must be an EGL device index (see glslice doctor), got '\(text)'")
+        }
         var attempts: [Attempt] = []
         if let context = make(device: explicit, attempts: &attempts) { return context }
         throw GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context: "
@@ -110,7 +113,7 @@ public final class GPUContext: @unchecked Sendable {
         for (name, open) in candidates {
             do {
                 guard let display = open(), display != gs_egl_no_display() else {
-                    throw GlsliceError(.unavailable, "eglGetPlatformDisplay failed: \(GLCheck.eglErrorName(eglGetError()))")
+                    throw GlsliceError(.unavailable, "no EGL display: \(GLCheck.eglErrorName(eglGetError()))")
                 }
                 let context = try GPUContext(display: display, description: name)
                 attempts.append(Attempt(candidate: name, failure: nil))

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import GlsliceKit
+
+/// `--backend`, `doctor` and `parity` as a user meets them.
+@Suite struct BackendCommandTests {
+    /// glvnd with no vendor library: what a machine without EGL drivers looks like.
+    let noDrivers = ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent/glslice-no-vendor.json"]
+    let panel = fixtures.appendingPathComponent("panel.png").path
+
+    @Test func autoFallsBackToTheCPUWithOneWarning() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("p.png").path
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "auto", "-o", out],
+                                 environment: noDrivers)
+        #expect(result.status == 0)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("glslice: warning: no GPU backend, rendering on the CPU"))
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func gpuWithoutAContextFailsClearly() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "gpu",
+                                  "-o", folder.appendingPathComponent("p.png").path], environment: noDrivers)
+        #expect(result.status == 69)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.contains("no usable EGL/OpenGL ES 3 context"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func doctorExplainsAMissingDriver() throws {
+        let result = try glslice(["doctor"], environment: noDrivers)
+        #expect(result.status == 69)
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        for hint in ["__EGL_VENDOR_LIBRARY_FILENAMES", "/dev/dri", "egl_vendor.d"] { #expect(text.contains(hint)) }
+    }
+
+    @Test func unknownBackend() throws {
+        let result = try glslice(["render", panel, "--pixels", "40x40", "--backend", "vulkan", "-o", "/tmp/x.png"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown backend 'vulkan'"))
+    }
+}
+
+@Suite(.enabled(if: GPUAvailability.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
+struct GPUCommandTests {
+    @Test func gpuRenderMatchesTheCPUForAnExactCopyJob() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var outputs: [Data] = []
+        for backend in ["cpu", "gpu"] {
+            let out = folder.appendingPathComponent("\(backend).png")
+            let result = try glslice(["render", fixtures.appendingPathComponent("texture.png").path, "--insets", "6",
+                                      "--mode", "tile", "--pixels", "333x222", "--backend", backend, "-o", out.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty)
+            outputs.append(try Data(contentsOf: out))
+        }
+        // k = 1 tiling is exact copies on both backends: the files are byte-identical.
+        #expect(outputs[0] == outputs[1])
+    }
+
+    @Test func doctorNamesTheRenderer() throws {
+        let result = try glslice(["doctor"])
+        #expect(result.status == 0)
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        for line in ["GL_RENDERER:", "GL_VERSION:  OpenGL ES 3", "Display chosen:", "max renderbuffer"] {
+            #expect(text.contains(line))
+        }
+    }
+
+    @Test func parityCommandPasses() throws {
+        let result = try glslice(["parity", "--cases", "60", "--seed", "9"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self).contains("parity: pass"))
+    }
+}
+
+enum GPUAvailability {
+    static var enabled: Bool {
+        if ProcessInfo.processInfo.environment["GLSLICE_REQUIRE_GPU"] == "1" { return true }
+        return (try? glslice(["doctor"]).status) == 0
+    }
+}
