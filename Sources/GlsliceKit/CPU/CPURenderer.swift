@@ -44,55 +44,119 @@ public struct CPURenderer: Sendable {
         /// Renders output rows `band` into `output`, whose first byte is row
         /// `band.lowerBound`, rows packed at `width × 4` bytes. Pixels outside
         /// every cell are written transparent.
+        ///
+        /// A row whose vertical taps equal an earlier row's in the band is a copy
+        /// of it (stretched 1-px centres, tiled periods). A row that blends two
+        /// source rows blends them once, across the source width, then samples
+        /// that blend with two horizontal taps: exactly the bilinear sum, with
+        /// half the work per output pixel.
         public func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
             let width = plan.size.width
-            let stride = width * 4
-            output.initialize(repeating: 0, count: band.count * stride)
+            output.initialize(repeating: 0, count: band.count * width * 4)
+            let sourceWidth = source.width
+            var blended = [UInt32](repeating: 0, count: sourceWidth * 4)
+            var done: [RowKey: Int] = [:]
             source.rgba.pixels.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress else { return }
                 let texels = base.assumingMemoryBound(to: UInt32.self)
-                let sourceWidth = source.width
                 let out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt32.self)
-                for y in band {
-                    guard rows.visible[y] else { continue }
-                    let ySpan = Int(rows.spanIndex[y])
-                    let row0 = texels + Int(rows.first[y]) * sourceWidth
-                    let row1 = texels + Int(rows.second[y]) * sourceWidth
-                    let wy = rows.weight[y]
-                    let line = out + (y - band.lowerBound) * width
-                    for (xIndex, span) in plan.xSpans.enumerated() where drawn[ySpan][xIndex] {
-                        if wy == 0, let runs = spanRuns[xIndex] {
-                            for run in runs {
-                                (line + run.destination).update(from: row0 + run.source, count: run.count)
+                blended.withUnsafeMutableBufferPointer { blendBuffer in
+                    guard let blend = blendBuffer.baseAddress else { return }
+                    for y in band {
+                        guard rows.visible[y] else { continue }
+                        let line = out + (y - band.lowerBound) * width
+                        let key = RowKey(span: rows.spanIndex[y], first: rows.first[y], second: rows.second[y],
+                                         weight: rows.weight[y])
+                        if let earlier = done[key] {
+                            line.update(from: out + (earlier - band.lowerBound) * width, count: width)
+                            continue
+                        }
+                        done[key] = y
+                        let ySpan = Int(key.span)
+                        let row0 = texels + Int(key.first) * sourceWidth
+                        if key.weight == 0 {
+                            for (xIndex, span) in plan.xSpans.enumerated() where drawn[ySpan][xIndex] {
+                                if let runs = spanRuns[xIndex] {
+                                    for run in runs {
+                                        (line + run.destination).update(from: row0 + run.source, count: run.count)
+                                    }
+                                } else {
+                                    drawSpan(span.destination, line: line, row: row0)
+                                }
                             }
                         } else {
-                            drawSpan(span.destination, line: line, row0: row0, row1: row1, wy: wy)
+                            blendRows(row0, texels + Int(key.second) * sourceWidth, weight: key.weight,
+                                      count: sourceWidth, into: blend)
+                            for (xIndex, span) in plan.xSpans.enumerated() where drawn[ySpan][xIndex] {
+                                drawSpan(span.destination, line: line, blended: blend)
+                            }
                         }
                     }
                 }
             }
         }
 
+        struct RowKey: Hashable {
+            var span: Int32
+            var first: Int32
+            var second: Int32
+            var weight: UInt32
+        }
+
+        /// Two horizontal taps from one source row.
         @inline(__always)
-        private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>,
-                              row0: UnsafePointer<UInt32>, row1: UnsafePointer<UInt32>, wy: UInt32) {
+        private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, row: UnsafePointer<UInt32>) {
             columns.first.withUnsafeBufferPointer { first in
             columns.second.withUnsafeBufferPointer { second in
             columns.weight.withUnsafeBufferPointer { weight in
             columns.visible.withUnsafeBufferPointer { visible in
-                if wy == 0 {
-                    for x in range where visible[x] {
-                        let wx = weight[x]
-                        let a = row0[Int(first[x])]
-                        line[x] = wx == 0 ? a : lerp(a, row0[Int(second[x])], wx)
-                    }
-                } else {
-                    for x in range where visible[x] {
-                        let i0 = Int(first[x]), i1 = Int(second[x])
-                        line[x] = bilerp(row0[i0], row0[i1], row1[i0], row1[i1], weight[x], wy)
+                for x in range where visible[x] {
+                    let wx = weight[x]
+                    let a = row[Int(first[x])]
+                    line[x] = wx == 0 ? a : lerp(a, row[Int(second[x])], wx)
+                }
+            }}}}
+        }
+
+        /// Two horizontal taps from a vertical blend (`blendRows`), rounded once.
+        @inline(__always)
+        private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, blended: UnsafePointer<UInt32>) {
+            columns.first.withUnsafeBufferPointer { first in
+            columns.second.withUnsafeBufferPointer { second in
+            columns.weight.withUnsafeBufferPointer { weight in
+            columns.visible.withUnsafeBufferPointer { visible in
+                for x in range where visible[x] {
+                    let a = blended + Int(first[x]) * 4
+                    let wx = weight[x]
+                    if wx == 0 {
+                        line[x] = (a[0] &+ 0x8000) >> 16 | ((a[1] &+ 0x8000) >> 16) << 8
+                            | ((a[2] &+ 0x8000) >> 16) << 16 | ((a[3] &+ 0x8000) >> 16) << 24
+                    } else {
+                        let b = blended + Int(second[x]) * 4
+                        let w1 = UInt64(wx), w0 = UInt64(AxisTaps.one) - w1
+                        var pixel: UInt32 = 0
+                        for c in 0..<4 {
+                            let v = (UInt64(a[c]) * w0 + UInt64(b[c]) * w1 + (1 << 31)) >> 32
+                            pixel |= UInt32(truncatingIfNeeded: v) << (8 * UInt32(c))
+                        }
+                        line[x] = pixel
                     }
                 }
             }}}}
+        }
+    }
+}
+
+/// `a·(1−w) + b·w` per channel and texel, unrounded (16 fractional bits).
+@inline(__always)
+func blendRows(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, weight: UInt32, count: Int,
+               into out: UnsafeMutablePointer<UInt32>) {
+    let w1 = weight, w0 = AxisTaps.one - weight
+    for i in 0..<count {
+        let p = a[i], q = b[i]
+        for c in 0..<4 {
+            let shift = UInt32(8 * c)
+            out[i * 4 + c] = ((p >> shift) & 0xff) * w0 + ((q >> shift) & 0xff) * w1
         }
     }
 }
@@ -105,23 +169,6 @@ func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
     var shift: UInt32 = 0
     while shift < 32 {
         let v = (UInt64((a >> shift) & 0xff) * wa + UInt64((b >> shift) & 0xff) * wb + (1 << 15)) >> AxisTaps.shift
-        out |= UInt32(truncatingIfNeeded: v) << shift
-        shift += 8
-    }
-    return out
-}
-
-/// Bilinear blend of a 2×2 texel block per channel, rounded once at the end.
-@inline(__always)
-func bilerp(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ wx: UInt32, _ wy: UInt32) -> UInt32 {
-    let x1 = UInt64(wx), x0 = UInt64(AxisTaps.one) - x1
-    let y1 = UInt64(wy), y0 = UInt64(AxisTaps.one) - y1
-    var out: UInt32 = 0
-    var shift: UInt32 = 0
-    while shift < 32 {
-        let top = UInt64((a >> shift) & 0xff) * x0 + UInt64((b >> shift) & 0xff) * x1
-        let bottom = UInt64((c >> shift) & 0xff) * x0 + UInt64((d >> shift) & 0xff) * x1
-        let v = (top * y0 + bottom * y1 + (1 << 31)) >> (2 * AxisTaps.shift)
         out |= UInt32(truncatingIfNeeded: v) << shift
         shift += 8
     }
