@@ -149,6 +149,42 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     return GS_PNG_OK;
 }
 
+int gs_png_read_text(const uint8_t *data, size_t length, const char *key,
+                     char *value, size_t value_size, char *message) {
+    int status = check_signature(data, length, message);
+    if (status != GS_PNG_OK) return status;
+    read_context ctx = {data, length, 0, {0}};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_read_error, on_warning);
+    if (png == NULL) { set_message(message, "out of memory"); return GS_PNG_NO_MEMORY; }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        set_message(message, "out of memory");
+        return GS_PNG_NO_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        set_message(message, ctx.message);
+        png_destroy_read_struct(&png, &info, NULL);
+        return GS_PNG_CORRUPT;
+    }
+    png_set_read_fn(png, &ctx, on_read);
+    png_read_info(png, info);
+    png_textp texts = NULL;
+    int count = 0;
+    png_get_text(png, info, &texts, &count);
+    int found = GS_PNG_NO_TEXT;
+    for (int i = 0; i < count; i++) {
+        if (texts[i].key != NULL && strcmp(texts[i].key, key) == 0 && texts[i].text != NULL) {
+            snprintf(value, value_size, "%s", texts[i].text);
+            found = GS_PNG_OK;
+            break;
+        }
+    }
+    png_destroy_read_struct(&png, &info, NULL);
+    if (found != GS_PNG_OK) set_message(message, "no such text chunk");
+    return found;
+}
+
 void gs_png_image_free(gs_png_image *image) {
     if (image == NULL) return;
     free(image->pixels);
@@ -177,6 +213,7 @@ static void writer_release(gs_png_writer *w) {
 
 gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
                                   int channels, int level, int filters,
+                                  const char *text_key, const char *text_value,
                                   char *message) {
     gs_png_writer *w = (gs_png_writer *)calloc(1, sizeof *w);
     if (w == NULL) { close(fd); set_message(message, "out of memory"); return NULL; }
@@ -205,6 +242,14 @@ gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_filter(w->png, PNG_FILTER_TYPE_BASE, filters);
     png_set_compression_level(w->png, level);
+    if (text_key != NULL && text_value != NULL) {
+        png_text text;
+        memset(&text, 0, sizeof text);
+        text.compression = PNG_TEXT_COMPRESSION_NONE;
+        text.key = (png_charp)text_key;
+        text.text = (png_charp)text_value;
+        png_set_text(w->png, w->info, &text, 1);
+    }
     png_write_info(w->png, w->info);
     if (channels == 3) png_set_filler(w->png, 0, PNG_FILLER_AFTER); /* strips alpha */
     return w;

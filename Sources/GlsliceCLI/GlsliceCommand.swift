@@ -10,6 +10,6 @@ struct GlsliceCommand: ParsableCommand {
         unavailable, 70 internal error, 73 output cannot be written.
         """,
         version: "0.1.0",
-        subcommands: [RenderCommand.self, DoctorCommand.self, ParityCommand.self]
+        subcommands: [RenderCommand.self, BatchCommand.self, DoctorCommand.self, ParityCommand.self]
     )
 }

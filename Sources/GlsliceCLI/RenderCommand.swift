@@ -91,28 +91,27 @@ struct RenderCommand: ParsableCommand {
     }
 
     func makeOptions() throws -> RenderOptions {
-        let outputSize: OutputSize
-        switch (size, pixels) {
-        case (let size?, nil): outputSize = try OutputSize.parsePoints(size)
-        case (nil, let pixels?): outputSize = try OutputSize.parsePixels(pixels)
-        case (nil, nil): throw GlsliceError(.usage, "give the output size with --size WxH (points) or --pixels WxH")
-        case (_?, _?): throw GlsliceError(.usage, "--size and --pixels are alternatives; give one")
+        var request = RenderRequest()
+        request.size = size
+        request.pixels = pixels
+        request.scale = scale
+        request.insets = insets
+        request.sourceScale = sourceScale
+        request.mode = mode
+        request.modeX = modeX
+        request.modeY = modeY
+        request.filter = filter
+        request.center = !noCenter
+        request.compression = compression
+        request.limits = Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
+        do {
+            return try request.options()
+        } catch var error as GlsliceError {
+            // Name the flags as the user typed them.
+            for flag in ["size", "pixels", "scale", "source-scale"] where error.message.hasPrefix(flag + " ") {
+                error.message = "--" + error.message
+            }
+            throw error
         }
-        let both = try mode.map(ResizeMode.init(parsing:)) ?? .auto
-        guard maxSourcePixels > 0, maxOutputPixels > 0 else {
-            throw GlsliceError(.usage, "pixel limits must be positive")
-        }
-        return RenderOptions(
-            size: outputSize,
-            outputScale: try scale.map { try Scale.parse($0, option: "--scale") },
-            insets: try insets.map(Insets.init(parsing:)) ?? .zero,
-            sourceScale: try sourceScale.map { try Scale.parse($0, option: "--source-scale") },
-            modes: PerAxis(x: try modeX.map(ResizeMode.init(parsing:)) ?? both,
-                           y: try modeY.map(ResizeMode.init(parsing:)) ?? both),
-            filter: try filter.map(Filter.init(parsing:)) ?? .linear,
-            fillCenter: !noCenter,
-            compression: try compression.map(Compression.init(parsing:)) ?? .default,
-            limits: Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
-        )
     }
 }

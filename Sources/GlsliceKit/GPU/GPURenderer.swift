@@ -179,7 +179,9 @@ public final class GPURenderer: @unchecked Sendable {
             var x0 = 0
             while x0 < width {
                 let chunk = x0..<min(width, x0 + target.width)
-                try renderer.draw(draws: draws, plan: plan, columns: chunk, rows: band, textures: textures)
+                var quads = QuadList()
+                quads.append(self, columns: chunk, rows: band, at: (0, 0))
+                try renderer.draw(quads, width: chunk.count, height: band.count)
                 try GLCheck.gl("glPixelStorei(GL_PACK_ROW_LENGTH)") { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(width)) }
                 try GLCheck.gl("glReadPixels") {
                     glReadPixels(0, 0, GLsizei(chunk.count), GLsizei(band.count), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
@@ -196,51 +198,69 @@ public final class GPURenderer: @unchecked Sendable {
         return (max(1, min(limit.width, override.width)), max(1, min(limit.height, override.height)))
     }
 
-    /// Draws the output rectangle `columns × rows` into the framebuffer at (0, 0).
-    private func draw(draws: [(texture: Int, cell: CellPlan)], plan: RenderPlan,
-                      columns: Range<Int>, rows: Range<Int>, textures: [GLuint]) throws {
-        try ensureFramebuffer(width: columns.count, height: rows.count)
-        try GLCheck.gl("glViewport") { glViewport(0, 0, GLsizei(columns.count), GLsizei(rows.count)) }
+    /// Quads to draw into the framebuffer: one per (x piece, y piece) of each
+    /// cell, each with the uniforms that map its pixels back to its job.
+    struct QuadList {
+        struct Quad {
+            var texture: GLuint
+            var cellSize: (Float, Float)
+            var x: AxisPiece
+            var y: AxisPiece
+            /// Output pixel (of its job) at the framebuffer's (0, 0).
+            var offset: (Float, Float)
+            var linear: Bool
+        }
+        var quads: [Quad] = []
+        var vertices: [Float] = []
+
+        /// Adds the part of `job`'s output in `columns × rows`, placed with that
+        /// rectangle's corner at framebuffer pixel `at`.
+        mutating func append(_ job: Prepared, columns: Range<Int>, rows: Range<Int>, at: (x: Int, y: Int)) {
+            let offset = (Float(columns.lowerBound - at.x), Float(rows.lowerBound - at.y))
+            for (texture, cell) in job.draws {
+                for yPiece in cell.y.pieces {
+                    let y = yPiece.destination.clamped(to: rows)
+                    if y.isEmpty { continue }
+                    for xPiece in cell.x.pieces {
+                        let x = xPiece.destination.clamped(to: columns)
+                        if x.isEmpty { continue }
+                        let x0 = Float(x.lowerBound) - offset.0, x1 = Float(x.upperBound) - offset.0
+                        let y0 = Float(y.lowerBound) - offset.1, y1 = Float(y.upperBound) - offset.1
+                        vertices += [x0, y0, x1, y0, x0, y1, x0, y1, x1, y0, x1, y1]
+                        quads.append(Quad(texture: job.textures[texture],
+                                          cellSize: (Float(cell.x.segment.length), Float(cell.y.segment.length)),
+                                          x: xPiece, y: yPiece, offset: offset, linear: job.plan.filter == .linear))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Clears a `width × height` framebuffer to transparent and draws `list` into it.
+    func draw(_ list: QuadList, width: Int, height: Int) throws {
+        try ensureFramebuffer(width: width, height: height)
+        try GLCheck.gl("glViewport") { glViewport(0, 0, GLsizei(width), GLsizei(height)) }
         try GLCheck.gl("glClear") {
             glClearColor(0, 0, 0, 0)
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         }
-        try GLCheck.gl("glUniform(strip)") {
-            glUniform2f(uniforms.viewportSize, Float(columns.count), Float(rows.count))
-            glUniform2f(uniforms.stripOffset, Float(columns.lowerBound), Float(rows.lowerBound))
-            glUniform1i(uniforms.linearFilter, plan.filter == .linear ? 1 : 0)
-        }
-        // One quad (two triangles) per piece pair, all in one buffer.
-        var vertices: [Float] = []
-        var quads: [(texture: Int, cell: CellPlan, x: AxisPiece, y: AxisPiece)] = []
-        for (texture, cell) in draws {
-            for yPiece in cell.y.pieces {
-                let y = yPiece.destination.clamped(to: rows)
-                if y.isEmpty { continue }
-                for xPiece in cell.x.pieces {
-                    let x = xPiece.destination.clamped(to: columns)
-                    if x.isEmpty { continue }
-                    let x0 = Float(x.lowerBound - columns.lowerBound), x1 = Float(x.upperBound - columns.lowerBound)
-                    let y0 = Float(y.lowerBound - rows.lowerBound), y1 = Float(y.upperBound - rows.lowerBound)
-                    vertices += [x0, y0, x1, y0, x0, y1, x0, y1, x1, y0, x1, y1]
-                    quads.append((texture, cell, xPiece, yPiece))
-                }
-            }
-        }
-        if quads.isEmpty { return }
-        try vertices.withUnsafeBytes { raw in
+        try GLCheck.gl("glUniform2f(viewportSize)") { glUniform2f(uniforms.viewportSize, Float(width), Float(height)) }
+        if list.quads.isEmpty { return }
+        try list.vertices.withUnsafeBytes { raw in
             try GLCheck.gl("glBufferData") {
                 glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
             }
         }
-        var bound = -1
-        for (i, quad) in quads.enumerated() {
+        var bound: GLuint = 0
+        for (i, quad) in list.quads.enumerated() {
             if quad.texture != bound {
-                try GLCheck.gl("glBindTexture") { glBindTexture(GLenum(GL_TEXTURE_2D), textures[quad.texture]) }
+                try GLCheck.gl("glBindTexture") { glBindTexture(GLenum(GL_TEXTURE_2D), quad.texture) }
                 bound = quad.texture
             }
             try GLCheck.gl("glUniform(piece)") {
-                glUniform2f(uniforms.cellSize, Float(quad.cell.x.segment.length), Float(quad.cell.y.segment.length))
+                glUniform2f(uniforms.stripOffset, quad.offset.0, quad.offset.1)
+                glUniform1i(uniforms.linearFilter, quad.linear ? 1 : 0)
+                glUniform2f(uniforms.cellSize, quad.cellSize.0, quad.cellSize.1)
                 glUniform2f(uniforms.origin, Float(quad.x.origin), Float(quad.y.origin))
                 glUniform2f(uniforms.num, Float(quad.x.num), Float(quad.y.num))
                 glUniform2f(uniforms.den, Float(quad.x.den), Float(quad.y.den))
@@ -251,7 +271,7 @@ public final class GPURenderer: @unchecked Sendable {
     }
 
     /// Keeps one renderbuffer at least `width × height`, growing it as needed.
-    private func ensureFramebuffer(width: Int, height: Int) throws {
+    func ensureFramebuffer(width: Int, height: Int) throws {
         try GLCheck.gl("glBindFramebuffer") { glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer) }
         if renderbuffer != 0 && renderbufferSize.width >= width && renderbufferSize.height >= height { return }
         if renderbuffer == 0 {
@@ -312,5 +332,81 @@ public final class GPURenderer: @unchecked Sendable {
         }
         try GLCheck.gl("glLinkProgram")
         return program
+    }
+}
+
+extension GPURenderer {
+    /// Reads `width × height` pixels of the framebuffer into `output` (rows `width × 4` apart).
+    func readPixels(width: Int, height: Int, into output: UnsafeMutableRawPointer) throws {
+        try GLCheck.gl("glPixelStorei(GL_PACK_ROW_LENGTH)") { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(width)) }
+        try GLCheck.gl("glReadPixels") {
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), output)
+        }
+    }
+}
+
+/// A ring of pixel-pack buffers with fences: `glReadPixels` into a buffer
+/// returns at once on a real GPU, so the next atlas is drawn while this one
+/// is copied out. (On llvmpipe the read is synchronous and the ring only costs.)
+final class PixelPackRing {
+    private var buffers: [GLuint]
+    private var capacities: [Int]
+    private var fences: [GLsync?]
+    private var next = 0
+
+    init(count: Int) throws {
+        buffers = [GLuint](repeating: 0, count: count)
+        capacities = [Int](repeating: 0, count: count)
+        fences = [GLsync?](repeating: nil, count: count)
+        try GLCheck.gl("glGenBuffers(pixel pack)") { glGenBuffers(GLsizei(count), &buffers) }
+    }
+
+    deinit {
+        for fence in fences { if let fence { glDeleteSync(fence) } }
+        glDeleteBuffers(GLsizei(buffers.count), buffers)
+    }
+
+    var count: Int { buffers.count }
+
+    /// Starts reading the framebuffer's `width × height` pixels; returns the slot.
+    func start(width: Int, height: Int) throws -> Int {
+        let slot = next
+        next = (next + 1) % buffers.count
+        let bytes = width * height * 4
+        let target = GLenum(GL_PIXEL_PACK_BUFFER)
+        try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
+        if capacities[slot] < bytes {
+            try GLCheck.gl("glBufferData(GL_PIXEL_PACK_BUFFER)") { glBufferData(target, bytes, nil, GLenum(GL_STREAM_READ)) }
+            capacities[slot] = bytes
+        }
+        try GLCheck.gl("glPixelStorei(GL_PACK_ROW_LENGTH)") { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(width)) }
+        try GLCheck.gl("glReadPixels(into buffer)") {
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        }
+        let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+        try GLCheck.gl("glFenceSync")
+        fences[slot] = fence
+        try GLCheck.gl("glBindBuffer(0)") { glBindBuffer(target, 0) }
+        return slot
+    }
+
+    /// Waits for `slot`'s read and hands its bytes to `body`.
+    func finish(_ slot: Int, bytes: Int, _ body: (UnsafeRawPointer) throws -> Void) throws {
+        if let fence = fences[slot] {
+            let status = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
+            glDeleteSync(fence)
+            fences[slot] = nil
+            guard status == GLenum(GL_ALREADY_SIGNALED) || status == GLenum(GL_CONDITION_SATISFIED) else {
+                throw GlsliceError(.internal, "glClientWaitSync failed: 0x\(String(status, radix: 16))")
+            }
+        }
+        let target = GLenum(GL_PIXEL_PACK_BUFFER)
+        try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
+        defer { glBindBuffer(target, 0) }
+        guard let mapped = glMapBufferRange(target, 0, bytes, GLbitfield(GL_MAP_READ_BIT)) else {
+            throw GlsliceError(.internal, "glMapBufferRange failed: \(GLCheck.glErrorName(glGetError()))")
+        }
+        defer { glUnmapBuffer(target) }
+        try body(UnsafeRawPointer(mapped))
     }
 }

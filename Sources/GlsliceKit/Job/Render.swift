@@ -85,10 +85,11 @@ public enum Render {
 
     /// Draws `plan` band by band into a PNG; returns the bytes written.
     public static func encode(plan: RenderPlan, source: PremultipliedImage, to output: OutputTarget,
-                              compression: Compression, backend: Backend, banding: Banding = Banding()) throws -> Int {
+                              compression: Compression, backend: Backend, banding: Banding = Banding(),
+                              text: (key: String, value: String)? = nil) throws -> Int {
         let renderer = try backend.prepare(plan, source: source)
         let opaque = plan.coversEveryPixel && source.rgba.isOpaque
-        let writer = try PNGWriter(target: output, size: plan.size, opaque: opaque, compression: compression)
+        let writer = try PNGWriter(target: output, size: plan.size, opaque: opaque, compression: compression, text: text)
         let width = plan.size.width, height = plan.size.height
         let rows = banding.rows(width: width, height: height, renderer: renderer)
         let band = UnsafeMutablePointer<UInt8>.allocate(capacity: rows * width * 4)

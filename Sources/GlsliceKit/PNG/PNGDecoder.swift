@@ -42,6 +42,20 @@ public enum PNGDecoder {
         return StraightImage(RGBAImage(width: width, height: height, pixels: pixels))
     }
 
+    /// The tEXt chunk `key` of the PNG at `path`, reading only its first 64 KiB;
+    /// nil when the file is missing, not a PNG, or has no such chunk.
+    public static func text(key: String, path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = handle.readData(ofLength: 1 << 16)
+        var value = [CChar](repeating: 0, count: 1024)
+        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        let status = head.withUnsafeBytes { raw in
+            gs_png_read_text(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, key, &value, value.count, &message)
+        }
+        return status == Int32(GS_PNG_OK) ? cMessage(value) : nil
+    }
+
     /// The whole input file; `-` is standard input.
     public static func readInput(_ path: String) throws -> Data {
         if path == "-" {

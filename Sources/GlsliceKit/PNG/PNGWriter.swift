@@ -62,8 +62,11 @@ public final class PNGWriter {
     public private(set) var rowsWritten = 0
     public let size: PixelSize
 
-    /// - Parameter opaque: write RGB (the caller knows every alpha is 255).
-    public init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression) throws {
+    /// - Parameters:
+    ///   - opaque: write RGB (the caller knows every alpha is 255).
+    ///   - text: an optional tEXt chunk (key, value), such as a batch job's digest.
+    public init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression,
+                text: (key: String, value: String)? = nil) throws {
         self.target = target
         self.size = size
         self.width = size.width
@@ -90,7 +93,7 @@ public final class PNGWriter {
         }
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         writer = gs_png_writer_open(fd, UInt32(size.width), UInt32(size.height), opaque ? 3 : 4,
-                                    compression.zlibLevel, compression.filters, &message)
+                                    compression.zlibLevel, compression.filters, text?.key, text?.value, &message)
         if writer == nil {
             removeTemporary()
             throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
@@ -156,9 +159,11 @@ public enum PNGEncoder {
     /// Writes a whole premultiplied image; RGB when every pixel is opaque.
     @discardableResult
     public static func write(_ image: PremultipliedImage, to target: OutputTarget,
-                             compression: Compression = .default) throws -> Int {
+                             compression: Compression = .default,
+                             text: (key: String, value: String)? = nil) throws -> Int {
         let size = PixelSize(width: image.width, height: image.height)
-        let writer = try PNGWriter(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression)
+        let writer = try PNGWriter(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression,
+                                   text: text)
         let band = 64
         try image.rgba.pixels.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }

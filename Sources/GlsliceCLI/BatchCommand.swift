@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import GlsliceKit
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Render every job of a JSON-lines manifest: fast, bounded, resumable, shardable.",
+        discussion: """
+        Each manifest line is a JSON object with render's options as keys: input, output,
+        size or pixels, insets, scale, source-scale, mode, mode-x, mode-y, filter, center,
+        compression. Values are written as on the command line ("pixels": "200x44",
+        "insets": "10,12,10,12", "scale": 2); JSON numbers and arrays work too
+        ("pixels": [200, 44], "insets": [10, 12, 10, 12]). Relative inputs are resolved
+        against the manifest's folder, relative outputs against --out-dir (default: the
+        manifest's folder).
+
+        A failed job never stops the others. Outputs appear atomically and record a digest
+        of their job (input bytes, options, renderer); --resume skips outputs whose digest
+        matches, so a killed batch finishes where it stopped. --shard K/N renders the jobs
+        whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX /
+        JOB_COMPLETIONS (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID /
+        SLURM_ARRAY_TASK_COUNT.
+
+        Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or
+        --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable.
+
+        Examples:
+          glslice batch jobs.jsonl --out-dir out/
+          glslice batch jobs.jsonl --backend cpu --jobs 8 --results results.jsonl --resume
+          glslice batch jobs.jsonl --shard 3/16 --out-dir /shared/renders
+        """
+    )
+
+    @Argument(help: "The manifest: one JSON object per line.")
+    var manifest: String
+
+    @Option(help: ArgumentHelp("Folder for relative outputs (created if missing).", valueName: "D"))
+    var outDir: String?
+
+    @Option(help: ArgumentHelp("gpu, cpu or auto (default auto).", valueName: "B"))
+    var backend: String?
+
+    @Option(help: ArgumentHelp("EGL device index (default: GLSLICE_GPU, else hardware first).", valueName: "N"))
+    var gpu: Int?
+
+    @Option(help: ArgumentHelp("Render workers on the CPU, encoder threads on the GPU (default: one per core).", valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Append one JSON line per job here: line, output, status, error, ms, bytes.", valueName: "R.jsonl"))
+    var results: String?
+
+    @Flag(help: "Skip jobs whose output exists and records the same job digest.")
+    var resume = false
+
+    @Option(help: ArgumentHelp("Render only jobs whose index is K mod N.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Decoded-source cache size in MiB (default 256).", valueName: "MiB"))
+    var cacheMb: Int = 256
+
+    @Option(help: ArgumentHelp("Refuse sources with more pixels than this.", valueName: "N"))
+    var maxSourcePixels: Int = Limits.defaultMaxSourcePixels
+
+    @Option(help: ArgumentHelp("Refuse outputs with more pixels than this.", valueName: "N"))
+    var maxOutputPixels: Int = Limits.defaultMaxOutputPixels
+
+    func run() throws {
+        var options = BatchOptions(manifest: manifest)
+        options.outputFolder = outDir
+        options.backend = try backend.map(BackendChoice.init(parsing:)) ?? .auto
+        options.device = gpu
+        if let jobs {
+            guard jobs > 0 else { throw GlsliceError(.usage, "--jobs must be positive") }
+            options.workers = jobs
+        }
+        options.results = results
+        options.resume = resume
+        options.shard = try shard.map(Shard.init(parsing:)) ?? Shard.fromEnvironment() ?? .all
+        guard cacheMb > 0 else { throw GlsliceError(.usage, "--cache-mb must be positive") }
+        options.cacheBytes = cacheMb << 20
+        options.limits = Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
+
+        let progress = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: try BatchRunner.countJobs(options)) : nil
+        let onError: @Sendable (String) -> Void = { line in
+            progress?.clear()
+            FileHandle.standardError.write(Data("glslice: \(line)\n".utf8))
+        }
+        var onProgress: (@Sendable (Int) -> Void)?
+        if let progress { onProgress = { done in progress.update(done: done) } }
+        let runner = BatchRunner(options: options, onError: onError, onProgress: onProgress)
+        let summary = try runner.run(warn: warn)
+        progress?.clear()
+        FileHandle.standardError.write(Data("glslice: \(summary.line)\n".utf8))
+        if !summary.succeeded { throw ExitCode(1) }
+    }
+}
+
+/// done/total, rate and ETA on one terminal line, redrawn at most ten times a second.
+final class ProgressBar: @unchecked Sendable {
+    let total: Int
+    let start = Date()
+    private var lastDraw = Date.distantPast
+    private let lock = NSLock()
+
+    init(total: Int) { self.total = total }
+
+    func update(done: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(start), 1e-6)
+        let rate = Double(done) / elapsed
+        let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
+        let line = String(format: "\r[%@] %d/%d %3.0f%% %.0f/s ETA %@ ", bar, done, total, fraction * 100, rate, duration(eta))
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func clear() {
+        lock.lock()
+        defer { lock.unlock() }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    private func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%dh%02dm", s / 3600, s / 60 % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+func makeFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-farm-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Writes `lines` as a manifest next to copies of the fixtures it names.
+func writeManifest(_ lines: [String], in folder: URL) throws -> String {
+    for name in ["panel.png", "button@2x.png", "texture.png", "shadow.png", "bar.png"] {
+        let target = folder.appendingPathComponent(name)
+        if !FileManager.default.fileExists(atPath: target.path) {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: target)
+        }
+    }
+    let path = folder.appendingPathComponent("jobs.jsonl").path
+    try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+func readResults(_ path: String) throws -> [[String: Any]] {
+    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+    }
+}
+
+@Suite struct SHA256Tests {
+    @Test func knownVectors() {
+        func hex(_ s: String) -> String { var h = SHA256(); h.update(s); return SHA256.hex(h.finalize()) }
+        #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        // A million 'a's, fed in uneven pieces.
+        var h = SHA256()
+        for piece in [1, 63, 64, 65, 999_807] { h.update([UInt8](repeating: 0x61, count: piece)) }
+        #expect(SHA256.hex(h.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
+
+@Suite struct ManifestTests {
+    @Test func valuesAsOnTheCommandLineOrAsJSON() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try writeManifest([
+            #"{"input": "panel.png", "output": "a.png", "pixels": "200x44", "insets": "8,8,8,8", "scale": 2}"#,
+            #"{"input": "panel.png", "output": "/abs/b.png", "pixels": [200, 44], "insets": [8, 8, 8, 8], "scale": "2", "center": false, "mode-x": "tile"}"#,
+            #"{"input": "panel.png", "output": "c.png", "size": [10.5, 4], "insets": 8, "source-scale": 1, "filter": "nearest", "compression": "small"}"#,
+        ], in: folder)
+        let reader = try ManifestReader(path: path, outputFolder: "/out")
+        var jobs: [ManifestJob] = []
+        while let (number, text) = reader.nextLine() { jobs.append(try reader.job(line: number, text: text)) }
+        #expect(jobs.count == 3)
+        #expect(jobs[0].input == folder.appendingPathComponent("panel.png").path)
+        #expect(jobs[0].output == "/out/a.png")
+        #expect(jobs[1].output == "/abs/b.png")
+        #expect(jobs[0].options.size == .pixels(PixelSize(width: 200, height: 44)))
+        #expect(jobs[0].options == jobs[1].options.with { $0.fillCenter = true; $0.modes.x = .auto })
+        #expect(jobs[0].options.outputScale == 2)
+        #expect(jobs[1].options.fillCenter == false && jobs[1].options.modes == PerAxis(x: .tile, y: .auto))
+        #expect(jobs[2].options.size == .points(width: 10.5, height: 4))
+        #expect(jobs[2].options.insets == Insets(top: 8, left: 8, bottom: 8, right: 8))
+        #expect(jobs[2].options.filter == .nearest && jobs[2].options.compression == .small)
+    }
+
+    @Test func badLinesNameTheProblem() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases = [
+            ("{not json", "not valid JSON"),
+            ("[1, 2]", "JSON object"),
+            (#"{"output": "a.png", "pixels": "1x1"}"#, "missing \"input\""),
+            (#"{"input": "a.png", "output": "a.png", "pixels": "1x1", "colour": "red"}"#, "unknown key 'colour'"),
+            (#"{"input": "a.png", "output": "a.png", "pixels": "0x1"}"#, "positive"),
+            (#"{"input": "a.png", "output": "a.png", "pixels": "1x1", "mode": "zigzag"}"#, "unknown mode"),
+            (#"{"input": "a.png", "output": "a.png", "pixels": "1x1", "center": 3}"#, "true or false"),
+        ]
+        let path = try writeManifest(cases.map(\.0), in: folder)
+        let reader = try ManifestReader(path: path)
+        var line = 0
+        while let (number, text) = reader.nextLine() {
+            #expect(number == line + 1)
+            let expected = cases[line].1
+            #expect(throws: GlsliceError.self) { try reader.job(line: number, text: text) }
+            do {
+                _ = try reader.job(line: number, text: text)
+            } catch let error as GlsliceError {
+                #expect(error.message.contains(expected), "line \(number): \(error.message)")
+                #expect(error.file == "\(path):\(number)")
+            }
+            line += 1
+        }
+        #expect(line == cases.count)
+    }
+
+    @Test func longManifestsStreamInChunks() throws {
+        // Lines across the reader's 64 KiB chunks, blank lines and CRLF endings.
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let line = #"{"input": "panel.png", "output": "x.png", "pixels": "40x40", "insets": "8"}"#
+        var text = ""
+        for i in 0..<5000 { text += i % 7 == 3 ? "\r\n" : line + (i % 2 == 0 ? "\r\n" : "\n") }
+        let path = folder.appendingPathComponent("big.jsonl").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try ManifestReader(path: path)
+        var count = 0, last = 0
+        while let (number, data) = reader.nextLine() {
+            #expect(String(decoding: data, as: UTF8.self) == line)
+            count += 1
+            last = number
+        }
+        #expect(count == 5000 - 714)
+        #expect(last == 5000)
+    }
+}
+
+extension RenderOptions {
+    func with(_ change: (inout RenderOptions) -> Void) -> RenderOptions {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+}
+
+@Suite struct ShardTests {
+    @Test func parsingAndEnvironment() throws {
+        #expect(try Shard(parsing: "3/8") == Shard(index: 3, count: 8))
+        for bad in ["8/8", "-1/4", "1", "a/b", "1/0"] {
+            #expect(throws: GlsliceError.self) { try Shard(parsing: bad) }
+        }
+        #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2", "JOB_COMPLETIONS": "5"]) == Shard(index: 2, count: 5))
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3"]) == Shard(index: 0, count: 3))
+        #expect(try Shard.fromEnvironment([:]) == nil)
+        #expect(throws: GlsliceError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2"]) }
+    }
+}
