@@ -13,6 +13,9 @@ public struct BatchOptions: Sendable {
     public var resume = false
     public var shard = Shard.all
     public var cacheBytes = 256 << 20
+    /// GPU readback through a ring of pixel-pack buffers: nil chooses it on real
+    /// GPUs (not llvmpipe); `GLSLICE_PBO=0|1` in the environment overrides that.
+    public var pixelPackRing: Bool?
     public var limits = Limits()
 
     public init(manifest: String) { self.manifest = manifest }

@@ -36,8 +36,8 @@ final class GPUBatch: @unchecked Sendable {
         let target = gpu.effectiveTarget
         atlasSide = max(1, min(2048, target.width, target.height))
         encodeQueue = BoundedQueue(capacity: encoders * 4)
-        let setting = ProcessInfo.processInfo.environment["GLSLICE_PBO"]
-        let useRing = setting.map { $0 == "1" } ?? !gpu.context.isSoftware
+        let setting = ProcessInfo.processInfo.environment["GLSLICE_PBO"].map { $0 == "1" }
+        let useRing = setting ?? runner.options.pixelPackRing ?? !gpu.context.isSoftware
         ring = useRing ? try PixelPackRing(count: 3) : nil
     }
 

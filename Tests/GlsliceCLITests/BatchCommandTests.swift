@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import GlsliceKit
+
+/// `glslice batch` as a farm runs it: killed and resumed, bad lines, exit codes.
+@Suite struct BatchCommandTests {
+    /// A manifest of `count` jobs big enough that a batch takes a while.
+    func manifest(_ count: Int, in folder: URL) throws -> String {
+        let sources = [("panel.png", "8"), ("button@2x.png", "14,12,14,12"), ("texture.png", "6"), ("shadow.png", "16")]
+        for (name, _) in sources {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let modes = ["auto", "stretch", "tile", "repeat", "round", "space"]
+        let lines = (0..<count).map { i in
+            let (name, insets) = sources[i % sources.count]
+            return #"{"input": "\#(name)", "output": "\#(i).png", "insets": "\#(insets)", "pixels": "\#(300 + i % 97)x\#(200 + i % 53)", "mode": "\#(modes[i % 6])", "scale": \#(1 + i % 3)}"#
+        }
+        let path = folder.appendingPathComponent("jobs.jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func pngNames(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") && !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test func killedThenResumedIsByteIdenticalToAnUninterruptedRun() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jobs = try manifest(240, in: folder)
+        let reference = folder.appendingPathComponent("reference"), killed = folder.appendingPathComponent("killed")
+
+        let full = try glslice(["batch", jobs, "--backend", "cpu", "--out-dir", reference.path])
+        #expect(full.status == 0, "\(full.stderr)")
+
+        // Start again elsewhere and kill -9 once some outputs exist.
+        let process = Process()
+        process.executableURL = glsliceBinary
+        process.arguments = ["batch", jobs, "--backend", "cpu", "--jobs", "1", "--out-dir", killed.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, ((try? pngNames(in: killed).count) ?? 0) < 20 { usleep(2000) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let survivors = try pngNames(in: killed)
+        #expect(survivors.count >= 20 && survivors.count < 240, "killed after \(survivors.count) outputs")
+        // Nothing partial under an output name: every PNG there decodes whole.
+        for name in survivors {
+            #expect((try? PNGDecoder.decode(path: killed.appendingPathComponent(name).path, maxPixels: 1 << 22)) != nil, "\(name)")
+        }
+
+        let resumed = try glslice(["batch", jobs, "--backend", "cpu", "--out-dir", killed.path, "--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("skipped"))
+        let names = try pngNames(in: reference)
+        #expect(names.count == 240)
+        #expect(try pngNames(in: killed) == names)
+        var different: [String] = []
+        for name in names where try Data(contentsOf: reference.appendingPathComponent(name))
+            != Data(contentsOf: killed.appendingPathComponent(name)) { different.append(name) }
+        #expect(different.isEmpty, "\(different.prefix(5))")
+    }
+
+    @Test func badLinesGiveOneLineEachAndExitOne() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jobs = try manifest(3, in: folder)
+        try ((try String(contentsOfFile: jobs, encoding: .utf8)) + "{broken\n" + #"{"input": "gone.png", "output": "g.png", "pixels": "5x5"}"#
+             + "\n").write(toFile: jobs, atomically: true, encoding: .utf8)
+        let results = folder.appendingPathComponent("r.jsonl").path
+        let result = try glslice(["batch", jobs, "--backend", "cpu", "--results", results])
+        #expect(result.status == 1)
+        let lines = result.stderrLines
+        #expect(lines.count == 3, "\(result.stderr)")
+        #expect(lines.contains { $0.contains("jobs.jsonl:4: not valid JSON") })
+        #expect(lines.contains { $0.contains("jobs.jsonl:5: ") && $0.contains("gone.png: no such file") })
+        #expect(lines.last?.hasPrefix("glslice: batch: 3 rendered, 0 skipped, 2 failed") == true)
+        #expect(try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n").count == 5)
+    }
+
+    @Test func shardFromKubernetesEnvironment() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jobs = try manifest(10, in: folder)
+        let result = try glslice(["batch", jobs, "--backend", "cpu", "--out-dir", folder.appendingPathComponent("o").path],
+                                 environment: ["JOB_COMPLETION_INDEX": "1", "JOB_COMPLETIONS": "3"])
+        #expect(result.status == 0)
+        #expect(try pngNames(in: folder.appendingPathComponent("o")) == ["1.png", "4.png", "7.png"])
+    }
+
+    @Test func missingManifest() throws {
+        let result = try glslice(["batch", "/nonexistent/jobs.jsonl"])
+        #expect(result.status == 66)
+        #expect(result.stderrLines.count == 1)
+    }
+}
