@@ -12,13 +12,14 @@
 precision highp float;
 
 uniform highp sampler2D cell;
-uniform vec2 cellSize;    // n per axis, in texels
-uniform vec2 origin;      // in output pixels
-uniform vec2 num;
-uniform vec2 den;
-uniform vec2 wrapAxis;    // 1.0 where the axis wraps
-uniform vec2 stripOffset; // output pixel of the framebuffer's (0, 0)
-uniform bool linearFilter;
+
+flat in vec2 cellSize;    // n per axis, in texels
+flat in vec2 origin;      // in output pixels of the quad's job
+flat in vec2 num;
+flat in vec2 den;
+flat in vec2 wrapAxis;    // 1.0 where the axis wraps
+flat in vec2 offset;      // job pixel at the framebuffer's (0, 0)
+flat in float linearFilter;
 
 out vec4 color;
 
@@ -27,11 +28,11 @@ vec4 texel(vec2 index) {
 }
 
 void main() {
-    vec2 centre = gl_FragCoord.xy + stripOffset;
+    vec2 centre = gl_FragCoord.xy + offset;
     vec2 u = (centre - origin) * num / den;
     vec2 wrapped = u - cellSize * floor(u / cellSize);
     u = mix(u, wrapped, wrapAxis);
-    if (linearFilter) {
+    if (linearFilter > 0.5) {
         vec2 t = u - 0.5;
         vec2 i = floor(t);
         vec2 f = t - i;

@@ -42,7 +42,7 @@ struct Arguments: Sendable {
     var fixtures = "Fixtures"
 
     init(_ argv: [String]) throws {
-        var it = argv.dropFirst().makeIterator()
+        var it = argv.dropFirst(argv.dropFirst().first?.hasPrefix("--") == false ? 2 : 1).makeIterator()
         while let flag = it.next() {
             guard let value = it.next() else { throw GlsliceError(.usage, "\(flag) needs a value") }
             switch flag {
@@ -138,7 +138,12 @@ func main() throws {
 }
 
 do {
-    try main()
+    switch CommandLine.arguments.dropFirst().first {
+    case "manifest": try writeManifest(CommandLine.arguments)
+    case "plans": try writePlans(CommandLine.arguments)
+    case "floor": try encodeFloor(CommandLine.arguments)
+    default: try main()
+    }
 } catch {
     FileHandle.standardError.write(Data("glslice-bench: \(error)\n".utf8))
     exit(64)

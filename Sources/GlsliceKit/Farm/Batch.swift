@@ -140,7 +140,8 @@ public final class BatchRunner: @unchecked Sendable {
         backendKind = backend.gpu == nil ? "cpu" : "gpu"
         summary.backend = backend.description
         let start = Date()
-        let queue = BoundedQueue<ManifestJob>(capacity: max(4, options.workers * 4))
+        // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
+        let queue = BoundedQueue<ManifestJob>(capacity: options.backend == .cpu ? max(4, options.workers * 4) : 512)
         let feeder = Thread { [self] in
             while let (number, text) = reader.nextLine() {
                 guard options.shard.owns(number - 1) else { continue }
@@ -200,6 +201,8 @@ public final class BatchRunner: @unchecked Sendable {
         var plan: RenderPlan
         var digest: String
         var started: Date
+        /// Identifies the source's pixels (its content hash), for GPU texture sharing.
+        var sourceKey: String
     }
 
     /// Resume check, source, plan. Returns nil when the job is finished (skipped or failed).
@@ -217,7 +220,7 @@ public final class BatchRunner: @unchecked Sendable {
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: job.output).deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
             return Prepared(job: job, source: entry.image, plan: plan, digest: digest(job, contentHash: entry.contentHash),
-                            started: started)
+                            started: started, sourceKey: entry.contentHash)
         } catch {
             fail(job, error, started: started)
             return nil

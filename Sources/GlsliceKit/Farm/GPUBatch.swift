@@ -34,7 +34,7 @@ final class GPUBatch: @unchecked Sendable {
         self.gpu = gpu
         self.encoders = encoders
         let target = gpu.effectiveTarget
-        atlasSide = max(1, min(2048, target.width, target.height))
+        atlasSide = max(1, min(1024, target.width, target.height))
         encodeQueue = BoundedQueue(capacity: encoders * 4)
         let setting = ProcessInfo.processInfo.environment["GLSLICE_PBO"].map { $0 == "1" }
         let useRing = setting ?? runner.options.pixelPackRing ?? !gpu.context.isSoftware
@@ -63,8 +63,10 @@ final class GPUBatch: @unchecked Sendable {
             if jobs.isEmpty { break }
             var shelf = Shelf(side: atlasSide)
             var placed: [Placed] = []
-            for job in jobs {
-                guard let prepared = runner.prepare(job) else { continue }
+            // Tallest first packs shelves tighter.
+            let ready = jobs.compactMap { runner.prepare($0) }
+                .sorted { $0.plan.size.height > $1.plan.size.height }
+            for prepared in ready {
                 let size = prepared.plan.size
                 guard size.width <= atlasSide, size.height <= atlasSide else {
                     renderAlone(prepared)
@@ -72,19 +74,20 @@ final class GPUBatch: @unchecked Sendable {
                 }
                 var spot = shelf.place(size)
                 if spot == nil {
-                    try flush(&placed, height: shelf.usedHeight, inFlight: &inFlight)
+                    try flush(&placed, width: shelf.usedWidth, height: shelf.usedHeight, inFlight: &inFlight)
                     shelf = Shelf(side: atlasSide)
                     spot = shelf.place(size)
                 }
                 guard let spot else { continue }
                 do {
-                    let gpuJob = try gpu.prepare(prepared.plan, source: prepared.source)
+                    let gpuJob = try gpu.prepare(prepared.plan, source: prepared.source, sourceKey: prepared.sourceKey)
                     placed.append(Placed(job: prepared, gpuJob: gpuJob, x: spot.x, y: spot.y))
                 } catch {
                     runner.fail(prepared.job, error, started: prepared.started)
                 }
             }
-            try flush(&placed, height: shelf.usedHeight, inFlight: &inFlight)
+            try flush(&placed, width: shelf.usedWidth, height: shelf.usedHeight, inFlight: &inFlight)
+            gpu.trimTextureCache()
         }
         while !inFlight.isEmpty { try finish(inFlight.removeFirst()) }
     }
@@ -103,10 +106,9 @@ final class GPUBatch: @unchecked Sendable {
     }
 
     /// Draws the placed outputs as one atlas and reads it back (or starts to).
-    private func flush(_ placed: inout [Placed], height: Int, inFlight: inout [InFlight]) throws {
+    private func flush(_ placed: inout [Placed], width: Int, height: Int, inFlight: inout [InFlight]) throws {
         guard !placed.isEmpty else { return }
         defer { placed.removeAll() }
-        let width = atlasSide
         do {
             try gpu.context.makeCurrent()
             var quads = GPURenderer.QuadList()
@@ -182,6 +184,8 @@ struct Shelf {
     init(side: Int) { self.side = side }
 
     var usedHeight: Int { y + shelfHeight }
+    /// The widest extent of any shelf so far.
+    var usedWidth = 0
 
     mutating func place(_ size: PixelSize) -> (x: Int, y: Int)? {
         if x + size.width > side {
@@ -192,6 +196,7 @@ struct Shelf {
         guard y + size.height <= side, size.width <= side else { return nil }
         defer {
             x += size.width
+            usedWidth = max(usedWidth, x)
             shelfHeight = max(shelfHeight, size.height)
         }
         return (x, y)

@@ -30,8 +30,15 @@ public final class GPURenderer: @unchecked Sendable {
     public var targetLimitOverride: (width: Int, height: Int)?
 
     struct Uniforms {
-        var viewportSize, cell, cellSize, origin, num, den, wrapAxis, stripOffset, linearFilter, position: GLint
+        var viewportSize, cell: GLint
     }
+
+    /// Per-vertex attributes: position then the piece's mapping (see nine_slice.vert).
+    static let attributes: [(name: String, size: Int)] = [
+        ("position", 2), ("cellSizeIn", 2), ("originIn", 2), ("numIn", 2), ("denIn", 2), ("wrapIn", 2),
+        ("offsetIn", 2), ("linearIn", 1),
+    ]
+    static let floatsPerVertex = attributes.reduce(0) { $0 + $1.size }
 
     public init(context: GPUContext) throws {
         self.context = context
@@ -42,13 +49,13 @@ public final class GPURenderer: @unchecked Sendable {
             guard value >= 0 else { throw GlsliceError(.internal, "glGetUniformLocation(\(name)) found nothing") }
             return value
         }
-        let position = glGetAttribLocation(program, "position")
-        guard position >= 0 else { throw GlsliceError(.internal, "glGetAttribLocation(position) found nothing") }
-        let uniforms = Uniforms(viewportSize: try location("viewportSize"), cell: try location("cell"),
-                                cellSize: try location("cellSize"), origin: try location("origin"),
-                                num: try location("num"), den: try location("den"), wrapAxis: try location("wrapAxis"),
-                                stripOffset: try location("stripOffset"), linearFilter: try location("linearFilter"),
-                                position: position)
+        let uniforms = Uniforms(viewportSize: try location("viewportSize"), cell: try location("cell"))
+        var attributeLocations: [GLuint] = []
+        for attribute in GPURenderer.attributes {
+            let value = glGetAttribLocation(program, attribute.name)
+            guard value >= 0 else { throw GlsliceError(.internal, "glGetAttribLocation(\(attribute.name)) found nothing") }
+            attributeLocations.append(GLuint(value))
+        }
         var objects: [GLuint] = [0, 0, 0]
         try GLCheck.gl("glGenVertexArrays") { glGenVertexArrays(1, &objects[0]) }
         try GLCheck.gl("glGenBuffers") { glGenBuffers(1, &objects[1]) }
@@ -60,9 +67,15 @@ public final class GPURenderer: @unchecked Sendable {
         framebuffer = objects[2]
         try GLCheck.gl("glBindVertexArray") { glBindVertexArray(vertexArray) }
         try GLCheck.gl("glBindBuffer") { glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer) }
-        try GLCheck.gl("glEnableVertexAttribArray") { glEnableVertexAttribArray(GLuint(position)) }
-        try GLCheck.gl("glVertexAttribPointer") {
-            glVertexAttribPointer(GLuint(position), 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+        var byteOffset = 0
+        let stride = GLsizei(GPURenderer.floatsPerVertex * MemoryLayout<Float>.size)
+        for (attribute, location) in zip(GPURenderer.attributes, attributeLocations) {
+            try GLCheck.gl("glEnableVertexAttribArray(\(attribute.name))") { glEnableVertexAttribArray(location) }
+            try GLCheck.gl("glVertexAttribPointer(\(attribute.name))") {
+                glVertexAttribPointer(location, GLint(attribute.size), GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                      UnsafeRawPointer(bitPattern: byteOffset))
+            }
+            byteOffset += attribute.size * MemoryLayout<Float>.size
         }
         try GLCheck.gl("glUseProgram") { glUseProgram(program) }
         try GLCheck.gl("glUniform1i(cell)") { glUniform1i(uniforms.cell, 0) }
@@ -80,77 +93,77 @@ public final class GPURenderer: @unchecked Sendable {
             var framebuffers = [framebuffer]
             glDeleteFramebuffers(1, &framebuffers)
             if renderbuffer != 0 { glDeleteRenderbuffers(1, &renderbuffer) }
+            let cached = textureCache.values.map(\.name)
+            if !cached.isEmpty { glDeleteTextures(GLsizei(cached.count), cached) }
             glDeleteProgram(program)
         }
     }
 
-    /// Uploads the cells of `source` that `plan` draws.
-    public func prepare(_ plan: RenderPlan, source: PremultipliedImage) throws -> Prepared {
+    /// Uploads the cells of `source` that `plan` draws. With a `sourceKey`
+    /// (a batch's content hash), cell textures are shared with later jobs of the
+    /// same source through a cache that `trimTextureCache` bounds.
+    public func prepare(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: String? = nil) throws -> Prepared {
         try context.makeCurrent()
         let largest = max(source.width, source.height)
         guard largest <= context.limits.maxTextureSize else {
             throw GlsliceError(.badInput, "source is \(source.width)x\(source.height) px, above this GPU's texture limit of \(context.limits.maxTextureSize)")
         }
-        return try Prepared(renderer: self, plan: plan, source: source)
+        return try Prepared(renderer: self, plan: plan, source: source, sourceKey: sourceKey)
     }
 
-    /// A plan with its cell textures uploaded, ready to render any band of rows.
-    public final class Prepared: BandRenderer, @unchecked Sendable {
-        let renderer: GPURenderer
-        let plan: RenderPlan
-        let textures: [GLuint]
-        /// Per cell: the texture index and the pieces to draw.
-        let draws: [(texture: Int, cell: CellPlan)]
+    struct TextureKey: Hashable {
+        var source: String
+        var x: Range<Int>
+        var y: Range<Int>
+        var wrapS: GLint
+        var wrapT: GLint
+    }
 
-        init(renderer: GPURenderer, plan: RenderPlan, source: PremultipliedImage) throws {
-            self.renderer = renderer
-            self.plan = plan
-            var draws: [(Int, CellPlan)] = []
-            var textures: [GLuint] = []
-            do {
-                try Prepared.upload(plan: plan, source: source, draws: &draws, textures: &textures)
-            } catch {
-                if !textures.isEmpty { glDeleteTextures(GLsizei(textures.count), textures) }
-                throw error
-            }
-            self.textures = textures
-            self.draws = draws
+    private var textureCache: [TextureKey: (name: GLuint, lastUse: UInt64)] = [:]
+    private var textureClock: UInt64 = 0
+
+    /// Deletes the least recently used cached textures beyond `limit`. Call it
+    /// only when no prepared job that still has to draw uses the cache.
+    func trimTextureCache(limit: Int = 512) {
+        guard textureCache.count > limit, (try? context.makeCurrent()) != nil else { return }
+        let victims = textureCache.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(textureCache.count - limit)
+        let names = victims.map(\.value.name)
+        glDeleteTextures(GLsizei(names.count), names)
+        for victim in victims { textureCache[victim.key] = nil }
+    }
+
+    /// A texture holding `rect` of `source` with the given wrap modes: from the
+    /// cache when `sourceKey` names it, else a new one the caller owns.
+    fileprivate func texture(source: PremultipliedImage, sourceKey: String?, rect: (x: Range<Int>, y: Range<Int>),
+                             wrapS: GLint, wrapT: GLint) throws -> (name: GLuint, owned: Bool) {
+        textureClock += 1
+        let key = sourceKey.map { TextureKey(source: $0, x: rect.x, y: rect.y, wrapS: wrapS, wrapT: wrapT) }
+        if let key, let hit = textureCache[key] {
+            textureCache[key] = (hit.name, textureClock)
+            return (hit.name, false)
         }
-
-        private static func upload(plan: RenderPlan, source: PremultipliedImage,
-                                   draws: inout [(Int, CellPlan)], textures: inout [GLuint]) throws {
+        var texture: GLuint = 0
+        try GLCheck.gl("glGenTextures") { glGenTextures(1, &texture) }
+        do {
+            let target = GLenum(GL_TEXTURE_2D)
+            try GLCheck.gl("glBindTexture") { glBindTexture(target, texture) }
+            // Texel centres only: the shader blends for `linear` (see nine_slice.frag).
+            try GLCheck.gl("glTexParameteri") {
+                glTexParameteri(target, GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+                glTexParameteri(target, GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+                glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_S), wrapS)
+                glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_T), wrapT)
+                glTexParameteri(target, GLenum(GL_TEXTURE_MAX_LEVEL), 0)
+            }
             try source.rgba.pixels.withUnsafeBytes { raw in
-                try GLCheck.gl("glPixelStorei(GL_UNPACK_ROW_LENGTH)") {
+                try GLCheck.gl("glPixelStorei(GL_UNPACK_*)") {
                     glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(source.width))
+                    glPixelStorei(GLenum(GL_UNPACK_SKIP_PIXELS), GLint(rect.x.lowerBound))
+                    glPixelStorei(GLenum(GL_UNPACK_SKIP_ROWS), GLint(rect.y.lowerBound))
                 }
-                for cell in plan.cells {
-                    var texture: GLuint = 0
-                    try GLCheck.gl("glGenTextures") { glGenTextures(1, &texture) }
-                    textures.append(texture)
-                    let target = GLenum(GL_TEXTURE_2D)
-                    try GLCheck.gl("glBindTexture") { glBindTexture(target, texture) }
-                    // Texel centres only: the shader blends for `linear` (see nine_slice.frag).
-                    let filter = GLint(GL_NEAREST)
-                    func wrap(_ span: AxisSpan) -> GLint {
-                        GLint(span.pieces.first?.addressing == .wrap ? GL_REPEAT : GL_CLAMP_TO_EDGE)
-                    }
-                    try GLCheck.gl("glTexParameteri") {
-                        glTexParameteri(target, GLenum(GL_TEXTURE_MIN_FILTER), filter)
-                        glTexParameteri(target, GLenum(GL_TEXTURE_MAG_FILTER), filter)
-                        glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_S), wrap(cell.x))
-                        glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_T), wrap(cell.y))
-                        glTexParameteri(target, GLenum(GL_TEXTURE_MAX_LEVEL), 0)
-                    }
-                    let rect = cell.sourceRect
-                    try GLCheck.gl("glPixelStorei(GL_UNPACK_SKIP_*)") {
-                        glPixelStorei(GLenum(GL_UNPACK_SKIP_PIXELS), GLint(rect.x.lowerBound))
-                        glPixelStorei(GLenum(GL_UNPACK_SKIP_ROWS), GLint(rect.y.lowerBound))
-                    }
-                    try GLCheck.gl("glTexImage2D") {
-                        glTexImage2D(target, 0, GL_RGBA8, GLsizei(rect.x.count), GLsizei(rect.y.count), 0,
-                                     GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
-                    }
-                    draws.append((textures.count - 1, cell))
+                try GLCheck.gl("glTexImage2D") {
+                    glTexImage2D(target, 0, GL_RGBA8, GLsizei(rect.x.count), GLsizei(rect.y.count), 0,
+                                 GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
                 }
                 try GLCheck.gl("glPixelStorei(reset unpack)") {
                     glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
@@ -158,11 +171,56 @@ public final class GPURenderer: @unchecked Sendable {
                     glPixelStorei(GLenum(GL_UNPACK_SKIP_ROWS), 0)
                 }
             }
+        } catch {
+            glDeleteTextures(1, &texture)
+            throw error
+        }
+        if let key {
+            textureCache[key] = (texture, textureClock)
+            return (texture, false)
+        }
+        return (texture, true)
+    }
+
+    /// A plan with its cell textures uploaded, ready to render any band of rows.
+    public final class Prepared: BandRenderer, @unchecked Sendable {
+        let renderer: GPURenderer
+        let plan: RenderPlan
+        let textures: [GLuint]
+        /// The textures this job made and deletes (the rest belong to the cache).
+        private let owned: [GLuint]
+        /// Per cell: the texture index and the pieces to draw.
+        let draws: [(texture: Int, cell: CellPlan)]
+
+        init(renderer: GPURenderer, plan: RenderPlan, source: PremultipliedImage, sourceKey: String?) throws {
+            self.renderer = renderer
+            self.plan = plan
+            var draws: [(Int, CellPlan)] = []
+            var textures: [GLuint] = []
+            var owned: [GLuint] = []
+            func wrap(_ span: AxisSpan) -> GLint {
+                GLint(span.pieces.first?.addressing == .wrap ? GL_REPEAT : GL_CLAMP_TO_EDGE)
+            }
+            do {
+                for cell in plan.cells {
+                    let texture = try renderer.texture(source: source, sourceKey: sourceKey, rect: cell.sourceRect,
+                                                       wrapS: wrap(cell.x), wrapT: wrap(cell.y))
+                    textures.append(texture.name)
+                    if texture.owned { owned.append(texture.name) }
+                    draws.append((textures.count - 1, cell))
+                }
+            } catch {
+                if !owned.isEmpty { glDeleteTextures(GLsizei(owned.count), owned) }
+                throw error
+            }
+            self.textures = textures
+            self.owned = owned
+            self.draws = draws
         }
 
         deinit {
-            if !textures.isEmpty, (try? renderer.context.makeCurrent()) != nil {
-                glDeleteTextures(GLsizei(textures.count), textures)
+            if !owned.isEmpty, (try? renderer.context.makeCurrent()) != nil {
+                glDeleteTextures(GLsizei(owned.count), owned)
             }
         }
 
@@ -201,23 +259,23 @@ public final class GPURenderer: @unchecked Sendable {
     /// Quads to draw into the framebuffer: one per (x piece, y piece) of each
     /// cell, each with the uniforms that map its pixels back to its job.
     struct QuadList {
-        struct Quad {
+        /// Consecutive quads that share a texture: one draw call.
+        struct Run {
             var texture: GLuint
-            var cellSize: (Float, Float)
-            var x: AxisPiece
-            var y: AxisPiece
-            /// Output pixel (of its job) at the framebuffer's (0, 0).
-            var offset: (Float, Float)
-            var linear: Bool
+            var firstQuad: Int
+            var quads: Int
         }
-        var quads: [Quad] = []
+        var runs: [Run] = []
         var vertices: [Float] = []
+        var quadCount = 0
 
         /// Adds the part of `job`'s output in `columns × rows`, placed with that
         /// rectangle's corner at framebuffer pixel `at`.
         mutating func append(_ job: Prepared, columns: Range<Int>, rows: Range<Int>, at: (x: Int, y: Int)) {
             let offset = (Float(columns.lowerBound - at.x), Float(rows.lowerBound - at.y))
+            let linear: Float = job.plan.filter == .linear ? 1 : 0
             for (texture, cell) in job.draws {
+                let cellSize = (Float(cell.x.segment.length), Float(cell.y.segment.length))
                 for yPiece in cell.y.pieces {
                     let y = yPiece.destination.clamped(to: rows)
                     if y.isEmpty { continue }
@@ -226,10 +284,24 @@ public final class GPURenderer: @unchecked Sendable {
                         if x.isEmpty { continue }
                         let x0 = Float(x.lowerBound) - offset.0, x1 = Float(x.upperBound) - offset.0
                         let y0 = Float(y.lowerBound) - offset.1, y1 = Float(y.upperBound) - offset.1
-                        vertices += [x0, y0, x1, y0, x0, y1, x0, y1, x1, y0, x1, y1]
-                        quads.append(Quad(texture: job.textures[texture],
-                                          cellSize: (Float(cell.x.segment.length), Float(cell.y.segment.length)),
-                                          x: xPiece, y: yPiece, offset: offset, linear: job.plan.filter == .linear))
+                        let mapping: [Float] = [
+                            cellSize.0, cellSize.1, Float(xPiece.origin), Float(yPiece.origin),
+                            Float(xPiece.num), Float(yPiece.num), Float(xPiece.den), Float(yPiece.den),
+                            xPiece.addressing == .wrap ? 1 : 0, yPiece.addressing == .wrap ? 1 : 0,
+                            offset.0, offset.1, linear,
+                        ]
+                        for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x0, y1), (x1, y0), (x1, y1)] {
+                            vertices.append(px)
+                            vertices.append(py)
+                            vertices.append(contentsOf: mapping)
+                        }
+                        let name = job.textures[texture]
+                        if let last = runs.last, last.texture == name, last.firstQuad + last.quads == quadCount {
+                            runs[runs.count - 1].quads += 1
+                        } else {
+                            runs.append(Run(texture: name, firstQuad: quadCount, quads: 1))
+                        }
+                        quadCount += 1
                     }
                 }
             }
@@ -245,28 +317,15 @@ public final class GPURenderer: @unchecked Sendable {
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         }
         try GLCheck.gl("glUniform2f(viewportSize)") { glUniform2f(uniforms.viewportSize, Float(width), Float(height)) }
-        if list.quads.isEmpty { return }
+        if list.runs.isEmpty { return }
         try list.vertices.withUnsafeBytes { raw in
             try GLCheck.gl("glBufferData") {
                 glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
             }
         }
-        var bound: GLuint = 0
-        for (i, quad) in list.quads.enumerated() {
-            if quad.texture != bound {
-                try GLCheck.gl("glBindTexture") { glBindTexture(GLenum(GL_TEXTURE_2D), quad.texture) }
-                bound = quad.texture
-            }
-            try GLCheck.gl("glUniform(piece)") {
-                glUniform2f(uniforms.stripOffset, quad.offset.0, quad.offset.1)
-                glUniform1i(uniforms.linearFilter, quad.linear ? 1 : 0)
-                glUniform2f(uniforms.cellSize, quad.cellSize.0, quad.cellSize.1)
-                glUniform2f(uniforms.origin, Float(quad.x.origin), Float(quad.y.origin))
-                glUniform2f(uniforms.num, Float(quad.x.num), Float(quad.y.num))
-                glUniform2f(uniforms.den, Float(quad.x.den), Float(quad.y.den))
-                glUniform2f(uniforms.wrapAxis, quad.x.addressing == .wrap ? 1 : 0, quad.y.addressing == .wrap ? 1 : 0)
-            }
-            try GLCheck.gl("glDrawArrays") { glDrawArrays(GLenum(GL_TRIANGLES), GLint(i * 6), 6) }
+        for run in list.runs {
+            try GLCheck.gl("glBindTexture") { glBindTexture(GLenum(GL_TEXTURE_2D), run.texture) }
+            try GLCheck.gl("glDrawArrays") { glDrawArrays(GLenum(GL_TRIANGLES), GLint(run.firstQuad * 6), GLsizei(run.quads * 6)) }
         }
     }
 

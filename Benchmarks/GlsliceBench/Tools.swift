@@ -1,0 +1,82 @@
+import Foundation
+import GlsliceKit
+
+/// `glslice-bench manifest FILE [--jobs N] [--seed S] [--fixtures DIR]`: the
+/// deterministic farm manifest behind `make bench` and `make bench-peers`.
+func writeManifest(_ argv: [String]) throws {
+    guard argv.count >= 3 else { throw GlsliceError(.usage, "manifest needs an output file") }
+    let path = argv[2]
+    let args = try Arguments([argv[0]] + Array(argv.dropFirst(3)))
+    let fixtures = URL(fileURLWithPath: args.fixtures).standardizedFileURL.path
+    var text = ""
+    for (index, job) in makeJobs(count: args.jobs, seed: args.seed).enumerated() {
+        guard case .pixels(let size) = job.options.size else { continue }
+        let i = job.options.insets
+        text += #"{"input": "\#(fixtures)/\#(job.source)", "output": "\#(index).png", "pixels": "\#(size.width)x\#(size.height)", "#
+            + #""scale": \#(Int(job.options.outputScale ?? 1)), "insets": "\#(Int(i.top)),\#(Int(i.left)),\#(Int(i.bottom)),\#(Int(i.right))", "#
+            + #""mode-x": "\#(job.options.modes.x.rawValue)", "mode-y": "\#(job.options.modes.y.rawValue)", "#
+            + #""filter": "\#(job.options.filter.rawValue)", "center": \#(job.options.fillCenter)}"# + "\n"
+    }
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    print("manifest: \(args.jobs) jobs (seed \(args.seed)) in \(path)")
+}
+
+/// `glslice-bench plans MANIFEST OUT.jsonl`: each job's cells as glslice lays
+/// them out, so peer renderers draw the same geometry (they are timed on
+/// drawing and encoding only, as glslice's batch is).
+func writePlans(_ argv: [String]) throws {
+    guard argv.count >= 4 else { throw GlsliceError(.usage, "plans needs a manifest and an output file") }
+    let reader = try ManifestReader(path: argv[2])
+    let cache = SourceCache(capacityBytes: 64 << 20, maxPixels: 1 << 24)
+    var out = ""
+    func axis(_ piece: AxisPiece, _ span: AxisSpan) -> String {
+        #"{"dst": [\#(piece.destination.lowerBound), \#(piece.destination.upperBound)], "src": [\#(span.segment.start), \#(span.segment.end)], "#
+            + #""origin": \#(piece.origin), "num": \#(piece.num), "den": \#(piece.den), "wrap": \#(piece.addressing == .wrap)}"#
+    }
+    while let (number, text) = reader.nextLine() {
+        let job = try reader.job(line: number, text: text)
+        let source = try cache.source(at: job.input).image
+        let plan = try job.options.plan(sourceSize: PixelSize(width: source.width, height: source.height), path: job.input)
+        var cells: [String] = []
+        for cell in plan.cells {
+            for y in cell.y.pieces { for x in cell.x.pieces { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }
+        }
+        out += #"{"input": "\#(job.input)", "output": "\#(URL(fileURLWithPath: job.output).lastPathComponent)", "#
+            + #""width": \#(plan.size.width), "height": \#(plan.size.height), "linear": \#(plan.filter == .linear), "#
+            + #""pieces": [\#(cells.joined(separator: ", "))]}"# + "\n"
+    }
+    try out.write(toFile: argv[3], atomically: true, encoding: .utf8)
+}
+
+/// `glslice-bench floor DIR [--threads N]`: decodes every PNG in DIR, then
+/// times only encoding them again (same settings, same digest chunk, to files,
+/// on every core): the floor no renderer of these outputs can beat.
+func encodeFloor(_ argv: [String]) throws {
+    guard argv.count >= 3 else { throw GlsliceError(.usage, "floor needs a folder of PNGs") }
+    let folder = argv[2]
+    let args = try Arguments([argv[0]] + Array(argv.dropFirst(3)))
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
+    let images: [(PremultipliedImage, String)] = try names.map { name in
+        let path = "\(folder)/\(name)"
+        return (try PNGDecoder.decode(path: path, maxPixels: 1 << 26).premultiplied(),
+                PNGDecoder.text(key: BatchRunner.digestKey, path: path) ?? "")
+    }
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-floor-\(getpid())")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let lock = NSLock()
+    nonisolated(unsafe) var bytes = 0
+    let start = Date()
+    DispatchQueue.concurrentPerform(iterations: args.threads) { worker in
+        var local = 0
+        for index in stride(from: worker, to: images.count, by: args.threads) {
+            let (image, digest) = images[index]
+            local += (try? PNGEncoder.write(image, to: .file(scratch.appendingPathComponent("\(index).png").path),
+                                            text: (BatchRunner.digestKey, digest))) ?? 0
+        }
+        lock.withLock { bytes += local }
+    }
+    let seconds = Date().timeIntervalSince(start)
+    print(String(format: "floor: encoded %d outputs in %.3f s (%.0f/s) on %d threads, %d bytes",
+                 images.count, seconds, Double(images.count) / seconds, args.threads, bytes))
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""`make bench-peers`: glslice's batch against Skia and libvips on one manifest.
+
+Every renderer draws the same jobs: `glslice-bench plans` writes each job's
+cells as glslice lays them out (the same per-axis mappings the CPU and GPU
+backends sample), so the peers are timed on drawing and PNG encoding only.
+Peers use every core through a process pool; glslice uses its own workers.
+
+  Skia (skia-python): per cell drawImageRect with the strict constraint and
+  linear (or nearest) sampling; wrapped cells through an image shader with
+  repeat tiling; PNG through Skia's encoder.
+  libvips (pyvips): crop, resize or replicate, insert, then pngsave.
+
+Prints one table from one run.
+"""
+import json
+import math
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.path.join(ROOT, ".build", "release")
+
+
+def run_timed(args):
+    """Runs a command under /usr/bin/time -v; returns (seconds, peak RSS MiB, stderr)."""
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-v"] + args, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(args), proc.stderr[-2000:]))
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)) / 1024
+    return seconds, rss, proc.stderr
+
+
+def folder_bytes(folder):
+    return sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder) if f.endswith(".png"))
+
+
+# --- Skia -------------------------------------------------------------------
+
+_skia_images = {}
+
+
+def skia_job(args):
+    import skia
+    plan, out = args
+    image = _skia_images.get(plan["input"])
+    if image is None:
+        image = skia.Image.open(plan["input"])
+        _skia_images[plan["input"]] = image
+    surface = skia.Surface(plan["width"], plan["height"])
+    canvas = surface.getCanvas()
+    canvas.clear(skia.ColorTRANSPARENT)
+    sampling = skia.SamplingOptions(skia.FilterMode.kLinear if plan["linear"] else skia.FilterMode.kNearest)
+    paint = skia.Paint(BlendMode=skia.BlendMode.kSrc)
+    for piece in plan["pieces"]:
+        x, y = piece["x"], piece["y"]
+        clip = skia.Rect.MakeLTRB(x["dst"][0], y["dst"][0], x["dst"][1], y["dst"][1])
+        src = skia.Rect.MakeLTRB(x["src"][0], y["src"][0], x["src"][1], y["src"][1])
+        if not x["wrap"] and not y["wrap"]:
+            # u = s0 + (d + 0.5 - origin) * num / den: the segment spans origin .. origin + n * den / num.
+            nx, ny = x["src"][1] - x["src"][0], y["src"][1] - y["src"][0]
+            dst = skia.Rect.MakeLTRB(x["origin"], y["origin"], x["origin"] + nx * x["den"] / x["num"],
+                                     y["origin"] + ny * y["den"] / y["num"])
+            canvas.save()
+            canvas.clipRect(clip)
+            canvas.drawImageRect(image, src, dst, sampling, paint, skia.Canvas.kStrict_SrcRectConstraint)
+            canvas.restore()
+        else:
+            cell = image.makeSubset(skia.IRect.MakeLTRB(x["src"][0], y["src"][0], x["src"][1], y["src"][1]))
+            matrix = skia.Matrix.Translate(x["origin"], y["origin"])
+            matrix.preScale(x["den"] / x["num"], y["den"] / y["num"])
+            shader = cell.makeShader(skia.TileMode.kRepeat if x["wrap"] else skia.TileMode.kClamp,
+                                     skia.TileMode.kRepeat if y["wrap"] else skia.TileMode.kClamp, sampling, matrix)
+            tiled = skia.Paint(Shader=shader, BlendMode=skia.BlendMode.kSrc)
+            canvas.drawRect(clip, tiled)
+    data = surface.makeImageSnapshot().encodeToData(skia.EncodedImageFormat.kPNG, 100)
+    with open(out, "wb") as f:
+        f.write(bytes(data))
+    return data.size()
+
+
+# --- libvips ----------------------------------------------------------------
+
+_vips_images = {}
+
+
+def vips_piece(image, x, y, kernel, zoomed_cells):
+    """One piece of a cell: crop, resize, replicate for wrapped axes, crop to the piece."""
+    dx0, dx1, dy0, dy1 = x["dst"][0], x["dst"][1], y["dst"][0], y["dst"][1]
+    sx, sy = x["den"] / x["num"], y["den"] / y["num"]
+    key = (x["src"][0], x["src"][1], y["src"][0], y["src"][1], sx, sy)
+    zoomed = zoomed_cells.get(key)
+    if zoomed is None:
+        cell = image.crop(x["src"][0], y["src"][0], x["src"][1] - x["src"][0], y["src"][1] - y["src"][0])
+        zoomed = cell.resize(sx, vscale=sy, kernel=kernel) if (sx != 1 or sy != 1) else cell
+        zoomed_cells[key] = zoomed
+    ox, oy = dx0 - x["origin"], dy0 - y["origin"]
+    tile = zoomed
+    if x["wrap"] or y["wrap"]:
+        px = int(ox % zoomed.width) if x["wrap"] else 0
+        py = int(oy % zoomed.height) if y["wrap"] else 0
+        across = math.ceil((px + dx1 - dx0) / zoomed.width) if x["wrap"] else 1
+        down = math.ceil((py + dy1 - dy0) / zoomed.height) if y["wrap"] else 1
+        tile = zoomed.replicate(across, down)
+        ox, oy = (px if x["wrap"] else ox), (py if y["wrap"] else oy)
+    ox, oy = max(0, min(int(ox), tile.width - 1)), max(0, min(int(oy), tile.height - 1))
+    w, h = min(dx1 - dx0, tile.width - ox), min(dy1 - dy0, tile.height - oy)
+    return tile.crop(ox, oy, w, h) if w > 0 and h > 0 else None
+
+
+def vips_job(args):
+    import pyvips
+    plan, out = args
+    image = _vips_images.get(plan["input"])
+    if image is None:
+        image = pyvips.Image.new_from_file(plan["input"], access="random")
+        if image.bands == 3:
+            image = image.bandjoin(255)
+        image = image.premultiply().cast("uchar").copy_memory()
+        _vips_images[plan["input"]] = image
+    kernel = "linear" if plan["linear"] else "nearest"
+    # One image per cell: CSS `space` tiles become a replicated tile-plus-gap.
+    cells = {}
+    for piece in plan["pieces"]:
+        x, y = piece["x"], piece["y"]
+        if x["dst"][1] > x["dst"][0] and y["dst"][1] > y["dst"][0]:
+            cells.setdefault((tuple(x["src"]), tuple(y["src"])), []).append(piece)
+    zoomed_cells = {}
+    canvas = pyvips.Image.black(plan["width"], plan["height"], bands=4).cast("uchar")
+    for pieces in cells.values():
+        xs = sorted({p["x"]["dst"][0]: p["x"] for p in pieces}.values(), key=lambda a: a["dst"][0])
+        ys = sorted({p["y"]["dst"][0]: p["y"] for p in pieces}.values(), key=lambda a: a["dst"][0])
+        tile = vips_piece(image, xs[0], ys[0], kernel, zoomed_cells)
+        if tile is None:
+            continue
+        if len(xs) > 1:
+            pitch = xs[1]["dst"][0] - xs[0]["dst"][0]
+            tile = tile.embed(0, 0, pitch, tile.height).replicate(len(xs), 1)
+            tile = tile.crop(0, 0, min(tile.width, xs[-1]["dst"][1] - xs[0]["dst"][0]), tile.height)
+        if len(ys) > 1:
+            pitch = ys[1]["dst"][0] - ys[0]["dst"][0]
+            tile = tile.embed(0, 0, tile.width, pitch).replicate(1, len(ys))
+            tile = tile.crop(0, 0, tile.width, min(tile.height, ys[-1]["dst"][1] - ys[0]["dst"][0]))
+        canvas = canvas.insert(tile, xs[0]["dst"][0], ys[0]["dst"][0])
+    canvas.unpremultiply().cast("uchar").pngsave(out, compression=6)
+    return os.path.getsize(out)
+
+
+def run_pool(function, plans, folder, processes):
+    os.makedirs(folder, exist_ok=True)
+    work = [(plan, os.path.join(folder, plan["output"])) for plan in plans]
+    start = time.perf_counter()
+    with multiprocessing.Pool(processes) as pool:
+        sizes = pool.map(function, work, chunksize=16)
+    return time.perf_counter() - start, sum(sizes)
+
+
+def main():
+    manifest, work = sys.argv[1], sys.argv[2]
+    processes = os.cpu_count() or 1
+    plans_path = os.path.join(work, "plans.jsonl")
+    subprocess.run([os.path.join(BIN, "glslice-bench"), "plans", manifest, plans_path], check=True)
+    plans = [json.loads(line) for line in open(plans_path)]
+    n = len(plans)
+    rows = []
+    for backend in ("cpu", "gpu"):
+        out = os.path.join(work, "glslice-" + backend)
+        subprocess.run(["rm", "-rf", out])
+        seconds, rss, _ = run_timed([os.path.join(BIN, "glslice"), "batch", manifest, "--backend", backend, "--out-dir", out])
+        rows.append(("glslice batch --backend " + backend, seconds, folder_bytes(out), rss))
+    floor = subprocess.run([os.path.join(BIN, "glslice-bench"), "floor", os.path.join(work, "glslice-cpu")],
+                           capture_output=True, text=True, check=True).stdout
+    floor_seconds = float(re.search(r"in ([0-9.]+) s", floor).group(1))
+    for name, function in (("Skia (skia-python %d procs)" % processes, skia_job),
+                           ("libvips (pyvips %d procs)" % processes, vips_job)):
+        folder = os.path.join(work, name.split()[0].lower())
+        subprocess.run(["rm", "-rf", folder])
+        seconds, size = run_pool(function, plans, folder, processes)
+        rows.append((name, seconds, size, None))
+    skia = next(r for r in rows if r[0].startswith("Skia"))
+    vips = next(r for r in rows if r[0].startswith("libvips"))
+    print()
+    print("%d jobs, %d cores; GPU renderer: %s" % (n, processes, gpu_renderer()))
+    print("| renderer | time s | renders/s | output bytes | peak RSS MiB | vs Skia | vs libvips |")
+    print("|---|---|---|---|---|---|---|")
+    for name, seconds, size, rss in rows:
+        print("| %s | %.2f | %.0f | %s | %s | %.2fx | %.2fx |" % (
+            name, seconds, n / seconds, format(size, ","), "%.0f" % rss if rss else "-",
+            skia[1] / seconds, vips[1] / seconds))
+    print("| encode-only floor (glslice's outputs) | %.2f | %.0f | - | - | - | - |" % (floor_seconds, n / floor_seconds))
+    cpu = rows[0]
+    print()
+    print("glslice cpu batch / encode-only floor = %.2f; bytes vs Skia = %.3f" % (cpu[1] / floor_seconds, cpu[2] / skia[2]))
+
+
+def gpu_renderer():
+    proc = subprocess.run([os.path.join(BIN, "glslice"), "doctor"], capture_output=True, text=True)
+    match = re.search(r"GL_RENDERER: +(.*)", proc.stdout)
+    return match.group(1) if match else "none"
+
+
+if __name__ == "__main__":
+    main()
