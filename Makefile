@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: setup deps build demo test bench-cpu bench-gpu bench-giant fixtures clean
+.PHONY: setup deps build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory fixtures clean
 
 setup: deps build
 
@@ -54,6 +54,29 @@ bench-gpu: setup
 bench-giant: setup
 	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
 	Scripts/bench-giant.sh
+
+# The render farm: a deterministic 2,400-job manifest through `glslice batch` on both
+# backends (renders/s, bytes, peak RSS), and the encode-only floor of its outputs.
+BENCH_DIR := out/bench-farm
+bench: setup
+	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
+	@mkdir -p $(BENCH_DIR)
+	$(RELEASE_BIN)/glslice-bench manifest $(BENCH_DIR)/manifest.jsonl --jobs 2400 --seed 42
+	Scripts/bench-farm.sh $(BENCH_DIR)
+
+# The same manifest through Skia and libvips (from PyPI, in .venv), one table.
+bench-peers: setup
+	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
+	@test -x .venv/bin/python || python3 -m venv .venv
+	.venv/bin/pip install -q skia-python==144.1 pyvips==3.2.0 pyvips-binary==8.18.7
+	@mkdir -p out/bench-peers
+	$(RELEASE_BIN)/glslice-bench manifest out/bench-peers/manifest.jsonl --jobs 2400 --seed 42
+	.venv/bin/python Benchmarks/peers/bench_peers.py out/bench-peers/manifest.jsonl out/bench-peers
+
+# 200,000 jobs (small outputs) through batch on the CPU backend: peak RSS stays flat.
+bench-memory: setup
+	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
+	Scripts/bench-memory.sh
 
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).
 fixtures:

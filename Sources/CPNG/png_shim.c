@@ -267,7 +267,8 @@ int gs_png_writer_write_rows(gs_png_writer *w, const uint8_t *rows, uint32_t cou
     return GS_PNG_OK;
 }
 
-int gs_png_writer_finish(gs_png_writer *w, char *message) {
+int gs_png_writer_finish(gs_png_writer *w, uint64_t *bytes, char *message) {
+    *bytes = 0;
     if (setjmp(png_jmpbuf(w->png))) {
         set_message(message, w->message);
         writer_release(w);
@@ -277,6 +278,8 @@ int gs_png_writer_finish(gs_png_writer *w, char *message) {
     png_destroy_write_struct(&w->png, &w->info);
     w->png = NULL;
     int failed = fflush(w->file) != 0 || ferror(w->file);
+    long position = ftell(w->file);
+    if (position > 0) *bytes = (uint64_t)position;
     failed |= fclose(w->file) != 0;
     w->file = NULL;
     free(w);
@@ -289,6 +292,4 @@ int gs_png_writer_finish(gs_png_writer *w, char *message) {
 
 void gs_png_writer_abort(gs_png_writer *w) { writer_release(w); }
 
-int gs_png_filter_up(void) { return PNG_FILTER_UP; }
-int gs_png_filter_all(void) { return PNG_ALL_FILTERS; }
 int gs_png_filter_none(void) { return PNG_FILTER_NONE; }

@@ -59,15 +59,14 @@ int gs_png_read_text(const uint8_t *data, size_t length, const char *key,
 int gs_png_writer_write_rows(gs_png_writer *writer, const uint8_t *rows,
                              uint32_t count, size_t stride, char *message);
 
-/* Writes IEND, flushes and closes; frees the writer in every case. */
-int gs_png_writer_finish(gs_png_writer *writer, char *message);
+/* Writes IEND, flushes and closes; frees the writer in every case. `bytes`
+   receives the file's length (0 where the stream cannot tell, as on a pipe). */
+int gs_png_writer_finish(gs_png_writer *writer, uint64_t *bytes, char *message);
 
 /* Closes and frees without finishing (the caller removes the file). */
 void gs_png_writer_abort(gs_png_writer *writer);
 
-/* libpng's filter masks, re-exported so Swift need not import png.h. */
-int gs_png_filter_up(void);
-int gs_png_filter_all(void);
+/* libpng's "no filter" mask, re-exported so Swift need not import png.h. */
 int gs_png_filter_none(void);
 
 #endif

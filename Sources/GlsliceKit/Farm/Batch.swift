@@ -217,14 +217,27 @@ public final class BatchRunner: @unchecked Sendable {
             let entry = try cache.source(at: job.input)
             let plan = try job.options.plan(sourceSize: PixelSize(width: entry.image.width, height: entry.image.height),
                                             path: job.input)
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: job.output).deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try ensureFolder(of: job.output)
             return Prepared(job: job, source: entry.image, plan: plan, digest: digest(job, contentHash: entry.contentHash),
                             started: started, sourceKey: entry.contentHash)
         } catch {
             fail(job, error, started: started)
             return nil
         }
+    }
+
+    private var madeFolders: Set<String> = []
+
+    /// Creates the output's folder once per batch, not once per job.
+    private func ensureFolder(of output: String) throws {
+        let folder = (output as NSString).deletingLastPathComponent
+        if lock.withLock({ madeFolders.contains(folder) }) { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw GlsliceError(.cannotWrite, file: output, "cannot create the folder \(folder)")
+        }
+        lock.withLock { _ = madeFolders.insert(folder) }
     }
 
     func fail(_ job: ManifestJob, _ error: Error, started: Date) {
