@@ -47,29 +47,16 @@ static int check_signature(const uint8_t *data, size_t length, char *message) {
     return GS_PNG_OK;
 }
 
-int gs_png_read_size(const uint8_t *data, size_t length, uint32_t *width,
-                     uint32_t *height, char *message) {
-    int status = check_signature(data, length, message);
-    if (status != GS_PNG_OK) return status;
-    read_context ctx = {data, length, 0, {0}};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_read_error, on_warning);
-    if (png == NULL) { set_message(message, "out of memory"); return GS_PNG_NO_MEMORY; }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
+/* Creates a read struct and info struct over `ctx`; on failure fills `message`. */
+static int open_reader(read_context *ctx, png_structp *png, png_infop *info, char *message) {
+    *png = png_create_read_struct(PNG_LIBPNG_VER_STRING, ctx, on_read_error, on_warning);
+    *info = *png ? png_create_info_struct(*png) : NULL;
+    if (*png == NULL || *info == NULL) {
+        if (*png != NULL) png_destroy_read_struct(png, NULL, NULL);
         set_message(message, "out of memory");
         return GS_PNG_NO_MEMORY;
     }
-    if (setjmp(png_jmpbuf(png))) {
-        set_message(message, ctx.message);
-        png_destroy_read_struct(&png, &info, NULL);
-        return GS_PNG_CORRUPT;
-    }
-    png_set_read_fn(png, &ctx, on_read);
-    png_read_info(png, info);
-    *width = png_get_image_width(png, info);
-    *height = png_get_image_height(png, info);
-    png_destroy_read_struct(&png, &info, NULL);
+    png_set_read_fn(*png, ctx, on_read);
     return GS_PNG_OK;
 }
 
@@ -82,14 +69,10 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     if (status != GS_PNG_OK) return status;
 
     read_context ctx = {data, length, 0, {0}};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_read_error, on_warning);
-    if (png == NULL) { set_message(message, "out of memory"); return GS_PNG_NO_MEMORY; }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        set_message(message, "out of memory");
-        return GS_PNG_NO_MEMORY;
-    }
+    png_structp png;
+    png_infop info;
+    status = open_reader(&ctx, &png, &info, message);
+    if (status != GS_PNG_OK) return status;
     /* volatile: they change between setjmp and a possible longjmp */
     uint8_t *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
@@ -101,7 +84,6 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
         png_destroy_read_struct(&png, &info, NULL);
         return result;
     }
-    png_set_read_fn(png, &ctx, on_read);
     /* Let the caller's pixel budget, not libpng's 1M-per-side default, decide. */
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     png_read_info(png, info);
@@ -154,20 +136,15 @@ int gs_png_read_text(const uint8_t *data, size_t length, const char *key,
     int status = check_signature(data, length, message);
     if (status != GS_PNG_OK) return status;
     read_context ctx = {data, length, 0, {0}};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_read_error, on_warning);
-    if (png == NULL) { set_message(message, "out of memory"); return GS_PNG_NO_MEMORY; }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        set_message(message, "out of memory");
-        return GS_PNG_NO_MEMORY;
-    }
+    png_structp png;
+    png_infop info;
+    status = open_reader(&ctx, &png, &info, message);
+    if (status != GS_PNG_OK) return status;
     if (setjmp(png_jmpbuf(png))) {
         set_message(message, ctx.message);
         png_destroy_read_struct(&png, &info, NULL);
         return GS_PNG_CORRUPT;
     }
-    png_set_read_fn(png, &ctx, on_read);
     png_read_info(png, info);
     png_textp texts = NULL;
     int count = 0;

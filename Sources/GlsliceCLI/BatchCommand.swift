@@ -27,7 +27,7 @@ struct BatchCommand: ParsableCommand {
 
         Examples:
           glslice batch jobs.jsonl --out-dir out/
-          glslice batch jobs.jsonl --backend cpu --jobs 8 --results results.jsonl --resume
+          glslice batch jobs.jsonl --backend cpu --results r.jsonl --resume
           glslice batch jobs.jsonl --shard 3/16 --out-dir /shared/renders
         """
     )
@@ -38,11 +38,7 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for relative outputs (created if missing).", valueName: "D"))
     var outDir: String?
 
-    @Option(help: ArgumentHelp("gpu, cpu or auto (default auto).", valueName: "B"))
-    var backend: String?
-
-    @Option(help: ArgumentHelp("EGL device index (default: GLSLICE_GPU, else hardware first).", valueName: "N"))
-    var gpu: Int?
+    @OptionGroup var backendOptions: BackendOptions
 
     @Option(help: ArgumentHelp("Render workers on the CPU, encoder threads on the GPU (default: one per core).", valueName: "N"))
     var jobs: Int?
@@ -59,17 +55,13 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Decoded-source cache size in MiB (default 256).", valueName: "MiB"))
     var cacheMb: Int = 256
 
-    @Option(help: ArgumentHelp("Refuse sources with more pixels than this.", valueName: "N"))
-    var maxSourcePixels: Int = Limits.defaultMaxSourcePixels
-
-    @Option(help: ArgumentHelp("Refuse outputs with more pixels than this.", valueName: "N"))
-    var maxOutputPixels: Int = Limits.defaultMaxOutputPixels
+    @OptionGroup var limitOptions: LimitOptions
 
     func run() throws {
         var options = BatchOptions(manifest: manifest)
         options.outputFolder = outDir
-        options.backend = try backend.map(BackendChoice.init(parsing:)) ?? .auto
-        options.device = gpu
+        options.backend = try backendOptions.choice()
+        options.device = backendOptions.gpu
         if let jobs {
             guard jobs > 0 else { throw GlsliceError(.usage, "--jobs must be positive") }
             options.workers = jobs
@@ -79,7 +71,7 @@ struct BatchCommand: ParsableCommand {
         options.shard = try shard.map(Shard.init(parsing:)) ?? Shard.fromEnvironment() ?? .all
         guard cacheMb > 0 else { throw GlsliceError(.usage, "--cache-mb must be positive") }
         options.cacheBytes = cacheMb << 20
-        options.limits = Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
+        options.limits = limitOptions.limits
 
         let progress = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: try BatchRunner.countJobs(options)) : nil
         let onError: @Sendable (String) -> Void = { line in

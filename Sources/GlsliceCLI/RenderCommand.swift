@@ -67,23 +67,14 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("PNG compression: fast, default or small (default default).", valueName: "C"))
     var compression: String?
 
-    @Option(help: ArgumentHelp("Rendering backend: gpu, cpu or auto (GPU if a context comes up, else CPU with a warning; default auto).", valueName: "B"))
-    var backend: String?
+    @OptionGroup var backendOptions: BackendOptions
 
-    @Option(help: ArgumentHelp("EGL device index to render on (default: GLSLICE_GPU, else hardware first; see 'glslice doctor').", valueName: "N"))
-    var gpu: Int?
-
-    @Option(help: ArgumentHelp("Refuse sources with more pixels than this.", valueName: "N"))
-    var maxSourcePixels: Int = Limits.defaultMaxSourcePixels
-
-    @Option(help: ArgumentHelp("Refuse outputs with more pixels than this.", valueName: "N"))
-    var maxOutputPixels: Int = Limits.defaultMaxOutputPixels
+    @OptionGroup var limitOptions: LimitOptions
 
     func run() throws {
         do {
             let options = try makeOptions()
-            let choice = try backend.map(BackendChoice.init(parsing:)) ?? .auto
-            let renderer = try Backend.make(choice, device: gpu, warn: warn)
+            let renderer = try Backend.make(backendOptions.choice(), device: backendOptions.gpu, warn: warn)
             try Render.run(input: input, output: OutputTarget(output), options: options, backend: renderer)
         } catch let error as GlsliceError {
             throw error.about(input)
@@ -103,7 +94,7 @@ struct RenderCommand: ParsableCommand {
         request.filter = filter
         request.center = !noCenter
         request.compression = compression
-        request.limits = Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
+        request.limits = limitOptions.limits
         do {
             return try request.options()
         } catch var error as GlsliceError {

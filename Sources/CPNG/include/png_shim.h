@@ -33,10 +33,6 @@ typedef struct {
 int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
                   gs_png_image *out, char *message);
 
-/* Reads only the header: width and height. */
-int gs_png_read_size(const uint8_t *data, size_t length, uint32_t *width,
-                     uint32_t *height, char *message);
-
 void gs_png_image_free(gs_png_image *image);
 
 typedef struct gs_png_writer gs_png_writer;

@@ -31,10 +31,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         guard items.count - head > 0 else { return nil }
         let item = items[head]
         head += 1
-        if head > 64 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        compact()
         condition.broadcast()
         return item
     }
@@ -49,12 +46,17 @@ final class BoundedQueue<Element>: @unchecked Sendable {
             batch.append(items[head])
             head += 1
         }
+        compact()
+        condition.broadcast()
+        return batch
+    }
+
+    /// Drops the popped prefix once it is most of the storage (caller holds the lock).
+    private func compact() {
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
             head = 0
         }
-        condition.broadcast()
-        return batch
     }
 
     /// No more pushes; poppers drain what is left and then get nil.
