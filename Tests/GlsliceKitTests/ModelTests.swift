@@ -68,6 +68,15 @@ import Testing
         #expect(throws: GlsliceError.self) { try options.plan(sourceSize: PixelSize(width: 4, height: 4), path: "b@2x.png") }
     }
 
+    @Test func absurdScaleRatiosAreRefused() {
+        for scale in [0.01, 200.0] {
+            let options = RenderOptions(size: .pixels(PixelSize(width: 10, height: 10)), outputScale: scale)
+            #expect(throws: GlsliceError.self) { try options.plan(sourceSize: PixelSize(width: 4, height: 4), path: "a.png") }
+        }
+        let fine = RenderOptions(size: .pixels(PixelSize(width: 10, height: 10)), outputScale: 3)
+        #expect((try? fine.plan(sourceSize: PixelSize(width: 4, height: 4), path: "a@3x.png"))?.k == 1)
+    }
+
     @Test func outputLimit() {
         let options = RenderOptions(size: .pixels(PixelSize(width: 1000, height: 1000)),
                                     limits: Limits(maxSourcePixels: 100, maxOutputPixels: 999_999))

@@ -60,6 +60,13 @@ public struct RenderOptions: Sendable, Equatable {
         do {
             let sourceScale = try resolvedSourceScale(path: path)
             let outputScale = self.outputScale ?? sourceScale
+            // A sub-pixel tile per output pixel makes `space` lay out millions of tiles; no UI
+            // needs a source drawn at 1/64 of its size or 64 times it.
+            let k = outputScale / sourceScale
+            guard k >= 1.0 / 64 - 1e-12, k <= 64 + 1e-9 else {
+                throw GlsliceError(.usage,
+                    "output scale @\(formatNumber(outputScale))x over source scale @\(formatNumber(sourceScale))x is \(k), outside 1/64…64")
+            }
             let pixels = try size.pixels(atScale: outputScale)
             guard pixels.width <= Int(Int32.max), pixels.height <= Int(Int32.max),
                   pixels.width.multipliedReportingOverflow(by: pixels.height).overflow == false,
