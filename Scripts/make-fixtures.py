@@ -7,6 +7,8 @@ Each follows the HIG advice: the smallest image that gives the look.
   bar.png                vertical gradient bar, 1x24 px, no insets
   texture.png            16x16 brick period inside 6-px caps, 28x28 px, insets 6,6,6,6
   shadow.png             translucent drop shadow, 33x33 px, insets 16,16,16,16
+  bubble.9.png           Android nine-patch chat bubble: 26x22 artwork in a 1-px marker
+                         border, two stretch runs along x (either side of the tail), one along y
 Run: python3 Scripts/make-fixtures.py
 """
 import math
@@ -125,6 +127,30 @@ def shadow():
     write_png(os.path.join(OUT, "shadow.png"), n, n, rows)
 
 
+def bubble():
+    """A raw Android nine-patch: artwork inside a 1-px border of black markers."""
+    w, h = 26, 22
+    art = []
+    for y in range(h):
+        row = []
+        for x in range(w):
+            body = rounded_rect_coverage(x, y, w, h - 4, 7)
+            # A tail under the middle of the bubble, 6 px wide at the top.
+            tail = 1.0 if (y >= h - 4 and abs(x + 0.5 - w / 2) < (h - y) * 0.75) else 0.0
+            a = max(body, tail)
+            row.append((80, 200, 120, clamp8(255 * a)))
+        art.append(row)
+    clear, black = (0, 0, 0, 0), (0, 0, 0, 255)
+    stretch_x = set(range(8, 10)) | set(range(16, 18))   # either side of the tail
+    stretch_y = set(range(8, 10))
+    pad_x, pad_y = range(4, 22), range(4, 14)
+    rows = [[clear] + [black if x in stretch_x else clear for x in range(w)] + [clear]]
+    for y in range(h):
+        rows.append([black if y in stretch_y else clear] + art[y] + [black if y in pad_y else clear])
+    rows.append([clear] + [black if x in pad_x else clear for x in range(w)] + [clear])
+    write_png(os.path.join(OUT, "bubble.9.png"), w + 2, h + 2, rows)
+
+
 if __name__ == "__main__":
     for s in (1, 2, 3):
         button(s)
@@ -132,4 +158,5 @@ if __name__ == "__main__":
     bar()
     texture()
     shadow()
+    bubble()
     print("wrote fixtures to", os.path.normpath(OUT))

@@ -35,8 +35,7 @@ func writePlans(_ argv: [String]) throws {
     }
     while let (number, text) = reader.nextLine() {
         let job = try reader.job(line: number, text: text)
-        let source = try cache.source(at: job.input).image
-        let plan = try job.options.plan(sourceSize: PixelSize(width: source.width, height: source.height), path: job.input)
+        let plan = try job.options.plan(source: try cache.source(at: job.input).source, path: job.input)
         var cells: [String] = []
         for cell in plan.cells {
             for y in cell.y.pieces { for x in cell.x.pieces { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }

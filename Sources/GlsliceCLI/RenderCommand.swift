@@ -9,6 +9,7 @@ struct RenderCommand: ParsableCommand {
         Insets are end caps in points, UIKit order top,left,bottom,right; caps are never
         resized when the output scale equals the source scale (the default). The source
         scale comes from an @2x/@3x suffix in the file name, else --source-scale, else 1.
+        A NAME.9.png is an Android nine-patch: its border markers give the lattice.
 
         Modes (per axis, for the resizable parts): auto (stretch 1-px parts, tile the
         rest; UIKit), stretch, tile, repeat (CSS, centred), round (CSS), space (CSS).
@@ -25,6 +26,9 @@ struct RenderCommand: ParsableCommand {
 
           # A 1-pixel-wide vertical gradient bar stretched to 320x24 px:
           glslice render bar.png --pixels 320x24 --mode stretch -o bar-320.png
+
+          # An Android nine-patch (markers in its 1-px border):
+          glslice render bubble.9.png --pixels 160x60 -o bubble.png
         """
     )
 

@@ -116,6 +116,26 @@ import GlsliceKit
                           code: 65, mentions: [name])
     }
 
+    @Test func ninePatchSources() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bubble = fixtures.appendingPathComponent("bubble.9.png").path
+        let out = folder.appendingPathComponent("b.png").path
+        let ok = try glslice(["render", bubble, "--pixels", "120x50", "-o", out])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(try PNGDecoder.decode(path: out, maxPixels: 1 << 20).width == 120)
+        try FileManager.default.removeItem(atPath: out)
+        try expectRefusal(["render", bubble, "--insets", "2", "--pixels", "120x50"], code: 64,
+                          mentions: ["bubble.9.png", "markers"])
+        // A grey pixel in the marker row.
+        var image = try PNGDecoder.decode(path: bubble, maxPixels: 1 << 20)
+        image.rgba.pixels.replaceSubrange(12..<16, with: [128, 128, 128, 255])
+        let bad = folder.appendingPathComponent("bad.9.png").path
+        try PNGEncoder.write(image.premultiplied(), to: .file(bad))
+        try expectRefusal(["render", bad, "--pixels", "120x50"], code: 65,
+                          mentions: ["bad.9.png", "border pixel (3,0) is #808080FF"])
+    }
+
     @Test func everyModeRendersTheFixtures() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -215,8 +215,7 @@ public final class BatchRunner: @unchecked Sendable {
                 return nil
             }
             let entry = try cache.source(at: job.input)
-            let plan = try job.options.plan(sourceSize: PixelSize(width: entry.image.width, height: entry.image.height),
-                                            path: job.input)
+            let plan = try job.options.plan(source: entry.source, path: job.input)
             try ensureFolder(of: job.output)
             return Prepared(job: job, source: entry.image, plan: plan, digest: digest(job, contentHash: entry.contentHash),
                             started: started, sourceKey: entry.contentHash)

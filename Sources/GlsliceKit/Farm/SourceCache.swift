@@ -14,8 +14,9 @@ public final class SourceCache: @unchecked Sendable {
 
     /// A decoded source and the SHA-256 of its file, for job digests.
     public struct Entry: Sendable {
-        public var image: PremultipliedImage
+        public var source: SourceImage
         public var contentHash: String
+        public var image: PremultipliedImage { source.image }
     }
 
     private struct Slot {
@@ -73,13 +74,9 @@ public final class SourceCache: @unchecked Sendable {
         }
         if let hit { return hit }
         let data = try PNGDecoder.readInput(path)
-        let image: PremultipliedImage
-        do {
-            image = try PNGDecoder.decode(data: data, maxPixels: maxPixels).premultiplied()
-        } catch let error as GlsliceError {
-            throw error.about(path)
-        }
-        let entry = Entry(image: image, contentHash: Self.hash(data))
+        let source = try SourceImage.decode(data: data, path: path, maxPixels: maxPixels)
+        let entry = Entry(source: source, contentHash: Self.hash(data))
+        let image = source.image
         let size = image.rgba.pixels.count
         lock.withLock {
             guard size <= capacity, slots[id] == nil else { return }

@@ -72,10 +72,10 @@ public enum Render {
     @discardableResult
     public static func run(input: String, output: OutputTarget, options: RenderOptions,
                            backend: Backend = .cpu, banding: Banding = Banding()) throws -> Result {
-        let source = try PNGDecoder.decode(path: input, maxPixels: options.limits.maxSourcePixels).premultiplied()
-        let plan = try options.plan(sourceSize: PixelSize(width: source.width, height: source.height), path: input)
+        let source = try SourceImage.load(path: input, maxPixels: options.limits.maxSourcePixels)
+        let plan = try options.plan(source: source, path: input)
         do {
-            let bytes = try encode(plan: plan, source: source, to: output, compression: options.compression,
+            let bytes = try encode(plan: plan, source: source.image, to: output, compression: options.compression,
                                    backend: backend, banding: banding)
             return Result(size: plan.size, bytes: bytes)
         } catch let error as GlsliceError {

@@ -55,8 +55,14 @@ public struct RenderOptions: Sendable, Equatable {
         return inferred ?? sourceScale ?? 1
     }
 
+    /// Builds the plan for `source` read from `path`: its own markers (a
+    /// `.9.png`) or these options' insets give the lattice.
+    public func plan(source: SourceImage, path: String) throws -> RenderPlan {
+        try plan(sourceSize: source.size, path: path, markers: source.markers)
+    }
+
     /// Builds the plan for a source of `sourceSize` read from `path`.
-    public func plan(sourceSize: PixelSize, path: String) throws -> RenderPlan {
+    public func plan(sourceSize: PixelSize, path: String, markers: Lattice? = nil) throws -> RenderPlan {
         do {
             let sourceScale = try resolvedSourceScale(path: path)
             let outputScale = self.outputScale ?? sourceScale
@@ -74,8 +80,16 @@ public struct RenderOptions: Sendable, Equatable {
                 throw GlsliceError(.badInput,
                     "output \(pixels) px is above the limit of \(limits.maxOutputPixels) pixels (--max-output-pixels)")
             }
-            let lattice = try Lattice(width: sourceSize.width, height: sourceSize.height,
+            let lattice: Lattice
+            if let markers {
+                guard insets == .zero else {
+                    throw GlsliceError(.usage, "a .9.png's markers give its lattice; drop the insets")
+                }
+                lattice = markers
+            } else {
+                lattice = try Lattice(width: sourceSize.width, height: sourceSize.height,
                                       insets: PixelInsets(insets, sourceScale: sourceScale))
+            }
             return try RenderPlan(lattice: lattice, size: pixels, k: outputScale / sourceScale,
                                   modes: modes, filter: filter, fillCenter: fillCenter)
         } catch let error as GlsliceError {

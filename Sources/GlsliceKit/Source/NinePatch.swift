@@ -1,0 +1,131 @@
+import Foundation
+
+/// Android's raw nine-patch (`NAME.9.png`, SPEC §7): a 1-pixel border of
+/// markers around the artwork. Black runs on the top and left edges are the
+/// scalable segments (any number); black runs on the bottom and right edges
+/// are the padding (content) box, one per edge at most; red on the bottom and
+/// right edges marks optical bounds. Every other border pixel is neutral: the
+/// colour of pixel (0, 0), fully transparent or opaque white.
+public struct NinePatch: Sendable, Equatable {
+    /// The artwork inside the border.
+    public var artwork: StraightImage
+    /// Segments from the top and left markers, in artwork pixels.
+    public var lattice: Lattice
+    /// The content box as insets of the artwork, from the bottom and right
+    /// markers, or the first and last stretch runs where they are absent.
+    public var padding: PixelInsets
+
+    /// True for names ending in `.9.png` (any case).
+    public static func isNinePatch(path: String) -> Bool {
+        path.lowercased().hasSuffix(".9.png")
+    }
+
+    public init(parsing image: StraightImage) throws {
+        let width = image.width, height = image.height
+        guard width >= 3, height >= 3 else {
+            throw GlsliceError(.badInput, "a .9.png must be at least 3x3 (artwork plus its 1-px border), this is \(width)x\(height)")
+        }
+        let corner = image.rgba[0, 0]
+        let transparentNeutral = corner[3] == 0
+        guard transparentNeutral || corner == [255, 255, 255, 255] else {
+            throw GlsliceError(.badInput,
+                "nine-patch pixel (0,0) is \(NinePatch.hex(corner)): the neutral colour must be fully transparent or opaque white")
+        }
+
+        enum Mark { case neutral, black, red }
+        func mark(_ x: Int, _ y: Int, redAllowed: Bool) throws -> Mark {
+            let p = image.rgba[x, y]
+            if transparentNeutral ? p[3] == 0 : p == [255, 255, 255, 255] { return .neutral }
+            if p == [0, 0, 0, 255] { return .black }
+            if redAllowed && p == [255, 0, 0, 255] { return .red }
+            let expected = redAllowed ? "neutral, black #000000FF or red #FF0000FF" : "neutral or black #000000FF"
+            throw GlsliceError(.badInput, "nine-patch border pixel (\(x),\(y)) is \(NinePatch.hex(p)); expected \(expected)")
+        }
+        /// Black runs along one edge, as artwork ranges.
+        func runs(_ count: Int, redAllowed: Bool, _ at: (Int) -> (Int, Int)) throws -> [Range<Int>] {
+            var runs: [Range<Int>] = []
+            var start: Int?
+            for i in 1...count {
+                let (x, y) = i <= count - 1 ? at(i) : (0, 0)
+                let black = i <= count - 1 ? try mark(x, y, redAllowed: redAllowed) == .black : false
+                if black, start == nil { start = i - 1 }
+                if !black, let s = start {
+                    runs.append(s..<(i - 1))
+                    start = nil
+                }
+            }
+            return runs
+        }
+        for (x, y) in [(width - 1, 0), (0, height - 1), (width - 1, height - 1)] where try mark(x, y, redAllowed: false) != .neutral {
+            throw GlsliceError(.badInput, "nine-patch corner pixel (\(x),\(y)) must be neutral")
+        }
+        let stretchX = try runs(width - 1, redAllowed: false) { ($0, 0) }
+        let stretchY = try runs(height - 1, redAllowed: false) { (0, $0) }
+        let padX = try runs(width - 1, redAllowed: true) { ($0, height - 1) }
+        let padY = try runs(height - 1, redAllowed: true) { (width - 1, $0) }
+        guard padX.count <= 1 else {
+            throw GlsliceError(.badInput, "nine-patch bottom edge has \(padX.count) padding runs; at most one is allowed")
+        }
+        guard padY.count <= 1 else {
+            throw GlsliceError(.badInput, "nine-patch right edge has \(padY.count) padding runs; at most one is allowed")
+        }
+        let w = width - 2, h = height - 2
+        func segments(_ stretch: [Range<Int>], _ length: Int) -> [Segment] {
+            var segments: [Segment] = []
+            var position = 0
+            for run in stretch {
+                if run.lowerBound > position { segments.append(Segment(position, run.lowerBound, scalable: false)) }
+                segments.append(Segment(run.lowerBound, run.upperBound, scalable: true))
+                position = run.upperBound
+            }
+            if position < length { segments.append(Segment(position, length, scalable: false)) }
+            return segments
+        }
+        lattice = try Lattice(width: w, height: h, x: segments(stretchX, w), y: segments(stretchY, h))
+        let contentX = padX.first ?? ((stretchX.first?.lowerBound ?? 0)..<(stretchX.last?.upperBound ?? w))
+        let contentY = padY.first ?? ((stretchY.first?.lowerBound ?? 0)..<(stretchY.last?.upperBound ?? h))
+        padding = PixelInsets(top: contentY.lowerBound, left: contentX.lowerBound,
+                              bottom: h - contentY.upperBound, right: w - contentX.upperBound)
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(w * h * 4)
+        for y in 1...h {
+            let start = (y * width + 1) * 4
+            pixels += image.rgba.pixels[start..<(start + w * 4)]
+        }
+        artwork = StraightImage(RGBAImage(width: w, height: h, pixels: pixels))
+    }
+
+    static func hex(_ p: [UInt8]) -> String {
+        "#" + p.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
+    }
+}
+
+/// A decoded source ready to render: premultiplied pixels, and the lattice its
+/// own markers give (a `.9.png`), or nil when insets decide.
+public struct SourceImage: Sendable {
+    public var image: PremultipliedImage
+    public var markers: Lattice?
+    public var size: PixelSize { PixelSize(width: image.width, height: image.height) }
+
+    public init(image: PremultipliedImage, markers: Lattice? = nil) {
+        self.image = image
+        self.markers = markers
+    }
+
+    /// Decodes `data` read from `path`; a `.9.png` name means Android markers.
+    public static func decode(data: Data, path: String, maxPixels: Int) throws -> SourceImage {
+        do {
+            let straight = try PNGDecoder.decode(data: data, maxPixels: maxPixels)
+            guard NinePatch.isNinePatch(path: path) else { return SourceImage(image: straight.premultiplied()) }
+            let patch = try NinePatch(parsing: straight)
+            return SourceImage(image: patch.artwork.premultiplied(), markers: patch.lattice)
+        } catch let error as GlsliceError {
+            throw error.about(path)
+        }
+    }
+
+    /// Reads and decodes `path` (`-` is standard input).
+    public static func load(path: String, maxPixels: Int) throws -> SourceImage {
+        try decode(data: PNGDecoder.readInput(path), path: path, maxPixels: maxPixels)
+    }
+}
