@@ -9,6 +9,8 @@ Each follows the HIG advice: the smallest image that gives the look.
   shadow.png             translucent drop shadow, 33x33 px, insets 16,16,16,16
   bubble.9.png           Android nine-patch chat bubble: 26x22 artwork in a 1-px marker
                          border, two stretch runs along x (either side of the tail), one along y
+  bubble.compiled.9.png  the same bubble as Android's resource compiler writes it: border
+                         removed, markers in an npTc chunk
 Run: python3 Scripts/make-fixtures.py
 """
 import math
@@ -19,8 +21,8 @@ import zlib
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures")
 
 
-def write_png(path, width, height, pixels):
-    """pixels: list of rows of (r, g, b, a) straight tuples."""
+def write_png(path, width, height, pixels, extra_chunks=()):
+    """pixels: list of rows of (r, g, b, a) straight tuples; extra_chunks go before IDAT."""
     raw = b"".join(b"\x00" + bytes(c for px in row for c in px) for row in pixels)
 
     def chunk(kind, data):
@@ -28,6 +30,8 @@ def write_png(path, width, height, pixels):
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
     data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+    for kind, body in extra_chunks:
+        data += chunk(kind, body)
     data += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
     with open(path, "wb") as f:
         f.write(data)
@@ -149,6 +153,14 @@ def bubble():
         rows.append([black if y in stretch_y else clear] + art[y] + [black if y in pad_y else clear])
     rows.append([clear] + [black if x in pad_x else clear for x in range(w)] + [clear])
     write_png(os.path.join(OUT, "bubble.9.png"), w + 2, h + 2, rows)
+    # Compiled: the artwork alone, the markers as Android's npTc chunk (big-endian).
+    x_divs, y_divs = [8, 10, 16, 18], [8, 10]
+    colours = [1] * (5 * 3)  # one per region; 1 = "no single colour"
+    np_tc = struct.pack(">4B", 1, len(x_divs), len(y_divs), len(colours)) + struct.pack(">II", 0, 0)
+    np_tc += struct.pack(">4i", pad_x.start, w - pad_x.stop, pad_y.start, h - pad_y.stop) + struct.pack(">I", 0)
+    np_tc += struct.pack(">%di" % len(x_divs), *x_divs) + struct.pack(">%di" % len(y_divs), *y_divs)
+    np_tc += struct.pack(">%dI" % len(colours), *colours)
+    write_png(os.path.join(OUT, "bubble.compiled.9.png"), w, h, art, extra_chunks=[(b"npTc", np_tc)])
 
 
 if __name__ == "__main__":

@@ -65,6 +65,8 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     out->width = 0;
     out->height = 0;
     out->pixels = NULL;
+    out->nine_patch = NULL;
+    out->nine_patch_length = 0;
     int status = check_signature(data, length, message);
     if (status != GS_PNG_OK) return status;
 
@@ -86,6 +88,8 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     }
     /* Let the caller's pixel budget, not libpng's 1M-per-side default, decide. */
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    static const png_byte nine_patch_chunk[5] = {'n', 'p', 'T', 'c', '\0'};
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, nine_patch_chunk, 1);
     png_read_info(png, info);
 
     png_uint_32 width = png_get_image_width(png, info);
@@ -121,7 +125,19 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     }
     for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 4;
     png_read_image(png, rows);
-    png_read_end(png, NULL);
+    png_read_end(png, info);
+
+    png_unknown_chunkp unknowns = NULL;
+    int unknown_count = png_get_unknown_chunks(png, info, &unknowns);
+    for (int i = 0; i < unknown_count; i++) {
+        if (memcmp(unknowns[i].name, "npTc", 4) == 0 && out->nine_patch == NULL) {
+            out->nine_patch = (uint8_t *)malloc(unknowns[i].size ? unknowns[i].size : 1);
+            if (out->nine_patch != NULL) {
+                memcpy(out->nine_patch, unknowns[i].data, unknowns[i].size);
+                out->nine_patch_length = unknowns[i].size;
+            }
+        }
+    }
 
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
@@ -166,6 +182,8 @@ void gs_png_image_free(gs_png_image *image) {
     if (image == NULL) return;
     free(image->pixels);
     image->pixels = NULL;
+    free(image->nine_patch);
+    image->nine_patch = NULL;
 }
 
 struct gs_png_writer {

@@ -104,3 +104,35 @@ import Testing
 
 private let o = NinePatchTests.o, k = NinePatchTests.k, r = NinePatchTests.r
 private func grey(_ v: UInt8) -> [UInt8] { NinePatchTests.grey(v) }
+
+/// Compiled nine-patches: the `npTc` chunk Android's resource compiler writes.
+@Suite struct CompiledNinePatchTests {
+    @Test func compiledBubbleRendersLikeTheRawOne() throws {
+        let raw = try SourceImage.load(path: fixtures.appendingPathComponent("bubble.9.png").path, maxPixels: 1 << 20)
+        let compiled = try SourceImage.load(path: fixtures.appendingPathComponent("bubble.compiled.9.png").path, maxPixels: 1 << 20)
+        #expect(compiled.markers == raw.markers)
+        #expect(compiled.image == raw.image)
+        let options = RenderOptions(size: .pixels(PixelSize(width: 90, height: 41)))
+        let a = CPURenderer().render(try options.plan(source: raw, path: "bubble.9.png"), source: raw.image)
+        let b = CPURenderer().render(try options.plan(source: compiled, path: "bubble.compiled.9.png"), source: compiled.image)
+        #expect(a == b)
+    }
+
+    /// A chunk written out byte by byte: 2 x divs (1..3), 0 y divs, padding 1, 2, 3, 4.
+    @Test func chunkLayout() throws {
+        var chunk: [UInt8] = [1, 2, 0, 0] + [UInt8](repeating: 0, count: 8)
+        for value in [1, 2, 3, 4] { chunk += [0, 0, 0, UInt8(value)] }  // left, right, top, bottom
+        chunk += [0, 0, 0, 0]
+        chunk += [0, 0, 0, 1, 0, 0, 0, 3]
+        let (lattice, padding) = try NinePatch.compiled(chunk: Data(chunk), width: 5, height: 2)
+        #expect(lattice.x == [Segment(0, 1, scalable: false), Segment(1, 3, scalable: true), Segment(3, 5, scalable: false)])
+        #expect(lattice.y == [Segment(0, 2, scalable: false)])
+        #expect(padding == PixelInsets(top: 3, left: 1, bottom: 4, right: 2))
+        // Truncated, odd div counts, and divs past the image are refused.
+        #expect(throws: GlsliceError.self) { try NinePatch.compiled(chunk: Data(chunk.prefix(35)), width: 5, height: 2) }
+        var odd = chunk
+        odd[1] = 1
+        #expect(throws: GlsliceError.self) { try NinePatch.compiled(chunk: Data(odd), width: 5, height: 2) }
+        #expect(throws: GlsliceError.self) { try NinePatch.compiled(chunk: Data(chunk), width: 2, height: 2) }
+    }
+}

@@ -25,6 +25,10 @@ typedef struct {
     uint32_t width;
     uint32_t height;
     uint8_t *pixels;
+    /* The data of an `npTc` chunk (Android's compiled nine-patch), owned by C;
+       NULL when the file has none. */
+    uint8_t *nine_patch;
+    size_t nine_patch_length;
 } gs_png_image;
 
 /* Decodes a whole PNG held in memory per SPEC §4 (expand, scale_16,

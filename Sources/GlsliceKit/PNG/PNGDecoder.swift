@@ -15,6 +15,11 @@ public enum PNGDecoder {
     }
 
     public static func decode(data: Data, maxPixels: Int) throws -> StraightImage {
+        try decodeWithNinePatchChunk(data: data, maxPixels: maxPixels).image
+    }
+
+    /// Decodes, also returning the data of an `npTc` chunk (a compiled Android nine-patch).
+    public static func decodeWithNinePatchChunk(data: Data, maxPixels: Int) throws -> (image: StraightImage, ninePatchChunk: Data?) {
         var image = gs_png_image()
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         let status = data.withUnsafeBytes { raw -> Int32 in
@@ -39,7 +44,8 @@ public enum PNGDecoder {
         } else {
             pixels = []
         }
-        return StraightImage(RGBAImage(width: width, height: height, pixels: pixels))
+        let chunk = image.nine_patch.map { Data(bytes: $0, count: image.nine_patch_length) }
+        return (StraightImage(RGBAImage(width: width, height: height, pixels: pixels)), chunk)
     }
 
     /// The tEXt chunk `key` of the PNG at `path`, reading only its first 64 KiB;

@@ -70,18 +70,7 @@ public struct NinePatch: Sendable, Equatable {
             throw GlsliceError(.badInput, "nine-patch right edge has \(padY.count) padding runs; at most one is allowed")
         }
         let w = width - 2, h = height - 2
-        func segments(_ stretch: [Range<Int>], _ length: Int) -> [Segment] {
-            var segments: [Segment] = []
-            var position = 0
-            for run in stretch {
-                if run.lowerBound > position { segments.append(Segment(position, run.lowerBound, scalable: false)) }
-                segments.append(Segment(run.lowerBound, run.upperBound, scalable: true))
-                position = run.upperBound
-            }
-            if position < length { segments.append(Segment(position, length, scalable: false)) }
-            return segments
-        }
-        lattice = try Lattice(width: w, height: h, x: segments(stretchX, w), y: segments(stretchY, h))
+        lattice = try Lattice(width: w, height: h, x: NinePatch.segments(stretchX, w), y: NinePatch.segments(stretchY, h))
         let contentX = padX.first ?? ((stretchX.first?.lowerBound ?? 0)..<(stretchX.last?.upperBound ?? w))
         let contentY = padY.first ?? ((stretchY.first?.lowerBound ?? 0)..<(stretchY.last?.upperBound ?? h))
         padding = PixelInsets(top: contentY.lowerBound, left: contentX.lowerBound,
@@ -93,6 +82,60 @@ public struct NinePatch: Sendable, Equatable {
             pixels += image.rgba.pixels[start..<(start + w * 4)]
         }
         artwork = StraightImage(RGBAImage(width: w, height: h, pixels: pixels))
+    }
+
+    /// A compiled nine-patch (an `npTc` chunk, as Android's resource compiler
+    /// writes it, border already removed) over a `width × height` image.
+    /// Layout, big-endian: bytes 0–3 wasDeserialized, numXDivs, numYDivs,
+    /// numColors; 4–11 unused; 12–27 padding left, right, top, bottom (int32);
+    /// 28–31 unused; then xDivs, yDivs (int32 start/end pairs of the scalable
+    /// runs) and colors (uint32).
+    public static func compiled(chunk: Data, width: Int, height: Int) throws -> (lattice: Lattice, padding: PixelInsets) {
+        let bytes = [UInt8](chunk)
+        guard bytes.count >= 32 else {
+            throw GlsliceError(.badInput, "npTc chunk is \(bytes.count) bytes, shorter than its 32-byte header")
+        }
+        let xCount = Int(bytes[1]), yCount = Int(bytes[2]), colours = Int(bytes[3])
+        guard bytes.count >= 32 + 4 * (xCount + yCount + colours) else {
+            throw GlsliceError(.badInput, "npTc chunk is \(bytes.count) bytes; \(xCount) x divs, \(yCount) y divs and \(colours) colours need \(32 + 4 * (xCount + yCount + colours))")
+        }
+        func int32(_ offset: Int) -> Int {
+            Int(Int32(bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
+                      | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])))
+        }
+        func runs(_ count: Int, at offset: Int, length: Int, axis: String) throws -> [Range<Int>] {
+            guard count % 2 == 0 else { throw GlsliceError(.badInput, "npTc has \(count) \(axis) divs; they come in start/end pairs") }
+            var runs: [Range<Int>] = []
+            var previous = 0
+            for pair in 0..<(count / 2) {
+                let start = int32(offset + 8 * pair), end = int32(offset + 8 * pair + 4)
+                guard start >= previous, end >= start, end <= length else {
+                    throw GlsliceError(.badInput, "npTc \(axis) div \(start)..\(end) is out of order or outside the \(length)-px image")
+                }
+                if end > start { runs.append(start..<end) }
+                previous = end
+            }
+            return runs
+        }
+        let xRuns = try runs(xCount, at: 32, length: width, axis: "x")
+        let yRuns = try runs(yCount, at: 32 + 4 * xCount, length: height, axis: "y")
+        let lattice = try Lattice(width: width, height: height,
+                                  x: segments(xRuns, width), y: segments(yRuns, height))
+        let padding = PixelInsets(top: int32(20), left: int32(12), bottom: int32(24), right: int32(16))
+        return (lattice, padding)
+    }
+
+    /// Alternating fixed and scalable segments covering `[0, length)` from the scalable runs.
+    static func segments(_ stretch: [Range<Int>], _ length: Int) -> [Segment] {
+        var segments: [Segment] = []
+        var position = 0
+        for run in stretch {
+            if run.lowerBound > position { segments.append(Segment(position, run.lowerBound, scalable: false)) }
+            segments.append(Segment(run.lowerBound, run.upperBound, scalable: true))
+            position = run.upperBound
+        }
+        if position < length { segments.append(Segment(position, length, scalable: false)) }
+        return segments
     }
 
     static func hex(_ p: [UInt8]) -> String {
@@ -112,10 +155,16 @@ public struct SourceImage: Sendable {
         self.markers = markers
     }
 
-    /// Decodes `data` read from `path`; a `.9.png` name means Android markers.
+    /// Decodes `data` read from `path`: an `npTc` chunk is a compiled nine-patch,
+    /// a `.9.png` name without one means raw Android border markers.
     public static func decode(data: Data, path: String, maxPixels: Int) throws -> SourceImage {
         do {
-            let straight = try PNGDecoder.decode(data: data, maxPixels: maxPixels)
+            let (straight, chunk) = try PNGDecoder.decodeWithNinePatchChunk(data: data, maxPixels: maxPixels)
+            if let chunk {
+                // Compiled by Android's resource compiler: border gone, markers in the chunk.
+                let compiled = try NinePatch.compiled(chunk: chunk, width: straight.width, height: straight.height)
+                return SourceImage(image: straight.premultiplied(), markers: compiled.lattice)
+            }
             guard NinePatch.isNinePatch(path: path) else { return SourceImage(image: straight.premultiplied()) }
             let patch = try NinePatch(parsing: straight)
             return SourceImage(image: patch.artwork.premultiplied(), markers: patch.lattice)
