@@ -39,6 +39,7 @@ demo: setup
 	$(GLSLICE) render Fixtures/texture.png   --insets 6,6,6,6 --mode repeat --no-center --pixels 300x200 -o out/texture-frame.png
 	$(GLSLICE) render Fixtures/shadow.png    --insets 16,16,16,16 --pixels 240x160 -o out/shadow-240x160.png
 	$(GLSLICE) render Fixtures/bubble.9.png  --pixels 160x60 -o out/bubble-160x60.png
+	$(GLSLICE) render Fixtures/button.imageset --size 160x44 --scale 3 -o out/button-imageset-160x44@3x.png
 	@echo "demo: $$(ls out/*.png | wc -l) images in $$(pwd)/out/"
 
 test: setup

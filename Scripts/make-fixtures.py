@@ -11,6 +11,8 @@ Each follows the HIG advice: the smallest image that gives the look.
                          border, two stretch runs along x (either side of the tail), one along y
   bubble.compiled.9.png  the same bubble as Android's resource compiler writes it: border
                          removed, markers in an npTc chunk
+  button.imageset/       the button as an Xcode asset catalog image set: 1x/2x/3x, 9-part,
+                         cap-insets and a 1-pt stretched centre in each variant's pixels
 Run: python3 Scripts/make-fixtures.py
 """
 import math
@@ -163,6 +165,28 @@ def bubble():
     write_png(os.path.join(OUT, "bubble.compiled.9.png"), w, h, art, extra_chunks=[(b"npTc", np_tc)])
 
 
+def imageset():
+    import json
+    import shutil
+    folder = os.path.join(OUT, "button.imageset")
+    os.makedirs(folder, exist_ok=True)
+    images = []
+    for scale in (1, 2, 3):
+        name = "button@%dx.png" % scale if scale > 1 else "button.png"
+        shutil.copyfile(os.path.join(OUT, name), os.path.join(folder, name))
+        images.append({
+            "filename": name, "idiom": "universal", "scale": "%dx" % scale,
+            "resizing": {
+                "mode": "9-part",
+                "center": {"mode": "stretch", "width": scale, "height": scale},
+                "cap-insets": {"top": 14 * scale, "left": 12 * scale, "bottom": 14 * scale, "right": 12 * scale},
+            },
+        })
+    with open(os.path.join(folder, "Contents.json"), "w") as f:
+        json.dump({"images": images, "info": {"author": "xcode", "version": 1}}, f, indent=2)
+        f.write("\n")
+
+
 if __name__ == "__main__":
     for s in (1, 2, 3):
         button(s)
@@ -171,4 +195,5 @@ if __name__ == "__main__":
     texture()
     shadow()
     bubble()
+    imageset()
     print("wrote fixtures to", os.path.normpath(OUT))

@@ -35,7 +35,8 @@ func writePlans(_ argv: [String]) throws {
     }
     while let (number, text) = reader.nextLine() {
         let job = try reader.job(line: number, text: text)
-        let plan = try job.options.plan(source: try cache.source(at: job.input).source, path: job.input)
+        let resolved = try SourceResolver.resolve(path: job.input, options: job.options) { try cache.source(at: $0).source }
+        let plan = try resolved.options.plan(source: resolved.source, path: resolved.file)
         var cells: [String] = []
         for cell in plan.cells {
             for y in cell.y.pieces { for x in cell.x.pieces { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }

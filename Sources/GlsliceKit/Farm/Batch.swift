@@ -191,7 +191,20 @@ public final class BatchRunner: @unchecked Sendable {
     func alreadyDone(_ job: ManifestJob) throws -> Bool {
         guard options.resume, FileManager.default.fileExists(atPath: job.output),
               let recorded = PNGDecoder.text(key: Self.digestKey, path: job.output) else { return false }
-        return recorded == digest(job, contentHash: try cache.contentHash(of: job.input))
+        return recorded == digest(job, contentHash: try resumeKey(job))
+    }
+
+    /// What `prepare` would put in the digest for `job`'s source, without decoding
+    /// a plain PNG (an image set is resolved, which is cheap: its sources are cached).
+    private func resumeKey(_ job: ManifestJob) throws -> String {
+        guard ImageSet.isImageSet(path: job.input) else { return try cache.contentHash(of: job.input) }
+        var contentHash = ""
+        let resolved = try SourceResolver.resolve(path: job.input, options: job.options) { file in
+            let entry = try cache.source(at: file)
+            contentHash = entry.contentHash
+            return entry.source
+        }
+        return resolved.recipe.isEmpty ? contentHash : "\(contentHash):\(resolved.recipe)"
     }
 
     /// A job ready to draw: its source, plan and digest.
@@ -214,11 +227,17 @@ public final class BatchRunner: @unchecked Sendable {
                                  milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0))
                 return nil
             }
-            let entry = try cache.source(at: job.input)
-            let plan = try job.options.plan(source: entry.source, path: job.input)
+            var contentHash = ""
+            let resolved = try SourceResolver.resolve(path: job.input, options: job.options) { file in
+                let entry = try cache.source(at: file)
+                contentHash = entry.contentHash
+                return entry.source
+            }
+            let plan = try resolved.options.plan(source: resolved.source, path: resolved.file)
             try ensureFolder(of: job.output)
-            return Prepared(job: job, source: entry.image, plan: plan, digest: digest(job, contentHash: entry.contentHash),
-                            started: started, sourceKey: entry.contentHash)
+            let key = resolved.recipe.isEmpty ? contentHash : "\(contentHash):\(resolved.recipe)"
+            return Prepared(job: job, source: resolved.source.image, plan: plan, digest: digest(job, contentHash: key),
+                            started: started, sourceKey: key)
         } catch {
             fail(job, error, started: started)
             return nil

@@ -72,10 +72,12 @@ public enum Render {
     @discardableResult
     public static func run(input: String, output: OutputTarget, options: RenderOptions,
                            backend: Backend = .cpu, banding: Banding = Banding()) throws -> Result {
-        let source = try SourceImage.load(path: input, maxPixels: options.limits.maxSourcePixels)
-        let plan = try options.plan(source: source, path: input)
+        let resolved = try SourceResolver.resolve(path: input, options: options) {
+            try SourceImage.load(path: $0, maxPixels: options.limits.maxSourcePixels)
+        }
+        let plan = try resolved.options.plan(source: resolved.source, path: resolved.file)
         do {
-            let bytes = try encode(plan: plan, source: source.image, to: output, compression: options.compression,
+            let bytes = try encode(plan: plan, source: resolved.source.image, to: output, compression: options.compression,
                                    backend: backend, banding: banding)
             return Result(size: plan.size, bytes: bytes)
         } catch let error as GlsliceError {

@@ -1,0 +1,167 @@
+import Foundation
+
+/// An Xcode asset catalog image set (`NAME.imageset/Contents.json`, SPEC §7):
+/// one image per scale, each with its own `resizing` in its own pixels.
+public struct ImageSet: Sendable {
+    public struct Variant: Sendable {
+        public var file: String
+        public var scale: Double
+        public var resizing: Resizing?
+    }
+
+    /// Xcode's slicing: which caps exist, the centre's mode and size.
+    public struct Resizing: Sendable, Equatable {
+        public enum Slicing: String, Sendable { case ninePart = "9-part", horizontal = "3-part-horizontal", vertical = "3-part-vertical" }
+        public var slicing: Slicing
+        public var centerMode: ResizeMode
+        /// Centre width/height in pixels; source pixels past it, up to the far cap, are not drawn.
+        public var centerWidth: Int?
+        public var centerHeight: Int?
+        public var capInsets: PixelInsets
+    }
+
+    public var folder: String
+    public var variants: [Variant]
+
+    /// True for a folder ending in `.imageset` or its `Contents.json`.
+    public static func isImageSet(path: String) -> Bool {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return trimmed.hasSuffix(".imageset") || (trimmed.hasSuffix("/Contents.json") && trimmed.contains(".imageset/"))
+    }
+
+    public init(path: String) throws {
+        var folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+        if folder.hasSuffix("/Contents.json") { folder = (folder as NSString).deletingLastPathComponent }
+        self.folder = folder
+        let contents = folder + "/Contents.json"
+        guard let data = FileManager.default.contents(atPath: contents) else {
+            throw GlsliceError(.noInput, file: contents, "no such file")
+        }
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let images = root["images"] as? [[String: Any]] else {
+            throw GlsliceError(.badInput, file: contents, "not an image set: expected {\"images\": [...]}")
+        }
+        variants = try images.compactMap { entry in
+            guard let file = entry["filename"] as? String else { return nil } // an empty slot in Xcode
+            let scaleText = (entry["scale"] as? String) ?? "1x"
+            guard scaleText.hasSuffix("x"), let scale = Double(scaleText.dropLast()), scale > 0 else {
+                throw GlsliceError(.badInput, file: contents, "image \(file) has scale '\(scaleText)'; expected 1x, 2x or 3x")
+            }
+            let resizing = try (entry["resizing"] as? [String: Any]).map { try Self.resizing($0, file: file, contents: contents) }
+            return Variant(file: folder + "/" + file, scale: scale, resizing: resizing)
+        }
+        guard !variants.isEmpty else { throw GlsliceError(.badInput, file: contents, "the image set has no images") }
+    }
+
+    private static func resizing(_ json: [String: Any], file: String, contents: String) throws -> Resizing {
+        func fail(_ message: String) -> GlsliceError { GlsliceError(.badInput, file: contents, "\(file): \(message)") }
+        guard let modeText = json["mode"] as? String, let slicing = Resizing.Slicing(rawValue: modeText) else {
+            throw fail("resizing mode must be 9-part, 3-part-horizontal or 3-part-vertical")
+        }
+        let center = json["center"] as? [String: Any] ?? [:]
+        let centerMode: ResizeMode
+        switch center["mode"] as? String ?? "stretch" {
+        case "tile": centerMode = .tile
+        case "stretch": centerMode = .stretch
+        case let other: throw fail("center mode '\(other)' must be tile or stretch")
+        }
+        func int(_ value: Any?, _ name: String) throws -> Int? {
+            guard let value else { return nil }
+            guard let n = value as? NSNumber, n.doubleValue >= 0, n.doubleValue == n.doubleValue.rounded() else {
+                throw fail("\(name) must be a whole number of pixels")
+            }
+            return n.intValue
+        }
+        let caps = json["cap-insets"] as? [String: Any] ?? [:]
+        var insets = PixelInsets(top: try int(caps["top"], "cap-insets.top") ?? 0, left: try int(caps["left"], "cap-insets.left") ?? 0,
+                                 bottom: try int(caps["bottom"], "cap-insets.bottom") ?? 0,
+                                 right: try int(caps["right"], "cap-insets.right") ?? 0)
+        // 3-part slicing resizes one axis; the other stretches whole, as Xcode draws it.
+        if slicing == .horizontal { insets.top = 0; insets.bottom = 0 }
+        if slicing == .vertical { insets.left = 0; insets.right = 0 }
+        return Resizing(slicing: slicing, centerMode: centerMode,
+                        centerWidth: slicing == .vertical ? nil : try int(center["width"], "center.width"),
+                        centerHeight: slicing == .horizontal ? nil : try int(center["height"], "center.height"),
+                        capInsets: insets)
+    }
+
+    /// The variant for `outputScale`: the same scale, else the next larger one
+    /// (scaled down), else the largest there is (scaled up).
+    public func variant(for outputScale: Double) -> Variant {
+        let sorted = variants.sorted { $0.scale < $1.scale }
+        return sorted.first { abs($0.scale - outputScale) < 1e-9 }
+            ?? sorted.first { $0.scale > outputScale }
+            ?? sorted[sorted.count - 1]
+    }
+
+    /// The variant's pixels as a source with its own lattice. Pixels between the
+    /// centre's end and the far cap are dropped, so they are never drawn.
+    public static func apply(_ resizing: Resizing, to loaded: SourceImage, file: String) throws -> SourceImage {
+        let image = loaded.image
+        let caps = resizing.capInsets
+        guard caps.left + caps.right <= image.width, caps.top + caps.bottom <= image.height else {
+            throw GlsliceError(.badInput, file: file, "cap-insets exceed the \(image.width)x\(image.height) px image")
+        }
+        func kept(_ length: Int, _ low: Int, _ high: Int, _ center: Int?) throws -> [Int] {
+            let available = length - low - high
+            guard let center else { return Array(0..<length) }
+            guard center >= 1, center <= available else {
+                throw GlsliceError(.badInput, file: file, "center size \(center) does not fit the \(available) px between the caps")
+            }
+            return Array(0..<(low + center)) + Array((length - high)..<length)
+        }
+        let columns = try kept(image.width, caps.left, caps.right, resizing.centerWidth)
+        let rows = try kept(image.height, caps.top, caps.bottom, resizing.centerHeight)
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(columns.count * rows.count * 4)
+        for y in rows {
+            for x in columns {
+                let i = (y * image.width + x) * 4
+                pixels += image.rgba.pixels[i..<(i + 4)]
+            }
+        }
+        let cropped = PremultipliedImage(RGBAImage(width: columns.count, height: rows.count, pixels: pixels))
+        let lattice = try Lattice(width: cropped.width, height: cropped.height, insets: caps)
+        return SourceImage(image: cropped, markers: lattice)
+    }
+}
+
+/// Turns an input path into what to draw: a PNG (with `.9.png`/`npTc` markers
+/// or the options' insets), or an asset catalog image set's variant for the
+/// output scale. Render and batch both go through here.
+public enum SourceResolver {
+    public struct Resolved: Sendable {
+        public var source: SourceImage
+        /// The options, with an image set's variant scale and centre mode filled in.
+        public var options: RenderOptions
+        /// The PNG file the pixels came from (for messages and scale inference).
+        public var file: String
+        /// Whatever besides that file's bytes and the options decides the pixels (for digests).
+        public var recipe: String
+    }
+
+    /// - Parameter load: decodes a PNG file (a batch passes its cache).
+    public static func resolve(path: String, options: RenderOptions,
+                               load: (String) throws -> SourceImage) throws -> Resolved {
+        guard ImageSet.isImageSet(path: path) else {
+            return Resolved(source: try load(path), options: options, file: path, recipe: "")
+        }
+        let set = try ImageSet(path: path)
+        var options = options
+        // An image set is drawn at @1x unless a scale is asked for; its variant says its own scale.
+        let outputScale = options.outputScale ?? 1
+        let variant = set.variant(for: outputScale)
+        options.outputScale = outputScale
+        options.sourceScale = variant.scale
+        let loaded = try load(variant.file)
+        guard let resizing = variant.resizing else {
+            return Resolved(source: loaded, options: options, file: variant.file, recipe: "imageset:\(variant.scale)")
+        }
+        guard options.insets == .zero else {
+            throw GlsliceError(.usage, file: path, "the image set's cap-insets give its lattice; drop the insets")
+        }
+        if options.modes == PerAxis(both: .auto) { options.modes = PerAxis(both: resizing.centerMode) }
+        return Resolved(source: try ImageSet.apply(resizing, to: loaded, file: variant.file), options: options,
+                        file: variant.file, recipe: "imageset:\(variant.scale):\(resizing)")
+    }
+}
