@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: setup deps build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory fixtures clean
+.PHONY: setup deps build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -53,22 +53,19 @@ bench-gpu: setup
 	$(RELEASE_BIN)/glslice-bench --backend gpu --jobs 1200 --out out/bench-gpu
 
 # 20,000 x 20,000 px on each backend, peak RSS from /usr/bin/time -v (Debian package `time`).
-bench-giant: setup
-	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
+bench-giant: setup time-tool
 	Scripts/bench-giant.sh
 
 # The render farm: a deterministic 2,400-job manifest through `glslice batch` on both
 # backends (renders/s, bytes, peak RSS), and the encode-only floor of its outputs.
 BENCH_DIR := out/bench-farm
-bench: setup
-	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
+bench: setup time-tool
 	@mkdir -p $(BENCH_DIR)
 	$(RELEASE_BIN)/glslice-bench manifest $(BENCH_DIR)/manifest.jsonl --jobs 2400 --seed 42
 	Scripts/bench-farm.sh $(BENCH_DIR)
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
-bench-peers: setup
-	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
+bench-peers: setup time-tool
 	@test -x .venv/bin/python || python3 -m venv .venv
 	.venv/bin/pip install -q skia-python==144.1 pyvips==3.2.0 pyvips-binary==8.18.7
 	@mkdir -p out/bench-peers
@@ -76,9 +73,13 @@ bench-peers: setup
 	.venv/bin/python Benchmarks/peers/bench_peers.py out/bench-peers/manifest.jsonl out/bench-peers
 
 # 200,000 jobs (small outputs) through batch on the CPU backend: peak RSS stays flat.
-bench-memory: setup
-	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; }
+bench-memory: setup time-tool
 	Scripts/bench-memory.sh
+
+# /usr/bin/time -v measures peak RSS in the benchmarks (Debian package `time`).
+time-tool:
+	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; } \
+	  || { echo "bench: install the 'time' package (apt-get install time)" >&2; exit 1; }
 
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).
 fixtures:

@@ -198,13 +198,19 @@ public final class BatchRunner: @unchecked Sendable {
     /// a plain PNG (an image set is resolved, which is cheap: its sources are cached).
     private func resumeKey(_ job: ManifestJob) throws -> String {
         guard ImageSet.isImageSet(path: job.input) else { return try cache.contentHash(of: job.input) }
+        return try resolveSource(job).key
+    }
+
+    /// The job's source through the cache, and the digest key for it: the file's
+    /// SHA-256, plus an image set's recipe when there is one.
+    private func resolveSource(_ job: ManifestJob) throws -> (resolved: SourceResolver.Resolved, key: String) {
         var contentHash = ""
         let resolved = try SourceResolver.resolve(path: job.input, options: job.options) { file in
             let entry = try cache.source(at: file)
             contentHash = entry.contentHash
             return entry.source
         }
-        return resolved.recipe.isEmpty ? contentHash : "\(contentHash):\(resolved.recipe)"
+        return (resolved, resolved.recipe.isEmpty ? contentHash : "\(contentHash):\(resolved.recipe)")
     }
 
     /// A job ready to draw: its source, plan and digest.
@@ -227,15 +233,9 @@ public final class BatchRunner: @unchecked Sendable {
                                  milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0))
                 return nil
             }
-            var contentHash = ""
-            let resolved = try SourceResolver.resolve(path: job.input, options: job.options) { file in
-                let entry = try cache.source(at: file)
-                contentHash = entry.contentHash
-                return entry.source
-            }
+            let (resolved, key) = try resolveSource(job)
             let plan = try resolved.options.plan(source: resolved.source, path: resolved.file)
             try ensureFolder(of: job.output)
-            let key = resolved.recipe.isEmpty ? contentHash : "\(contentHash):\(resolved.recipe)"
             return Prepared(job: job, source: resolved.source.image, plan: plan, digest: digest(job, contentHash: key),
                             started: started, sourceKey: key)
         } catch {
