@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // libpng lives behind this shim: every setjmp/longjmp stays inside C.
@@ -27,7 +28,10 @@ let package = Package(
             path: "Shaders",
             resources: [.embedInCode("nine_slice.vert"), .embedInCode("nine_slice.frag")]
         ),
-        .target(name: "GlsliceKit", dependencies: ["CPNG", "CEGL", "Shaders"]),
+        .target(
+            name: "GlsliceKit",
+            dependencies: ["CPNG", "CEGL", "Shaders", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(
             name: "GlsliceCLI",
             dependencies: [

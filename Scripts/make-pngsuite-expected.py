@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Writes Fixtures/pngsuite-expected.tsv: the straight RGBA8 each valid
-PngSuite image must decode to under SPEC §4, computed with pypng (an
+PngSuite image must decode to under docs/RENDERING.md §4, computed with pypng (an
 independent pure-Python decoder), so the Swift tests never compare libpng
 with itself.
 
-Per SPEC §4: palette expanded (tRNS gives alpha), gray replicated to RGB,
+Per docs/RENDERING.md §4: palette expanded (tRNS gives alpha), gray replicated to RGB,
 sub-byte gray scaled by bit replication, 16-bit samples scaled by
 round(v * 255 / 65535), tRNS on gray/RGB gives alpha 0, colour-space chunks
 and sBIT ignored. Each line: name, width, height, FNV-1a 64 of the RGBA bytes.

@@ -1,5 +1,5 @@
 #version 300 es
-// SPEC §3 per axis: u = (x + 0.5 - origin) * num / den, wrapped into [0, n)
+// docs/RENDERING.md §3 per axis: u = (x + 0.5 - origin) * num / den, wrapped into [0, n)
 // for tile/repeat/round, clamped otherwise. The texture holds one
 // premultiplied source cell with GL_REPEAT or GL_CLAMP_TO_EDGE per axis, so
 // the texture unit does the addressing and sampling never reads a
@@ -7,7 +7,7 @@
 //
 // The texture unit fetches texel centres (GL_NEAREST); the linear blend is done
 // here in float. Hardware GL_LINEAR weights have 8 bits (llvmpipe truncates
-// them) and were measured 2 levels off the exact formula, outside SPEC §5's
+// them) and were measured 2 levels off the exact formula, outside docs/RENDERING.md §5's
 // tolerance of 1; float weights keep every driver within it.
 precision highp float;
 

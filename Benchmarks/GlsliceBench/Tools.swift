@@ -1,5 +1,6 @@
 import Foundation
 import GlsliceKit
+import Synchronization
 
 /// `glslice-bench manifest FILE [--jobs N] [--seed S] [--fixtures DIR]`: the
 /// deterministic farm manifest behind `make bench` and `make bench-peers`.
@@ -10,12 +11,14 @@ func writeManifest(_ argv: [String]) throws {
     let fixtures = URL(fileURLWithPath: args.fixtures).standardizedFileURL.path
     var text = ""
     for (index, job) in makeJobs(count: args.jobs, seed: args.seed).enumerated() {
-        guard case .pixels(let size) = job.options.size else { continue }
-        let i = job.options.insets
+        guard case .pixels(let size) = job.request.size else { continue }
+        let i = job.request.insets
+        let insets = "\(Int(i.top)),\(Int(i.left)),\(Int(i.bottom)),\(Int(i.right))"
+        let scale = Int(job.request.outputScale ?? 1)
         text += #"{"input": "\#(fixtures)/\#(job.source)", "output": "\#(index).png", "pixels": "\#(size.width)x\#(size.height)", "#
-            + #""scale": \#(Int(job.options.outputScale ?? 1)), "insets": "\#(Int(i.top)),\#(Int(i.left)),\#(Int(i.bottom)),\#(Int(i.right))", "#
-            + #""mode-x": "\#(job.options.modes.x.rawValue)", "mode-y": "\#(job.options.modes.y.rawValue)", "#
-            + #""filter": "\#(job.options.filter.rawValue)", "center": \#(job.options.fillCenter)}"# + "\n"
+        text += #""scale": \#(scale), "insets": "\#(insets)", "#
+        text += #""mode-x": "\#(job.request.modes.x.rawValue)", "mode-y": "\#(job.request.modes.y.rawValue)", "#
+        text += #""filter": "\#(job.request.filter.rawValue)", "center": \#(job.request.fillCenter)}"# + "\n"
     }
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     print("manifest: \(args.jobs) jobs (seed \(args.seed)) in \(path)")
@@ -35,8 +38,10 @@ func writePlans(_ argv: [String]) throws {
     }
     while let (number, text) = reader.nextLine() {
         let job = try reader.job(line: number, text: text)
-        let resolved = try SourceResolver.resolve(path: job.input, options: job.options) { try cache.source(at: $0).source }
-        let plan = try resolved.options.plan(source: resolved.source, path: resolved.file)
+        let source = try SourceResolver.resolve(path: job.input, outputScale: job.request.outputScale) {
+            try cache.source(at: $0).source
+        }
+        let plan = try PlanBuilder.plan(job.request, source: source)
         var cells: [String] = []
         for cell in plan.cells {
             for y in cell.y.pieces { for x in cell.x.pieces { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }
@@ -59,24 +64,23 @@ func encodeFloor(_ argv: [String]) throws {
     let images: [(PremultipliedImage, String)] = try names.map { name in
         let path = "\(folder)/\(name)"
         return (try PNGDecoder.decode(path: path, maxPixels: 1 << 26).premultiplied(),
-                PNGDecoder.text(key: BatchRunner.digestKey, path: path) ?? "")
+                PNGDecoder.text(key: JobDigest.textKey, path: path) ?? "")
     }
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-floor-\(getpid())")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let lock = NSLock()
-    nonisolated(unsafe) var bytes = 0
+    let bytes = Mutex(0)
     let start = Date()
     DispatchQueue.concurrentPerform(iterations: args.threads) { worker in
         var local = 0
         for index in stride(from: worker, to: images.count, by: args.threads) {
             let (image, digest) = images[index]
             local += (try? PNGEncoder.write(image, to: .file(scratch.appendingPathComponent("\(index).png").path),
-                                            text: (BatchRunner.digestKey, digest))) ?? 0
+                                            text: (JobDigest.textKey, digest))) ?? 0
         }
-        lock.withLock { bytes += local }
+        bytes.withLock { $0 += local }
     }
     let seconds = Date().timeIntervalSince(start)
     print(String(format: "floor: encoded %d outputs in %.3f s (%.0f/s) on %d threads, %d bytes",
-                 images.count, seconds, Double(images.count) / seconds, args.threads, bytes))
+                 images.count, seconds, Double(images.count) / seconds, args.threads, bytes.withLock { $0 }))
 }

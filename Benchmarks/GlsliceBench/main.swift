@@ -1,12 +1,13 @@
 import Foundation
 import GlsliceKit
+import Synchronization
 
 /// `make bench-cpu` / `make bench-gpu`: renders a fixed, generated job set over
 /// the fixtures to PNG files and prints renders/s and output bytes. Not a test:
 /// numbers, not verdicts.
 struct BenchJob: Sendable {
     var source: String
-    var options: RenderOptions
+    var request: RenderRequest
 }
 
 let sources: [(String, Insets)] = [
@@ -28,7 +29,7 @@ func makeJobs(count: Int, seed: UInt64) -> [BenchJob] {
         let modes = PerAxis(x: ResizeMode.allCases.randomElement(using: &rng)!, y: ResizeMode.allCases.randomElement(using: &rng)!)
         let filter: Filter = Int.random(in: 0..<4, using: &rng) == 0 ? .nearest : .linear
         let fill = Int.random(in: 0..<8, using: &rng) != 0
-        return BenchJob(source: name, options: RenderOptions(size: .pixels(size), outputScale: scale, insets: insets,
+        return BenchJob(source: name, request: RenderRequest(size: .pixels(size), outputScale: scale, insets: insets,
                                                               modes: modes, filter: filter, fillCenter: fill))
     }
 }
@@ -69,18 +70,15 @@ func main() throws {
     }
     let images = decoded
     let jobs = makeJobs(count: args.jobs, seed: args.seed)
-    let lock = NSLock()
-    nonisolated(unsafe) var bytes = 0
-    nonisolated(unsafe) var pixels = 0
-    nonisolated(unsafe) var failures: [String] = []
+    let totals = Mutex((bytes: 0, pixels: 0, failures: [String]()))
     @Sendable func plan(_ index: Int) throws -> (RenderPlan, PremultipliedImage) {
         let job = jobs[index]
         guard let source = images[job.source] else { throw GlsliceError(.internal, "no source \(job.source)") }
-        return (try job.options.plan(sourceSize: PixelSize(width: source.width, height: source.height), path: job.source),
-                source)
+        return (try PlanBuilder.plan(job.request, sourceSize: PixelSize(width: source.width, height: source.height),
+                                     file: job.source), source)
     }
     @Sendable func encode(_ index: Int, _ image: PremultipliedImage, _ plan: RenderPlan) throws -> Int {
-        try PNGEncoder.write(image, to: .file("\(args.out)/\(index).png"), compression: jobs[index].options.compression)
+        try PNGEncoder.write(image, to: .file("\(args.out)/\(index).png"), compression: jobs[index].request.compression)
     }
     var rendererName = "cpu"
     let start = Date()
@@ -94,11 +92,11 @@ func main() throws {
                     localBytes += try encode(index, CPURenderer().render(plan, source: source), plan)
                     localPixels += plan.size.pixelCount
                 } catch {
-                    lock.lock(); failures.append("job \(index): \(error)"); lock.unlock()
+                    totals.withLock { $0.failures.append("job \(index): \(error)") }
                 }
                 index += args.threads
             }
-            lock.lock(); bytes += localBytes; pixels += localPixels; lock.unlock()
+            totals.withLock { $0.bytes += localBytes; $0.pixels += localPixels }
         }
     } else {
         // One GL thread renders; PNG encoding runs on the other cores.
@@ -116,18 +114,19 @@ func main() throws {
                     defer { slots.signal() }
                     do {
                         let written = try encode(index, image, plan)
-                        lock.lock(); bytes += written; pixels += plan.size.pixelCount; lock.unlock()
+                        totals.withLock { $0.bytes += written; $0.pixels += plan.size.pixelCount }
                     } catch {
-                        lock.lock(); failures.append("job \(index): \(error)"); lock.unlock()
+                        totals.withLock { $0.failures.append("job \(index): \(error)") }
                     }
                 }
             } catch {
-                lock.lock(); failures.append("job \(index): \(error)"); lock.unlock()
+                totals.withLock { $0.failures.append("job \(index): \(error)") }
             }
         }
         group.wait()
     }
     let seconds = Date().timeIntervalSince(start)
+    let (bytes, pixels, failures) = totals.withLock { ($0.bytes, $0.pixels, $0.failures) }
     for failure in failures.prefix(5) { print("failed: \(failure)") }
     let rendered = jobs.count - failures.count
     print("renderer: \(rendererName)")

@@ -1,29 +1,19 @@
 import ArgumentParser
 import Foundation
 import GlsliceKit
+import Synchronization
 
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",
         abstract: "Render every job of a JSON-lines manifest: fast, bounded, resumable, shardable.",
+        usage: "glslice batch <manifest> [--out-dir <D>] [--resume] [<options>]",
         discussion: """
-        Each manifest line is a JSON object with render's options as keys: input, output,
-        size or pixels, insets, scale, source-scale, mode, mode-x, mode-y, filter, center,
-        compression. Values are written as on the command line ("pixels": "200x44",
-        "insets": "10,12,10,12", "scale": 2); JSON numbers and arrays work too
-        ("pixels": [200, 44], "insets": [10, 12, 10, 12]). Relative inputs are resolved
-        against the manifest's folder, relative outputs against --out-dir (default: the
-        manifest's folder).
+        Each manifest line is a JSON object with render's options as keys: input, output and \(RenderRequest.CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")). Values are written as on the command line ("pixels": "200x44", "insets": "10,12,10,12", "scale": 2); JSON numbers and arrays work too ("pixels": [200, 44], "insets": [10, 12, 10, 12], "center": false). Relative inputs are resolved against the manifest's folder, relative outputs against --out-dir (default: the manifest's folder).
 
-        A failed job never stops the others. Outputs appear atomically and record a digest
-        of their job (input bytes, options, renderer); --resume skips outputs whose digest
-        matches, so a killed batch finishes where it stopped. --shard K/N renders the jobs
-        whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX /
-        JOB_COMPLETIONS (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID /
-        SLURM_ARRAY_TASK_COUNT.
+        A failed job never stops the others. Outputs appear atomically and record a digest of their job (input bytes, options, renderer); --resume skips outputs whose digest matches, so a killed batch finishes where it stopped. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.
 
-        Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or
-        --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable.
+        Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable.
 
         Examples:
           glslice batch jobs.jsonl --out-dir out/
@@ -38,7 +28,6 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for relative outputs (created if missing).", valueName: "D"))
     var outDir: String?
 
-    @OptionGroup var backendOptions: BackendOptions
 
     @Option(help: ArgumentHelp("Render workers on the CPU, encoder threads on the GPU (default: one per core).", valueName: "N"))
     var jobs: Int?
@@ -55,13 +44,13 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Decoded-source cache size in MiB (default 256).", valueName: "MiB"))
     var cacheMb: Int = 256
 
-    @OptionGroup var limitOptions: LimitOptions
+    @OptionGroup(title: "Backend and limits") var engine: EngineOptions
 
     func run() throws {
         var options = BatchOptions(manifest: manifest)
         options.outputFolder = outDir
-        options.backend = try backendOptions.choice()
-        options.device = backendOptions.gpu
+        options.backend = engine.backend
+        options.device = engine.gpu
         if let jobs {
             guard jobs > 0 else { throw GlsliceError(.usage, "--jobs must be positive") }
             options.workers = jobs
@@ -71,7 +60,7 @@ struct BatchCommand: ParsableCommand {
         options.shard = try shard.map(Shard.init(parsing:)) ?? Shard.fromEnvironment() ?? .all
         guard cacheMb > 0 else { throw GlsliceError(.usage, "--cache-mb must be positive") }
         options.cacheBytes = cacheMb << 20
-        options.limits = limitOptions.limits
+        options.limits = try engine.limits()
 
         let progress = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: try BatchRunner.countJobs(options)) : nil
         let onError: @Sendable (String) -> Void = { line in
@@ -89,20 +78,24 @@ struct BatchCommand: ParsableCommand {
 }
 
 /// done/total, rate and ETA on one terminal line, redrawn at most ten times a second.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     let total: Int
     let start = Date()
-    private var lastDraw = Date.distantPast
-    private let lock = NSLock()
+    /// When the bar was last drawn; the mutex also keeps two redraws from interleaving.
+    private let lastDraw = Mutex(Date.distantPast)
 
     init(total: Int) { self.total = total }
 
     func update(done: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = now
+        lastDraw.withLock { lastDraw in
+            let now = Date()
+            guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+            lastDraw = now
+            draw(done: done, now: now)
+        }
+    }
+
+    private func draw(done: Int, now: Date) {
         let elapsed = max(now.timeIntervalSince(start), 1e-6)
         let rate = Double(done) / elapsed
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
@@ -115,9 +108,7 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     func clear() {
-        lock.lock()
-        defer { lock.unlock() }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        lastDraw.withLock { _ in FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 
     private func duration(_ seconds: Double) -> String {

@@ -7,10 +7,9 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Show what EGL and OpenGL ES glslice finds on this machine, and why a GPU context fails.",
         discussion: """
-        Prints the EGL client extensions, the EGL devices, the display chosen, GL_VENDOR,
-        GL_RENDERER, GL_VERSION and the limits. Exits 69 when no context comes up.
+        Prints the EGL client extensions, the EGL devices, the display chosen, GL_VENDOR, GL_RENDERER, GL_VERSION and the limits. Exits 69 when no context comes up.
 
-        Example:
+        Examples:
           glslice doctor
           GLSLICE_GPU=1 glslice doctor
         """

@@ -1,26 +1,89 @@
 import ArgumentParser
 import GlsliceKit
 
-/// `--backend` and `--gpu`, shared by `render` and `batch`.
-struct BackendOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Rendering backend: gpu, cpu or auto (GPU if a context comes up, else CPU with a warning; default auto).", valueName: "B"))
-    var backend: String?
+extension ResizeMode: ExpressibleByArgument {}
+extension Filter: ExpressibleByArgument {}
+extension BackendChoice: ExpressibleByArgument {}
+extension Compression: ExpressibleByArgument {}
+
+/// The backend and the limits, shared by `render` and `batch`.
+struct EngineOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Rendering backend. auto takes the GPU when a context comes up, else the CPU with a warning.", valueName: "B"))
+    var backend: BackendChoice = .auto
 
     @Option(help: ArgumentHelp("EGL device index to render on (default: GLSLICE_GPU, else hardware first; see 'glslice doctor').", valueName: "N"))
     var gpu: Int?
 
-    func choice() throws -> BackendChoice {
-        try backend.map(BackendChoice.init(parsing:)) ?? .auto
-    }
-}
-
-/// The pixel limits, shared by `render` and `batch`.
-struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse sources with more pixels than this.", valueName: "N"))
     var maxSourcePixels: Int = Limits.defaultMaxSourcePixels
 
     @Option(help: ArgumentHelp("Refuse outputs with more pixels than this.", valueName: "N"))
     var maxOutputPixels: Int = Limits.defaultMaxOutputPixels
 
-    var limits: Limits { Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels) }
+    func limits() throws -> Limits {
+        guard maxSourcePixels > 0, maxOutputPixels > 0 else { throw GlsliceError(.usage, "pixel limits must be positive") }
+        return Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
+    }
+}
+
+/// `render`'s flags: one per `RenderRequest` key (a manifest line says the same).
+struct RenderOptionGroup: ParsableArguments {
+    @Option(help: ArgumentHelp("Output size in points (times --scale gives pixels).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("Output size in pixels.", valueName: "WxH"))
+    var pixels: String?
+
+    @Option(help: ArgumentHelp("Output scale (default: the source scale).", valueName: "S"))
+    var scale: String?
+
+    @Option(help: ArgumentHelp("End caps in points, top,left,bottom,right; one number sets all four (default 0).", valueName: "T,L,B,R"))
+    var insets: String?
+
+    @Option(help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
+    var sourceScale: String?
+
+    @Option(help: ArgumentHelp("Resize mode on both axes.", valueName: "M"))
+    var mode: ResizeMode = .auto
+
+    @Option(help: ArgumentHelp("Resize mode along x (overrides --mode).", valueName: "M"))
+    var modeX: ResizeMode?
+
+    @Option(help: ArgumentHelp("Resize mode along y (overrides --mode).", valueName: "M"))
+    var modeY: ResizeMode?
+
+    @Option(help: ArgumentHelp("Sampling filter.", valueName: "F"))
+    var filter: Filter = .linear
+
+    @Flag(help: "Leave the centre transparent (CSS border-image without fill).")
+    var noCenter = false
+
+    @Option(help: ArgumentHelp("PNG compression (zlib level 1, 6 or 9).", valueName: "C"))
+    var compression: Compression = .default
+
+    /// The request these flags make; a bad value is refused naming its flag.
+    func request() throws -> RenderRequest {
+        do {
+            let outputSize: OutputSize
+            switch (size, pixels) {
+            case (let size?, nil): outputSize = try OutputSize.parsePoints(size)
+            case (nil, let pixels?): outputSize = try OutputSize.parsePixels(pixels)
+            case (nil, nil): throw GlsliceError(.usage, "give the output size with --size WxH (points) or --pixels WxH")
+            case (_?, _?): throw GlsliceError(.usage, "--size and --pixels are alternatives; give one")
+            }
+            return RenderRequest(
+                size: outputSize,
+                outputScale: try scale.map { try Scale.parse($0, option: "scale") },
+                insets: try insets.map(Insets.init(parsing:)) ?? .zero,
+                sourceScale: try sourceScale.map { try Scale.parse($0, option: "source-scale") },
+                modes: PerAxis(x: modeX ?? mode, y: modeY ?? mode),
+                filter: filter, fillCenter: !noCenter, compression: compression)
+        } catch var error as GlsliceError {
+            // Name the flags as the user typed them.
+            for flag in ["size", "pixels", "scale", "source-scale"] where error.message.hasPrefix(flag + " ") {
+                error.message = "--" + error.message
+            }
+            throw error
+        }
+    }
 }

@@ -5,11 +5,9 @@ import GlsliceKit
 struct ParityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parity",
-        abstract: "Render seeded random jobs on the CPU and the GPU and check they agree (SPEC §5).",
+        abstract: "Render seeded random jobs on the CPU and the GPU and check they agree (docs/RENDERING.md §5).",
         discussion: """
-        Nearest sampling and exact-copy cells must be bit-identical and linear sampling
-        within 1 per channel. Exits 0 when they are, 1 when not, 69 without a GPU.
-        Run it to trust a new driver.
+        Nearest sampling and exact-copy cells must be bit-identical and linear sampling within 1 per channel (docs/RENDERING.md §5). Exits 0 when they are, 1 when not, 69 without a GPU. Run it to trust a new driver.
 
         Examples:
           glslice parity
@@ -38,7 +36,7 @@ struct ParityCommand: ParsableCommand {
         if report.passed {
             print("parity: pass (nearest and exact copies identical, linear within 1)")
         } else {
-            print("parity: FAIL, \(report.violations.count) of \(cases) jobs outside SPEC §5")
+            print("parity: FAIL, \(report.violations.count) of \(cases) jobs outside docs/RENDERING.md §5")
             throw ExitCode(1)
         }
     }

@@ -7,6 +7,7 @@ import GlsliceKit
 func runGlslice() -> Never {
     do {
         var command = try GlsliceCommand.parseAsRoot()
+        try FaultInjection.fromEnvironment()
         try command.run()
         exit(0)
     } catch let error as GlsliceError {
@@ -19,10 +20,39 @@ func runGlslice() -> Never {
         if code == .success || error is CleanExit {
             GlsliceCommand.exit(withError: error) // --help, --version
         }
-        let message = GlsliceCommand.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+        // ArgumentParser says 64 (EX_USAGE) for what it refused; anything else is unexpected.
+        guard code == .validationFailure else { exitUnexpected(error) }
+        let message = oneLine(GlsliceCommand.message(for: error))
         FileHandle.standardError.write(Data("glslice: \(message) (see 'glslice --help')\n".utf8))
         exit(GlsliceError(.usage, "").exitCode)
     }
 }
 
+/// An error that no part of glslice anticipated: a bug, exit 70.
+func exitUnexpected(_ error: any Error) -> Never {
+    let report = GlsliceError(.internal, "unexpected error: \(error) (a bug: please report it)")
+    FileHandle.standardError.write(Data("glslice: \(report)\n".utf8))
+    exit(report.exitCode)
+}
+
 runGlslice()
+
+/// A failpoint for the tests: `GLSLICE_FAULT=unexpected` throws an error that
+/// is not a `GlsliceError` where a bug would, so the exit-70 path runs for real.
+enum FaultInjection: Error, CustomStringConvertible {
+    case injected
+
+    static func fromEnvironment() throws {
+        if ProcessInfo.processInfo.environment["GLSLICE_FAULT"] == "unexpected" { throw FaultInjection.injected }
+    }
+
+    var description: String { "injected fault (GLSLICE_FAULT=unexpected)" }
+}
+
+/// ArgumentParser's message on one line: its bulleted lists of choices joined by commas.
+func oneLine(_ message: String) -> String {
+    let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard let first = lines.first else { return message }
+    let items = lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }.filter { !$0.isEmpty }
+    return items.isEmpty ? first : first + " " + items.joined(separator: ", ")
+}

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import GlsliceKit
 
-/// `glslice render` as a user runs it: exit codes and one-line errors (SPEC §6).
+/// `glslice render` as a user runs it: exit codes and one-line errors (docs/RENDERING.md §6).
 @Suite struct RenderCommandTests {
     let button = fixtures.appendingPathComponent("button@2x.png").path
 
@@ -96,8 +96,37 @@ import GlsliceKit
     }
 
     @Test func unknownMode() throws {
+        // ArgumentParser refuses it (ResizeMode is ExpressibleByArgument), naming the value and the choices.
         try expectRefusal(["render", button, "--pixels", "50x50", "--mode", "zigzag"], code: 64,
-                          mentions: ["button@2x.png", "unknown mode 'zigzag'"])
+                          mentions: ["'zigzag'", "--mode", "stretch", "space"])
+    }
+
+    /// An error nobody anticipated (a bug) exits 70 with one line, not 64.
+    @Test func unexpectedErrorExits70() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out.png").path
+        let result = try glslice(["render", button, "--pixels", "50x50", "-o", out], environment: ["GLSLICE_FAULT": "unexpected"])
+        #expect(result.status == 70, "\(result.stderr)")
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("glslice: unexpected error: injected fault"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func helpFitsEightyColumns() throws {
+        for command in [["--help"], ["render", "--help"], ["batch", "--help"], ["doctor", "--help"], ["parity", "--help"]] {
+            let result = try glslice(command, environment: ["COLUMNS": "80"])
+            #expect(result.status == 0)
+            let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines {
+                #expect(line.count <= 80, "\(command): \(line)")
+                // A paragraph wrapped by hand and again by ArgumentParser leaves a word such as
+                // "or" alone on a line in mid-sentence (a paragraph's last word ends with a full stop).
+                let words = line.split(separator: " ")
+                let midSentence = !line.hasSuffix(".") && !line.hasSuffix(":") && line.first != " "
+                #expect(!(words.count == 1 && midSentence), "\(command): lone '\(line)'")
+            }
+        }
     }
 
     @Test func unknownOption() throws {

@@ -31,7 +31,7 @@ typedef struct {
     size_t nine_patch_length;
 } gs_png_image;
 
-/* Decodes a whole PNG held in memory per SPEC §4 (expand, scale_16,
+/* Decodes a whole PNG held in memory per docs/RENDERING.md §4 (expand, scale_16,
    gray_to_rgb, add_alpha, interlace handling; colour-space chunks ignored).
    Refuses images above max_pixels before allocating them. */
 int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,

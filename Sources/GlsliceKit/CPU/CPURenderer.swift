@@ -1,15 +1,15 @@
 import Foundation
 
-/// The reference backend: SPEC §3 evaluated on the CPU from a `RenderPlan`.
+/// The reference backend: docs/RENDERING.md §3 evaluated on the CPU from a `RenderPlan`.
 ///
 /// Work is row by row so an encoder can take rows as they are produced; the
-/// per-axis taps are built once per plan by `Prepared`.
+/// per-axis taps are built once per plan by `PlanWithTaps`.
 public struct CPURenderer: Sendable {
     public init() {}
 
     /// Renders the whole output into memory.
     public func render(_ plan: RenderPlan, source: PremultipliedImage) -> PremultipliedImage {
-        let prepared = Prepared(plan: plan, source: source)
+        let prepared = PlanWithTaps(plan: plan, source: source)
         var pixels = [UInt8](repeating: 0, count: plan.size.pixelCount * 4)
         pixels.withUnsafeMutableBytes { raw in
             if let base = raw.baseAddress {
@@ -20,7 +20,7 @@ public struct CPURenderer: Sendable {
     }
 
     /// A plan with its taps computed, ready to render any band of rows.
-    public final class Prepared: @unchecked Sendable {
+    public final class PlanWithTaps: Sendable {
         let plan: RenderPlan
         let source: PremultipliedImage
         let columns: AxisTaps

@@ -5,7 +5,10 @@ import Foundation
 ///
 /// No window system: EGL devices (NVIDIA servers), Mesa's surfaceless platform
 /// (llvmpipe on CPU-only machines and CI), or the default display, in that order.
-public final class GPUContext: @unchecked Sendable {
+///
+/// Not `Sendable`: a context is current on the thread that made it, and every
+/// call into it comes from there.
+public final class GPUContext {
     /// How the display was obtained, for `doctor` and error messages.
     public let displayDescription: String
     public let vendor: String
@@ -16,8 +19,9 @@ public final class GPUContext: @unchecked Sendable {
     public var isSoftware: Bool { renderer.contains("llvmpipe") || renderer.contains("softpipe") }
 
     let display: EGLDisplay
-    let context: EGLContext
-    let surface: EGLSurface?
+    private let handles: ContextHandles
+    var context: EGLContext? { handles.context }
+    var surface: EGLSurface? { handles.surface }
 
     public struct GLLimits: Sendable {
         public var maxTextureSize: Int
@@ -26,7 +30,7 @@ public final class GPUContext: @unchecked Sendable {
     }
 
     /// One EGL device as `eglQueryDevicesEXT` lists it.
-    public struct Device: @unchecked Sendable {
+    public struct Device {
         public var index: Int
         public var drmFile: String?
         public var extensions: String
@@ -130,89 +134,128 @@ public final class GPUContext: @unchecked Sendable {
     }
 
     private init(display: EGLDisplay, description: String) throws {
-        var major: EGLint = 0, minor: EGLint = 0
-        try GLCheck.egl("eglInitialize", eglInitialize(display, &major, &minor) == EGL_TRUE)
-        var ok = false
-        defer { if !ok { eglTerminate(display) } }
-        try GLCheck.egl("eglBindAPI", eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE)
-        let displayExtensions = eglQueryString(display, EGL_EXTENSIONS).flatMap { String(validatingCString: $0) } ?? ""
-        let noConfig = displayExtensions.contains("EGL_KHR_no_config_context")
-        let surfaceless = displayExtensions.contains("EGL_KHR_surfaceless_context")
-
-        var config: EGLConfig? = gs_egl_no_config()
-        if !noConfig || !surfaceless {
-            let attributes: [EGLint] = [EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
-                                        EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE]
-            var count: EGLint = 0
-            var chosen: EGLConfig?
-            try GLCheck.egl("eglChooseConfig", eglChooseConfig(display, attributes, &chosen, 1, &count) == EGL_TRUE)
-            guard count > 0, let chosen else { throw GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config") }
-            config = chosen
-        }
-        let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
-        guard let context = eglCreateContext(display, config, gs_egl_no_context(), contextAttributes),
-              context != gs_egl_no_context() else {
-            throw GlsliceError(.unavailable, "eglCreateContext (ES 3.0) failed: \(GLCheck.eglErrorName(eglGetError()))")
-        }
-        var surface: EGLSurface?
-        if !surfaceless {
-            let pbuffer: [EGLint] = [EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE]
-            surface = eglCreatePbufferSurface(display, config, pbuffer)
-            if surface == nil || surface == gs_egl_no_surface() {
-                let reason = GLCheck.eglErrorName(eglGetError())
-                eglDestroyContext(display, context)
-                throw GlsliceError(.unavailable, "eglCreatePbufferSurface failed: \(reason)")
+        let version = try EGLDisplayRegistry.acquire(display)
+        var handles = ContextHandles(display: display)
+        do {
+            try GLCheck.egl("eglBindAPI", eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE)
+            let features = DisplayFeatures(display)
+            let config = features.needsConfig ? try Self.chooseConfig(display) : gs_egl_no_config()
+            try handles.createContext(config: config)
+            if !features.surfaceless { try handles.createPbuffer(config: config) }
+            try handles.makeCurrent()
+            let info = try GLInfo.query()
+            guard info.version.hasPrefix("OpenGL ES 3") else {
+                throw GlsliceError(.unavailable, "context is '\(info.version)', not OpenGL ES 3")
             }
+            self.display = display
+            self.handles = handles
+            displayDescription = description + " (EGL \(version.major).\(version.minor))"
+            vendor = info.vendor
+            renderer = info.renderer
+            self.version = info.version
+            limits = info.limits
+        } catch {
+            handles.release()
+            throw error
         }
-        let drawSurface = surface ?? gs_egl_no_surface()
-        guard eglMakeCurrent(display, drawSurface, drawSurface, context) == EGL_TRUE else {
-            let reason = GLCheck.eglErrorName(eglGetError())
-            if let surface { eglDestroySurface(display, surface) }
-            eglDestroyContext(display, context)
-            throw GlsliceError(.unavailable, "eglMakeCurrent failed: \(reason)")
+    }
+
+    /// What the display offers that spares a config or a surface.
+    private struct DisplayFeatures {
+        var noConfig: Bool
+        var surfaceless: Bool
+        var needsConfig: Bool { !noConfig || !surfaceless }
+
+        init(_ display: EGLDisplay) {
+            let extensions = eglQueryString(display, EGL_EXTENSIONS).flatMap { String(validatingCString: $0) } ?? ""
+            noConfig = extensions.contains("EGL_KHR_no_config_context")
+            surfaceless = extensions.contains("EGL_KHR_surfaceless_context")
         }
-        func string(_ name: Int32) -> String {
-            glGetString(GLenum(name)).flatMap { String(validatingCString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? "?"
+    }
+
+    private static func chooseConfig(_ display: EGLDisplay) throws -> EGLConfig? {
+        let attributes: [EGLint] = [EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
+                                    EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE]
+        var count: EGLint = 0
+        var chosen: EGLConfig?
+        try GLCheck.egl("eglChooseConfig", eglChooseConfig(display, attributes, &chosen, 1, &count) == EGL_TRUE)
+        guard count > 0, let chosen else { throw GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config") }
+        return chosen
+    }
+
+    /// The strings and limits of the current context.
+    private struct GLInfo {
+        var vendor, renderer, version: String
+        var limits: GLLimits
+
+        static func query() throws -> GLInfo {
+            func string(_ name: Int32) -> String {
+                glGetString(GLenum(name)).flatMap {
+                    String(validatingCString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+                } ?? "?"
+            }
+            func integer(_ name: Int32) -> Int {
+                var value: GLint = 0
+                glGetIntegerv(GLenum(name), &value)
+                return Int(value)
+            }
+            var viewport: [GLint] = [0, 0]
+            glGetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
+            let info = GLInfo(vendor: string(GL_VENDOR), renderer: string(GL_RENDERER), version: string(GL_VERSION),
+                              limits: GLLimits(maxTextureSize: integer(GL_MAX_TEXTURE_SIZE),
+                                               maxRenderbufferSize: integer(GL_MAX_RENDERBUFFER_SIZE),
+                                               maxViewport: (Int(viewport[0]), Int(viewport[1]))))
+            try GLCheck.gl("glGetString/glGetIntegerv")
+            return info
         }
-        func integer(_ name: Int32) -> Int {
-            var value: GLint = 0
-            glGetIntegerv(GLenum(name), &value)
-            return Int(value)
-        }
-        self.display = display
-        self.context = context
-        self.surface = surface
-        self.displayDescription = description + " (EGL \(major).\(minor))"
-        vendor = string(GL_VENDOR)
-        renderer = string(GL_RENDERER)
-        version = string(GL_VERSION)
-        var viewport: [GLint] = [0, 0]
-        glGetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
-        limits = GLLimits(maxTextureSize: integer(GL_MAX_TEXTURE_SIZE),
-                          maxRenderbufferSize: integer(GL_MAX_RENDERBUFFER_SIZE),
-                          maxViewport: (Int(viewport[0]), Int(viewport[1])))
-        try GLCheck.gl("glGetString/glGetIntegerv")
-        guard version.hasPrefix("OpenGL ES 3") else {
-            eglMakeCurrent(display, gs_egl_no_surface(), gs_egl_no_surface(), gs_egl_no_context())
-            if let surface { eglDestroySurface(display, surface) }
-            eglDestroyContext(display, context)
-            throw GlsliceError(.unavailable, "context is '\(version)', not OpenGL ES 3")
-        }
-        ok = true
     }
 
     /// Makes this context current on the calling thread.
     func makeCurrent() throws {
-        let drawSurface = surface ?? gs_egl_no_surface()
         if eglGetCurrentContext() == context { return }
-        try GLCheck.egl("eglMakeCurrent", eglMakeCurrent(display, drawSurface, drawSurface, context) == EGL_TRUE,
-                        kind: .internal)
+        try handles.makeCurrent(kind: .internal)
     }
 
-    deinit {
-        eglMakeCurrent(display, gs_egl_no_surface(), gs_egl_no_surface(), gs_egl_no_context())
+    deinit { handles.release() }
+}
+
+/// The EGL objects one context owns, and the one place that lets them go.
+struct ContextHandles {
+    let display: EGLDisplay
+    var context: EGLContext?
+    var surface: EGLSurface?
+
+    init(display: EGLDisplay) { self.display = display }
+
+    mutating func createContext(config: EGLConfig?) throws {
+        let attributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
+        guard let made = eglCreateContext(display, config, gs_egl_no_context(), attributes), made != gs_egl_no_context() else {
+            throw GlsliceError(.unavailable, "eglCreateContext (ES 3.0) failed: \(GLCheck.eglErrorName(eglGetError()))")
+        }
+        context = made
+    }
+
+    mutating func createPbuffer(config: EGLConfig?) throws {
+        let attributes: [EGLint] = [EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE]
+        guard let made = eglCreatePbufferSurface(display, config, attributes), made != gs_egl_no_surface() else {
+            throw GlsliceError(.unavailable, "eglCreatePbufferSurface failed: \(GLCheck.eglErrorName(eglGetError()))")
+        }
+        surface = made
+    }
+
+    func makeCurrent(kind: GlsliceError.Kind = .unavailable) throws {
+        let drawSurface = surface ?? gs_egl_no_surface()
+        try GLCheck.egl("eglMakeCurrent", eglMakeCurrent(display, drawSurface, drawSurface, context) == EGL_TRUE, kind: kind)
+    }
+
+    /// Unbinds the context only where it is current (this thread), destroys
+    /// what this context made, and gives its display reference back.
+    func release() {
+        if let context, eglGetCurrentContext() == context {
+            eglMakeCurrent(display, gs_egl_no_surface(), gs_egl_no_surface(), gs_egl_no_context())
+        }
         if let surface { eglDestroySurface(display, surface) }
-        eglDestroyContext(display, context)
-        eglTerminate(display)
+        if let context { eglDestroyContext(display, context) }
+        EGLDisplayRegistry.release(display)
     }
 }

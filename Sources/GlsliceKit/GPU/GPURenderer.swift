@@ -8,9 +8,9 @@ import Shaders
 /// segment; each piece of each cell is one quad whose fragment shader
 /// evaluates the plan's per-axis mapping. The texture unit fetches texel
 /// centres and the shader blends `linear` with float weights (hardware
-/// bilinear weights have 8 bits and miss SPEC §5's tolerance). Not thread-safe: one renderer
-/// (and context) per rendering thread.
-public final class GPURenderer: @unchecked Sendable {
+/// bilinear weights have 8 bits and miss docs/RENDERING.md §5's tolerance).
+/// Not `Sendable`: one renderer, with its context, per rendering thread.
+public final class GPURenderer {
     public let context: GPUContext
     private let program: GLuint
     private let vertexArray: GLuint
@@ -43,7 +43,7 @@ public final class GPURenderer: @unchecked Sendable {
     public init(context: GPUContext) throws {
         self.context = context
         try context.makeCurrent()
-        let program = try GPURenderer.link(vertex: ShaderSource.vertex, fragment: ShaderSource.fragment)
+        let program = try ShaderProgram.link(vertex: ShaderSource.vertex, fragment: ShaderSource.fragment)
         func location(_ name: String) throws -> GLint {
             let value = glGetUniformLocation(program, name)
             guard value >= 0 else { throw GlsliceError(.internal, "glGetUniformLocation(\(name)) found nothing") }
@@ -102,13 +102,13 @@ public final class GPURenderer: @unchecked Sendable {
     /// Uploads the cells of `source` that `plan` draws. With a `sourceKey`
     /// (a batch's content hash), cell textures are shared with later jobs of the
     /// same source through a cache that `trimTextureCache` bounds.
-    public func prepare(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: String? = nil) throws -> Prepared {
+    public func upload(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: String? = nil) throws -> UploadedPlan {
         try context.makeCurrent()
         let largest = max(source.width, source.height)
         guard largest <= context.limits.maxTextureSize else {
             throw GlsliceError(.badInput, "source is \(source.width)x\(source.height) px, above this GPU's texture limit of \(context.limits.maxTextureSize)")
         }
-        return try Prepared(renderer: self, plan: plan, source: source, sourceKey: sourceKey)
+        return try UploadedPlan(renderer: self, plan: plan, source: source, sourceKey: sourceKey)
     }
 
     struct TextureKey: Hashable {
@@ -183,7 +183,7 @@ public final class GPURenderer: @unchecked Sendable {
     }
 
     /// A plan with its cell textures uploaded, ready to render any band of rows.
-    public final class Prepared: BandRenderer, @unchecked Sendable {
+    public final class UploadedPlan {
         let renderer: GPURenderer
         let plan: RenderPlan
         let textures: [GLuint]
@@ -240,11 +240,8 @@ public final class GPURenderer: @unchecked Sendable {
                 var quads = QuadList()
                 quads.append(self, columns: chunk, rows: band, at: (0, 0))
                 try renderer.draw(quads, width: chunk.count, height: band.count)
-                try GLCheck.gl("glPixelStorei(GL_PACK_ROW_LENGTH)") { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(width)) }
-                try GLCheck.gl("glReadPixels") {
-                    glReadPixels(0, 0, GLsizei(chunk.count), GLsizei(band.count), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
-                                 output + chunk.lowerBound * 4)
-                }
+                try renderer.readPixels(width: chunk.count, height: band.count, rowLength: width,
+                                        into: output + chunk.lowerBound * 4)
                 x0 = chunk.upperBound
             }
         }
@@ -254,58 +251,6 @@ public final class GPURenderer: @unchecked Sendable {
         let limit = maxTarget
         guard let override = targetLimitOverride else { return limit }
         return (max(1, min(limit.width, override.width)), max(1, min(limit.height, override.height)))
-    }
-
-    /// Quads to draw into the framebuffer: one per (x piece, y piece) of each
-    /// cell, each with the uniforms that map its pixels back to its job.
-    struct QuadList {
-        /// Consecutive quads that share a texture: one draw call.
-        struct Run {
-            var texture: GLuint
-            var firstQuad: Int
-            var quads: Int
-        }
-        var runs: [Run] = []
-        var vertices: [Float] = []
-        var quadCount = 0
-
-        /// Adds the part of `job`'s output in `columns × rows`, placed with that
-        /// rectangle's corner at framebuffer pixel `at`.
-        mutating func append(_ job: Prepared, columns: Range<Int>, rows: Range<Int>, at: (x: Int, y: Int)) {
-            let offset = (Float(columns.lowerBound - at.x), Float(rows.lowerBound - at.y))
-            let linear: Float = job.plan.filter == .linear ? 1 : 0
-            for (texture, cell) in job.draws {
-                let cellSize = (Float(cell.x.segment.length), Float(cell.y.segment.length))
-                for yPiece in cell.y.pieces {
-                    let y = yPiece.destination.clamped(to: rows)
-                    if y.isEmpty { continue }
-                    for xPiece in cell.x.pieces {
-                        let x = xPiece.destination.clamped(to: columns)
-                        if x.isEmpty { continue }
-                        let x0 = Float(x.lowerBound) - offset.0, x1 = Float(x.upperBound) - offset.0
-                        let y0 = Float(y.lowerBound) - offset.1, y1 = Float(y.upperBound) - offset.1
-                        let mapping: [Float] = [
-                            cellSize.0, cellSize.1, Float(xPiece.origin), Float(yPiece.origin),
-                            Float(xPiece.num), Float(yPiece.num), Float(xPiece.den), Float(yPiece.den),
-                            xPiece.addressing == .wrap ? 1 : 0, yPiece.addressing == .wrap ? 1 : 0,
-                            offset.0, offset.1, linear,
-                        ]
-                        for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x0, y1), (x1, y0), (x1, y1)] {
-                            vertices.append(px)
-                            vertices.append(py)
-                            vertices.append(contentsOf: mapping)
-                        }
-                        let name = job.textures[texture]
-                        if let last = runs.last, last.texture == name, last.firstQuad + last.quads == quadCount {
-                            runs[runs.count - 1].quads += 1
-                        } else {
-                            runs.append(Run(texture: name, firstQuad: quadCount, quads: 1))
-                        }
-                        quadCount += 1
-                    }
-                }
-            }
-        }
     }
 
     /// Clears a `width × height` framebuffer to transparent and draws `list` into it.
@@ -350,122 +295,16 @@ public final class GPURenderer: @unchecked Sendable {
         }
         renderbufferSize = size
     }
-
-    private static func compile(_ type: Int32, _ source: String, name: String) throws -> GLuint {
-        let shader = glCreateShader(GLenum(type))
-        guard shader != 0 else { throw GlsliceError(.internal, "glCreateShader(\(name)) failed: \(GLCheck.glErrorName(glGetError()))") }
-        source.withCString { text in
-            var pointer: UnsafePointer<GLchar>? = text
-            glShaderSource(shader, 1, &pointer, nil)
-        }
-        glCompileShader(shader)
-        var status: GLint = 0
-        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &status)
-        guard status == GL_TRUE else {
-            var log = [GLchar](repeating: 0, count: 2048)
-            glGetShaderInfoLog(shader, GLsizei(log.count), nil, &log)
-            glDeleteShader(shader)
-            throw GlsliceError(.internal, "compiling \(name) failed: \(cMessage(log))")
-        }
-        try GLCheck.gl("glCompileShader(\(name))")
-        return shader
-    }
-
-    private static func link(vertex: String, fragment: String) throws -> GLuint {
-        let vs = try compile(GL_VERTEX_SHADER, vertex, name: "nine_slice.vert")
-        defer { glDeleteShader(vs) }
-        let fs = try compile(GL_FRAGMENT_SHADER, fragment, name: "nine_slice.frag")
-        defer { glDeleteShader(fs) }
-        let program = glCreateProgram()
-        guard program != 0 else { throw GlsliceError(.internal, "glCreateProgram failed") }
-        glAttachShader(program, vs)
-        glAttachShader(program, fs)
-        glLinkProgram(program)
-        var status: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
-        guard status == GL_TRUE else {
-            var log = [GLchar](repeating: 0, count: 2048)
-            glGetProgramInfoLog(program, GLsizei(log.count), nil, &log)
-            glDeleteProgram(program)
-            throw GlsliceError(.internal, "linking the nine-slice program failed: \(cMessage(log))")
-        }
-        try GLCheck.gl("glLinkProgram")
-        return program
-    }
 }
 
 extension GPURenderer {
-    /// Reads `width × height` pixels of the framebuffer into `output` (rows `width × 4` apart).
-    func readPixels(width: Int, height: Int, into output: UnsafeMutableRawPointer) throws {
-        try GLCheck.gl("glPixelStorei(GL_PACK_ROW_LENGTH)") { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(width)) }
+    /// The one readback: the framebuffer's bottom-left `width × height` pixels
+    /// into `destination`, rows `rowLength` pixels apart. A nil destination
+    /// reads into the bound pixel-pack buffer (offset 0).
+    func readPixels(width: Int, height: Int, rowLength: Int, into destination: UnsafeMutableRawPointer?) throws {
+        try GLCheck.gl("glPixelStorei(GL_PACK_ROW_LENGTH)") { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(rowLength)) }
         try GLCheck.gl("glReadPixels") {
-            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), output)
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), destination)
         }
-    }
-}
-
-/// A ring of pixel-pack buffers with fences: `glReadPixels` into a buffer
-/// returns at once on a real GPU, so the next atlas is drawn while this one
-/// is copied out. (On llvmpipe the read is synchronous and the ring only costs.)
-final class PixelPackRing {
-    private var buffers: [GLuint]
-    private var capacities: [Int]
-    private var fences: [GLsync?]
-    private var next = 0
-
-    init(count: Int) throws {
-        buffers = [GLuint](repeating: 0, count: count)
-        capacities = [Int](repeating: 0, count: count)
-        fences = [GLsync?](repeating: nil, count: count)
-        try GLCheck.gl("glGenBuffers(pixel pack)") { glGenBuffers(GLsizei(count), &buffers) }
-    }
-
-    deinit {
-        for fence in fences { if let fence { glDeleteSync(fence) } }
-        glDeleteBuffers(GLsizei(buffers.count), buffers)
-    }
-
-    var count: Int { buffers.count }
-
-    /// Starts reading the framebuffer's `width × height` pixels; returns the slot.
-    func start(width: Int, height: Int) throws -> Int {
-        let slot = next
-        next = (next + 1) % buffers.count
-        let bytes = width * height * 4
-        let target = GLenum(GL_PIXEL_PACK_BUFFER)
-        try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
-        if capacities[slot] < bytes {
-            try GLCheck.gl("glBufferData(GL_PIXEL_PACK_BUFFER)") { glBufferData(target, bytes, nil, GLenum(GL_STREAM_READ)) }
-            capacities[slot] = bytes
-        }
-        try GLCheck.gl("glPixelStorei(GL_PACK_ROW_LENGTH)") { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(width)) }
-        try GLCheck.gl("glReadPixels(into buffer)") {
-            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-        }
-        let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
-        try GLCheck.gl("glFenceSync")
-        fences[slot] = fence
-        try GLCheck.gl("glBindBuffer(0)") { glBindBuffer(target, 0) }
-        return slot
-    }
-
-    /// Waits for `slot`'s read and hands its bytes to `body`.
-    func finish(_ slot: Int, bytes: Int, _ body: (UnsafeRawPointer) throws -> Void) throws {
-        if let fence = fences[slot] {
-            let status = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
-            glDeleteSync(fence)
-            fences[slot] = nil
-            guard status == GLenum(GL_ALREADY_SIGNALED) || status == GLenum(GL_CONDITION_SATISFIED) else {
-                throw GlsliceError(.internal, "glClientWaitSync failed: 0x\(String(status, radix: 16))")
-            }
-        }
-        let target = GLenum(GL_PIXEL_PACK_BUFFER)
-        try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
-        defer { glBindBuffer(target, 0) }
-        guard let mapped = glMapBufferRange(target, 0, bytes, GLbitfield(GL_MAP_READ_BIT)) else {
-            throw GlsliceError(.internal, "glMapBufferRange failed: \(GLCheck.glErrorName(glGetError()))")
-        }
-        defer { glUnmapBuffer(target) }
-        try body(UnsafeRawPointer(mapped))
     }
 }

@@ -1,4 +1,4 @@
-/// The one premultiply/unpremultiply pair every backend shares (SPEC §4),
+/// The one premultiply/unpremultiply pair every backend shares (docs/RENDERING.md §4),
 /// so CPU and GPU outputs can only differ in sampling, never in alpha maths.
 public enum Premultiply {
     /// `p = (c·a + 127) / 255`, integer division.

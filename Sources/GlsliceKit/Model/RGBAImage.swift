@@ -52,7 +52,7 @@ public struct StraightImage: Sendable, Equatable {
     }
 }
 
-/// Premultiplied RGBA8: what every backend samples and produces (SPEC §4).
+/// Premultiplied RGBA8: what every backend samples and produces (docs/RENDERING.md §4).
 public struct PremultipliedImage: Sendable, Equatable {
     public var rgba: RGBAImage
     public init(_ rgba: RGBAImage) { self.rgba = rgba }

@@ -1,5 +1,5 @@
-/// How the scalable segments of one axis fill their destination (SPEC §3).
-public enum ResizeMode: String, CaseIterable, Sendable {
+/// How the scalable segments of one axis fill their destination (docs/RENDERING.md §3).
+public enum ResizeMode: String, CaseIterable, Sendable, Codable {
     /// Scale the segment to its destination length.
     case stretch
     /// Repeat at the source size, phase at the segment's start (UIKit, Godot, Unity).
@@ -23,7 +23,7 @@ public enum ResizeMode: String, CaseIterable, Sendable {
 }
 
 /// Texture filtering; `linear` is the default, as in UIKit and CSS.
-public enum Filter: String, CaseIterable, Sendable {
+public enum Filter: String, CaseIterable, Sendable, Codable {
     case linear
     case nearest
 

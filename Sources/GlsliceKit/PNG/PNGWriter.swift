@@ -6,21 +6,7 @@ import Foundation
 /// None at level 6 gave 3.94 MB against 4.41 MB for a fixed Up filter and
 /// 4.07 MB for libpng's adaptive choice, at the speed of Up and 1.6× that of
 /// adaptive; at level 9 it gave 3.68 MB, twice as fast as adaptive at 9.
-public enum Compression: String, CaseIterable, Sendable {
-    /// zlib level 1: about 1.6× the bytes, for scratch renders.
-    case fast
-    /// zlib level 6.
-    case `default`
-    /// zlib level 9: about 7% smaller, 1.5× the encode time.
-    case small
-
-    public init(parsing text: String) throws {
-        guard let value = Compression(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, "unknown compression '\(text)' (expected fast, default or small)")
-        }
-        self = value
-    }
-
+extension Compression {
     var zlibLevel: Int32 {
         switch self {
         case .fast: 1
@@ -54,7 +40,7 @@ public enum OutputTarget: Sendable, Equatable {
 ///
 /// Files appear only complete: rows go to a temporary file beside the target,
 /// renamed on `finish()`. An unfinished writer removes its temporary file.
-public final class PNGWriter {
+public final class PNGWriter: RowSink {
     private var writer: OpaquePointer?
     private let target: OutputTarget
     private var temporaryPath: String?
@@ -116,6 +102,12 @@ public final class PNGWriter {
     /// Appends `count` packed rows of premultiplied RGBA8, unpremultiplying
     /// one row at a time so memory stays at one row beyond the caller's band.
     public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
+        try write(premultipliedRows: rows, count: count, rowStride: width * 4)
+    }
+
+    /// Appends `count` rows that start `rowStride` bytes apart (a rectangle of a
+    /// larger buffer, such as one output in a GPU atlas).
+    public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
         guard let writer else { throw GlsliceError(.internal, file: target.displayName, "write after finish") }
         let stride = width * 4
         if scratch.count < stride { scratch = [UInt8](repeating: 0, count: stride) }
@@ -124,10 +116,10 @@ public final class PNGWriter {
             guard let base = buffer.baseAddress else { return Int32(GS_PNG_OK) }
             if opaque {
                 // Alpha 255 everywhere: premultiplied and straight values are the same bytes.
-                return gs_png_writer_write_rows(writer, rows, UInt32(count), stride, &message)
+                return gs_png_writer_write_rows(writer, rows, UInt32(count), rowStride, &message)
             }
             for row in 0..<count {
-                Premultiply.unpremultiply(rows + row * stride, into: base, count: width)
+                Premultiply.unpremultiply(rows + row * rowStride, into: base, count: width)
                 let status = gs_png_writer_write_rows(writer, base, 1, stride, &message)
                 if status != Int32(GS_PNG_OK) { return status }
             }

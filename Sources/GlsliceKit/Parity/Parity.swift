@@ -1,4 +1,4 @@
-/// SPEC §5: the CPU and GPU backends agree on seeded random jobs.
+/// docs/RENDERING.md §5: the CPU and GPU backends agree on seeded random jobs.
 ///
 /// Nearest and exact-copy cells must be bit-identical; linear within 1 per
 /// channel at every pixel.
@@ -123,14 +123,14 @@ public enum Parity {
         public var meanDifference: Double { channels == 0 ? 0 : Double(differenceSum) / Double(channels) }
         public var worst: String?
         public var worstDifference = 0
-        /// Jobs that broke SPEC §5, one line each.
+        /// Jobs that broke docs/RENDERING.md §5, one line each.
         public var violations: [String] = []
         public var passed: Bool { violations.isEmpty }
         var differenceSum = 0
         var channels = 0
     }
 
-    /// Compares the reference image with the candidate under SPEC §5's rules.
+    /// Compares the reference image with the candidate under docs/RENDERING.md §5's rules.
     public static func compare(_ job: Job, reference: PremultipliedImage, candidate: PremultipliedImage,
                                into report: inout Report) {
         report.cases += 1

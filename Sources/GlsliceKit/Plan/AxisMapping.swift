@@ -1,5 +1,5 @@
 /// How one axis of a cell turns destination pixels into source coordinates
-/// (SPEC §3). Written once here; the CPU loop evaluates it per pixel and the
+/// (docs/RENDERING.md §3). Written once here; the CPU loop evaluates it per pixel and the
 /// GPU turns it into texture coordinates, so both sample the same `u`.
 public enum AxisMapping: Sendable, Equatable {
     /// `u = s0 + (x + 0.5 − origin) × num / den`, texel indices clamped to the segment.
@@ -12,12 +12,8 @@ public enum AxisMapping: Sendable, Equatable {
     /// `u = s0 + (x + 0.5 − start) / k`, clamped; pixels between tiles are transparent.
     case spaced(starts: [Int], tileLength: Double, k: Double)
 
+    /// How a texel index outside the segment comes back into it.
     public enum Addressing: Sendable { case clamp, wrap }
-
-    public var addressing: Addressing {
-        if case .wrapped = self { return .wrap }
-        return .clamp
-    }
 }
 
 /// A run of destination pixels that share one affine source mapping:
@@ -69,13 +65,6 @@ public struct AxisSpan: Sendable, Equatable {
             }
         }
         pieces.removeAll { $0.destination.isEmpty }
-    }
-
-    /// The source coordinate `u` sampled by destination pixel `x`, or nil when
-    /// `x` falls in a `space` gap (transparent).
-    public func sourceCoordinate(at x: Int) -> Double? {
-        guard let piece = pieces.first(where: { $0.destination.contains(x) }) else { return nil }
-        return Double(segment.start) + piece.offset(at: x, length: segment.length)
     }
 
     /// True when every pixel samples a texel centre at k = 1, so both filters copy exactly.

@@ -1,4 +1,4 @@
-/// SPEC §2 and the per-mode constants of §3, per axis. This is the only place
+/// docs/RENDERING.md §2 and the per-mode constants of §3, per axis. This is the only place
 /// that turns a lattice and a size into destination geometry.
 public enum Layout {
     /// Tolerance for comparisons of real lengths that are whole in exact arithmetic
@@ -26,7 +26,7 @@ public enum Layout {
         }
     }
 
-    /// Real destination lengths per segment (SPEC §2 steps 1–3).
+    /// Real destination lengths per segment (docs/RENDERING.md §2 steps 1–3).
     static func lengths(_ segments: [Segment], destination: Int, k: Double, axisName: String) throws -> [Double] {
         let d = Double(destination)
         let fixed = segments.filter { !$0.scalable }.reduce(0.0) { $0 + Double($1.length) * k }
@@ -47,7 +47,7 @@ public enum Layout {
         return segments.map { $0.scalable ? 0 : Double($0.length) * k * d / fixed }
     }
 
-    /// The mapping of SPEC §3's table for one placed segment.
+    /// The mapping of docs/RENDERING.md §3's table for one placed segment.
     static func mapping(for segment: Segment, destination: Range<Int>, k: Double, mode: ResizeMode) -> AxisMapping {
         let n = Double(segment.length)
         let p = Double(destination.lowerBound)

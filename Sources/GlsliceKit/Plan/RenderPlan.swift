@@ -4,8 +4,6 @@ public struct CellPlan: Sendable, Equatable {
     public var y: AxisSpan
     /// Source pixels of this cell.
     public var sourceRect: (x: Range<Int>, y: Range<Int>) { (x.segment.start..<x.segment.end, y.segment.start..<y.segment.end) }
-    /// Destination pixels of this cell.
-    public var destinationRect: (x: Range<Int>, y: Range<Int>) { (x.destination, y.destination) }
 
     public static func == (a: CellPlan, b: CellPlan) -> Bool { a.x == b.x && a.y == b.y }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Android's raw nine-patch (`NAME.9.png`, SPEC §7): a 1-pixel border of
+/// Android's raw nine-patch (`NAME.9.png`, docs/RENDERING.md §7): a 1-pixel border of
 /// markers around the artwork. Black runs on the top and left edges are the
 /// scalable segments (any number); black runs on the bottom and right edges
 /// are the padding (content) box, one per edge at most; red on the bottom and
@@ -140,41 +140,5 @@ public struct NinePatch: Sendable, Equatable {
 
     static func hex(_ p: [UInt8]) -> String {
         "#" + p.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
-    }
-}
-
-/// A decoded source ready to render: premultiplied pixels, and the lattice its
-/// own markers give (a `.9.png`), or nil when insets decide.
-public struct SourceImage: Sendable {
-    public var image: PremultipliedImage
-    public var markers: Lattice?
-    public var size: PixelSize { PixelSize(width: image.width, height: image.height) }
-
-    public init(image: PremultipliedImage, markers: Lattice? = nil) {
-        self.image = image
-        self.markers = markers
-    }
-
-    /// Decodes `data` read from `path`: an `npTc` chunk is a compiled nine-patch,
-    /// a `.9.png` name without one means raw Android border markers.
-    public static func decode(data: Data, path: String, maxPixels: Int) throws -> SourceImage {
-        do {
-            let (straight, chunk) = try PNGDecoder.decodeWithNinePatchChunk(data: data, maxPixels: maxPixels)
-            if let chunk {
-                // Compiled by Android's resource compiler: border gone, markers in the chunk.
-                let compiled = try NinePatch.compiled(chunk: chunk, width: straight.width, height: straight.height)
-                return SourceImage(image: straight.premultiplied(), markers: compiled.lattice)
-            }
-            guard NinePatch.isNinePatch(path: path) else { return SourceImage(image: straight.premultiplied()) }
-            let patch = try NinePatch(parsing: straight)
-            return SourceImage(image: patch.artwork.premultiplied(), markers: patch.lattice)
-        } catch let error as GlsliceError {
-            throw error.about(path)
-        }
-    }
-
-    /// Reads and decodes `path` (`-` is standard input).
-    public static func load(path: String, maxPixels: Int) throws -> SourceImage {
-        try decode(data: PNGDecoder.readInput(path), path: path, maxPixels: maxPixels)
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import GlsliceKit
 
 /// The GPU batch path (shelf-packed atlases, one readback per atlas, with and
-/// without the pixel-pack ring) gives the CPU's pixels within SPEC §5.
+/// without the pixel-pack ring) gives the CPU's pixels within docs/RENDERING.md §5.
 @Suite(.enabled(if: GPUTestSupport.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
 struct GPUBatchTests {
     @Test(arguments: [false, true])

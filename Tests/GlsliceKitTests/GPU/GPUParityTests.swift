@@ -1,7 +1,7 @@
 import Testing
 @testable import GlsliceKit
 
-/// SPEC §5 over seeded random jobs: nearest and exact copies bit-identical,
+/// docs/RENDERING.md §5 over seeded random jobs: nearest and exact copies bit-identical,
 /// linear within 1, strips and column chunks included.
 @Suite(.enabled(if: GPUTestSupport.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
 struct GPUParityTests {
@@ -16,7 +16,7 @@ struct GPUParityTests {
         #expect(report.maxDifference <= 1)
     }
 
-    /// The job set really covers what SPEC §5 asks for; if the generator drifts, this fails.
+    /// The job set really covers what docs/RENDERING.md §5 asks for; if the generator drifts, this fails.
     @Test func jobSetCoversTheContract() {
         var mappings = Set<String>(), ratios = Set<Double>(), filters = Set<String>()
         var centreOff = 0, strips = 0, chunks = 0, shrinking = 0, multiSegment = 0, zeroCaps = 0, onePixelCentres = 0

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GlsliceKit
 
-/// PngSuite through libpng (SPEC §4). Expectations come from an independent
+/// PngSuite through libpng (docs/RENDERING.md §4). Expectations come from an independent
 /// decoder (pypng, Scripts/make-pngsuite-expected.py) and from facts written
 /// by hand, never from the code under test. The digests cover the 16-bit
 /// scaling (round(v/257), not v >> 8) and the gAMA/cHRM/sRGB/iCCP images,

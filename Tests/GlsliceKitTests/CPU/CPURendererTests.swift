@@ -1,7 +1,7 @@
 import Testing
 @testable import GlsliceKit
 
-/// Hand-computed pixels for SPEC §3. Source row: caps 10 | 20 30 40 | 50.
+/// Hand-computed pixels for docs/RENDERING.md §3. Source row: caps 10 | 20 30 40 | 50.
 /// Every expectation below was worked out on paper from the formulas in the
 /// spec (see the comments), never produced by the renderer.
 @Suite struct CPURendererTests {

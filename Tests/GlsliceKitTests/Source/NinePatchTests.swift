@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GlsliceKit
 
-/// Raw Android `.9.png` markers (SPEC §7), on images written out by hand.
+/// Raw Android `.9.png` markers (docs/RENDERING.md §7), on images written out by hand.
 @Suite struct NinePatchTests {
     static let o: [UInt8] = [0, 0, 0, 0]        // neutral (transparent)
     static let k: [UInt8] = [0, 0, 0, 255]      // black marker
@@ -90,13 +90,13 @@ import Testing
     @Test func fixtureBubbleLoadsFromItsName() throws {
         let source = try SourceImage.load(path: fixtures.appendingPathComponent("bubble.9.png").path, maxPixels: 1 << 20)
         #expect(source.size == PixelSize(width: 26, height: 22))
-        #expect(source.markers?.x.filter(\.scalable) == [Segment(8, 10, scalable: true), Segment(16, 18, scalable: true)])
-        #expect(source.markers?.y.filter(\.scalable) == [Segment(8, 10, scalable: true)])
+        #expect(source.hints.lattice?.x.filter(\.scalable) == [Segment(8, 10, scalable: true), Segment(16, 18, scalable: true)])
+        #expect(source.hints.lattice?.y.filter(\.scalable) == [Segment(8, 10, scalable: true)])
         // Insets would contradict the markers.
-        let options = RenderOptions(size: .pixels(PixelSize(width: 60, height: 40)), insets: Insets(top: 1, left: 1, bottom: 1, right: 1))
-        #expect(throws: GlsliceError.self) { try options.plan(source: source, path: "bubble.9.png") }
+        let options = RenderRequest(size: .pixels(PixelSize(width: 60, height: 40)), insets: Insets(top: 1, left: 1, bottom: 1, right: 1))
+        #expect(throws: GlsliceError.self) { try PlanBuilder.plan(options, source: source) }
         // The tail stays centred: both runs grow by the same amount.
-        let plan = try RenderPlan(lattice: try #require(source.markers), size: PixelSize(width: 60, height: 40), k: 1,
+        let plan = try RenderPlan(lattice: try #require(source.hints.lattice), size: PixelSize(width: 60, height: 40), k: 1,
                                   modes: PerAxis(both: .stretch), filter: .linear, fillCenter: true)
         #expect(plan.xSpans.map(\.destination.count) == [8, 19, 6, 19, 8])
     }
@@ -110,11 +110,11 @@ private func grey(_ v: UInt8) -> [UInt8] { NinePatchTests.grey(v) }
     @Test func compiledBubbleRendersLikeTheRawOne() throws {
         let raw = try SourceImage.load(path: fixtures.appendingPathComponent("bubble.9.png").path, maxPixels: 1 << 20)
         let compiled = try SourceImage.load(path: fixtures.appendingPathComponent("bubble.compiled.9.png").path, maxPixels: 1 << 20)
-        #expect(compiled.markers == raw.markers)
+        #expect(compiled.hints.lattice == raw.hints.lattice)
         #expect(compiled.image == raw.image)
-        let options = RenderOptions(size: .pixels(PixelSize(width: 90, height: 41)))
-        let a = CPURenderer().render(try options.plan(source: raw, path: "bubble.9.png"), source: raw.image)
-        let b = CPURenderer().render(try options.plan(source: compiled, path: "bubble.compiled.9.png"), source: compiled.image)
+        let options = RenderRequest(size: .pixels(PixelSize(width: 90, height: 41)))
+        let a = CPURenderer().render(try PlanBuilder.plan(options, source: raw), source: raw.image)
+        let b = CPURenderer().render(try PlanBuilder.plan(options, source: compiled), source: compiled.image)
         #expect(a == b)
     }
 

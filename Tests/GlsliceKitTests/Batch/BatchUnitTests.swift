@@ -27,17 +27,16 @@ func readResults(_ path: String) throws -> [[String: Any]] {
     }
 }
 
+/// Job digests hash with apple/swift-crypto; the FIPS 180-4 vectors pin that it is SHA-256.
 @Suite struct SHA256Tests {
     @Test func knownVectors() {
-        func hex(_ s: String) -> String { var h = SHA256(); h.update(s); return SHA256.hex(h.finalize()) }
+        func hex(_ s: String) -> String { JobDigest.sha256Hex(Data(s.utf8)) }
         #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        // A million 'a's, fed in uneven pieces.
-        var h = SHA256()
-        for piece in [1, 63, 64, 65, 999_807] { h.update([UInt8](repeating: 0x61, count: piece)) }
-        #expect(SHA256.hex(h.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(JobDigest.sha256Hex([UInt8](repeating: 0x61, count: 1_000_000))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
 
@@ -57,13 +56,13 @@ func readResults(_ path: String) throws -> [[String: Any]] {
         #expect(jobs[0].input == folder.appendingPathComponent("panel.png").path)
         #expect(jobs[0].output == "/out/a.png")
         #expect(jobs[1].output == "/abs/b.png")
-        #expect(jobs[0].options.size == .pixels(PixelSize(width: 200, height: 44)))
-        #expect(jobs[0].options == jobs[1].options.with { $0.fillCenter = true; $0.modes.x = .auto })
-        #expect(jobs[0].options.outputScale == 2)
-        #expect(jobs[1].options.fillCenter == false && jobs[1].options.modes == PerAxis(x: .tile, y: .auto))
-        #expect(jobs[2].options.size == .points(width: 10.5, height: 4))
-        #expect(jobs[2].options.insets == Insets(top: 8, left: 8, bottom: 8, right: 8))
-        #expect(jobs[2].options.filter == .nearest && jobs[2].options.compression == .small)
+        #expect(jobs[0].request.size == .pixels(PixelSize(width: 200, height: 44)))
+        #expect(jobs[0].request == jobs[1].request.with { $0.fillCenter = true; $0.modes.x = .auto })
+        #expect(jobs[0].request.outputScale == 2)
+        #expect(jobs[1].request.fillCenter == false && jobs[1].request.modes == PerAxis(x: .tile, y: .auto))
+        #expect(jobs[2].request.size == .points(width: 10.5, height: 4))
+        #expect(jobs[2].request.insets == Insets(top: 8, left: 8, bottom: 8, right: 8))
+        #expect(jobs[2].request.filter == .nearest && jobs[2].request.compression == .small)
     }
 
     @Test func badLinesNameTheProblem() throws {
@@ -117,8 +116,8 @@ func readResults(_ path: String) throws -> [[String: Any]] {
     }
 }
 
-extension RenderOptions {
-    func with(_ change: (inout RenderOptions) -> Void) -> RenderOptions {
+extension RenderRequest {
+    func with(_ change: (inout RenderRequest) -> Void) -> RenderRequest {
         var copy = self
         change(&copy)
         return copy

@@ -1,7 +1,7 @@
 import CPNG
 import Foundation
 
-/// Decodes PNG files through libpng (SPEC §4) into straight RGBA8.
+/// Decodes PNG files through libpng (docs/RENDERING.md §4) into straight RGBA8.
 public enum PNGDecoder {
     /// Reads and decodes `path` (`-` reads standard input), refusing images
     /// above `maxPixels` before allocating them.
@@ -79,16 +79,4 @@ public enum PNGDecoder {
         }
         return data
     }
-}
-
-/// The text of a NUL-terminated C message buffer.
-func cMessage(_ buffer: [CChar]) -> String {
-    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-    return String(decoding: bytes, as: UTF8.self)
-}
-
-/// `strerror(errno)` as a String.
-func systemError() -> String {
-    guard let text = strerror(errno) else { return "error \(errno)" }
-    return String(validatingCString: text) ?? "error \(errno)"
 }

@@ -1,9 +1,11 @@
+import Crypto
 import Foundation
+import Synchronization
 
 /// Decoded sources shared by a batch's workers, keyed by path and file
 /// identity (device, inode, size, modification time) so an edited file is
 /// read again, and capped in bytes (least recently used goes first).
-public final class SourceCache: @unchecked Sendable {
+public final class SourceCache: Sendable {
     public struct Identity: Hashable, Sendable {
         var path: String
         var device: UInt64
@@ -25,20 +27,28 @@ public final class SourceCache: @unchecked Sendable {
         var lastUse: UInt64
     }
 
+    /// What the cache holds, behind one mutex.
+    private struct Contents {
+        var slots: [Identity: Slot] = [:]
+        /// Content hashes of files seen only by `--resume` (never decoded).
+        var hashes: [Identity: String] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
     private let capacity: Int
     private let maxPixels: Int
-    private var slots: [Identity: Slot] = [:]
-    private var hashes: [Identity: String] = [:]
-    private var bytes = 0
-    private var clock: UInt64 = 0
-    private let lock = NSLock()
+    private let contents = Mutex(Contents())
 
     public init(capacityBytes: Int, maxPixels: Int) {
         capacity = capacityBytes
         self.maxPixels = maxPixels
     }
 
-    public var residentBytes: Int { lock.withLock { bytes } }
+    /// The paths of the sources held now, least recently used first (for tests).
+    var residentPaths: [String] {
+        contents.withLock { $0.slots.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key.path) }
+    }
 
     static func identity(of path: String) throws -> Identity {
         var info = stat()
@@ -53,11 +63,11 @@ public final class SourceCache: @unchecked Sendable {
     /// The SHA-256 of the file at `path`, without decoding it (for `--resume`).
     public func contentHash(of path: String) throws -> String {
         let id = try Self.identity(of: path)
-        if let hash = lock.withLock({ slots[id]?.entry.contentHash ?? hashes[id] }) { return hash }
+        if let hash = contents.withLock({ $0.slots[id]?.entry.contentHash ?? $0.hashes[id] }) { return hash }
         let hash = Self.hash(try PNGDecoder.readInput(path))
-        lock.withLock {
-            if hashes.count > 4096 { hashes.removeAll() } // identities only; a bound, not an LRU
-            hashes[id] = hash
+        contents.withLock {
+            if $0.hashes.count > 4096 { $0.hashes.removeAll() } // identities only; a bound, not an LRU
+            $0.hashes[id] = hash
         }
         return hash
     }
@@ -65,11 +75,11 @@ public final class SourceCache: @unchecked Sendable {
     /// The decoded, premultiplied source at `path`, from the cache when its identity matches.
     public func source(at path: String) throws -> Entry {
         let id = try Self.identity(of: path)
-        let hit: Entry? = lock.withLock {
-            clock += 1
-            guard var slot = slots[id] else { return nil }
-            slot.lastUse = clock
-            slots[id] = slot
+        let hit: Entry? = contents.withLock { contents in
+            contents.clock += 1
+            guard var slot = contents.slots[id] else { return nil }
+            slot.lastUse = contents.clock
+            contents.slots[id] = slot
             return slot.entry
         }
         if let hit { return hit }
@@ -78,22 +88,19 @@ public final class SourceCache: @unchecked Sendable {
         let entry = Entry(source: source, contentHash: Self.hash(data))
         let image = source.image
         let size = image.rgba.pixels.count
-        lock.withLock {
-            guard size <= capacity, slots[id] == nil else { return }
-            clock += 1
-            slots[id] = Slot(entry: entry, bytes: size, lastUse: clock)
-            bytes += size
-            while bytes > capacity, let oldest = slots.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                bytes -= oldest.value.bytes
-                slots[oldest.key] = nil
+        contents.withLock { contents in
+            guard size <= capacity, contents.slots[id] == nil else { return }
+            contents.clock += 1
+            contents.slots[id] = Slot(entry: entry, bytes: size, lastUse: contents.clock)
+            contents.bytes += size
+            while contents.bytes > capacity,
+                  let oldest = contents.slots.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                contents.bytes -= oldest.value.bytes
+                contents.slots[oldest.key] = nil
             }
         }
         return entry
     }
 
-    static func hash(_ data: Data) -> String {
-        var sha = SHA256()
-        sha.update(data)
-        return SHA256.hex(sha.finalize())
-    }
+    static func hash(_ data: Data) -> String { JobDigest.sha256Hex(data) }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An Xcode asset catalog image set (`NAME.imageset/Contents.json`, SPEC §7):
+/// An Xcode asset catalog image set (`NAME.imageset/Contents.json`, docs/RENDERING.md §7):
 /// one image per scale, each with its own `resizing` in its own pixels.
 public struct ImageSet: Sendable {
     public struct Variant: Sendable {
@@ -122,46 +122,9 @@ public struct ImageSet: Sendable {
         }
         let cropped = PremultipliedImage(RGBAImage(width: columns.count, height: rows.count, pixels: pixels))
         let lattice = try Lattice(width: cropped.width, height: cropped.height, insets: caps)
-        return SourceImage(image: cropped, markers: lattice)
-    }
-}
-
-/// Turns an input path into what to draw: a PNG (with `.9.png`/`npTc` markers
-/// or the options' insets), or an asset catalog image set's variant for the
-/// output scale. Render and batch both go through here.
-public enum SourceResolver {
-    public struct Resolved: Sendable {
-        public var source: SourceImage
-        /// The options, with an image set's variant scale and centre mode filled in.
-        public var options: RenderOptions
-        /// The PNG file the pixels came from (for messages and scale inference).
-        public var file: String
-        /// Whatever besides that file's bytes and the options decides the pixels (for digests).
-        public var recipe: String
-    }
-
-    /// - Parameter load: decodes a PNG file (a batch passes its cache).
-    public static func resolve(path: String, options: RenderOptions,
-                               load: (String) throws -> SourceImage) throws -> Resolved {
-        guard ImageSet.isImageSet(path: path) else {
-            return Resolved(source: try load(path), options: options, file: path, recipe: "")
-        }
-        let set = try ImageSet(path: path)
-        var options = options
-        // An image set is drawn at @1x unless a scale is asked for; its variant says its own scale.
-        let outputScale = options.outputScale ?? 1
-        let variant = set.variant(for: outputScale)
-        options.outputScale = outputScale
-        options.sourceScale = variant.scale
-        let loaded = try load(variant.file)
-        guard let resizing = variant.resizing else {
-            return Resolved(source: loaded, options: options, file: variant.file, recipe: "imageset:\(variant.scale)")
-        }
-        guard options.insets == .zero else {
-            throw GlsliceError(.usage, file: path, "the image set's cap-insets give its lattice; drop the insets")
-        }
-        if options.modes == PerAxis(both: .auto) { options.modes = PerAxis(both: resizing.centerMode) }
-        return Resolved(source: try ImageSet.apply(resizing, to: loaded, file: variant.file), options: options,
-                        file: variant.file, recipe: "imageset:\(variant.scale):\(resizing)")
+        var hints = loaded.hints
+        hints.lattice = lattice
+        hints.latticeOwner = .capInsets
+        return SourceImage(image: cropped, file: file, hints: hints)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GlsliceKit
 
@@ -54,32 +55,53 @@ import Testing
             #expect(throws: GlsliceError.self, "\(bad)") { try OutputSize.parsePixels(bad) }
         }
     }
+}
 
-    @Test func outputScaleDefaultsToTheSourceScale() throws {
-        let options = RenderOptions(size: .points(width: 100, height: 30), insets: Insets(top: 2, left: 3, bottom: 2, right: 3))
-        let plan = try options.plan(sourceSize: PixelSize(width: 14, height: 10), path: "b@2x.png")
-        #expect(plan.size == PixelSize(width: 200, height: 60))
-        #expect(plan.k == 1)
-        #expect(plan.xSpans.first?.destination == 0..<6)
+/// The one option schema: a manifest line's JSON and the canonical text of a digest.
+@Suite struct RenderRequestTests {
+    func decode(_ json: String) throws -> RenderRequest {
+        try JSONDecoder().decode(RenderRequest.self, from: Data(json.utf8))
     }
 
-    @Test func contradictorySourceScaleIsRefused() {
-        let options = RenderOptions(size: .pixels(PixelSize(width: 4, height: 4)), sourceScale: 3)
-        #expect(throws: GlsliceError.self) { try options.plan(sourceSize: PixelSize(width: 4, height: 4), path: "b@2x.png") }
+    @Test func stringAndNumberFormsDecodeAlike() throws {
+        let a = try decode(#"{"pixels": "200x44", "insets": "8,8,8,8", "scale": "2", "center": "off", "mode-x": "tile"}"#)
+        let b = try decode(#"{"pixels": [200, 44], "insets": 8, "scale": 2, "center": false, "mode": "auto", "mode-x": "tile"}"#)
+        #expect(a == b)
+        #expect(a.size == .pixels(PixelSize(width: 200, height: 44)))
+        #expect(a.insets == Insets(top: 8, left: 8, bottom: 8, right: 8))
+        #expect(a.outputScale == 2 && a.fillCenter == false && a.modes == PerAxis(x: .tile, y: .auto))
     }
 
-    @Test func absurdScaleRatiosAreRefused() {
-        for scale in [0.01, 200.0] {
-            let options = RenderOptions(size: .pixels(PixelSize(width: 10, height: 10)), outputScale: scale)
-            #expect(throws: GlsliceError.self) { try options.plan(sourceSize: PixelSize(width: 4, height: 4), path: "a.png") }
+    @Test func canonicalJSONIsSortedAndSpellsOutDefaults() throws {
+        let request = try decode(#"{"size": [10.5, 4], "mode": "round"}"#)
+        #expect(request.canonicalJSON == #"{"center":true,"compression":"default","filter":"linear","insets":"0,0,0,0","#
+                + #""mode-x":"round","mode-y":"round","size":"10.5x4"}"#)
+        // The same request written another way encodes the same.
+        #expect(try decode(#"{"size": "10.5x4", "mode-x": "round", "mode-y": "round", "center": true}"#).canonicalJSON
+                == request.canonicalJSON)
+        // And it decodes back to itself.
+        #expect(try decode(request.canonicalJSON) == request)
+    }
+
+    @Test func badValuesSayWhatIsExpected() {
+        let cases = [
+            (#"{"pixels": true}"#, "\"pixels\" must be \"WxH\" or [W, H]"),
+            (#"{"pixels": "1x1", "insets": {"top": 1}}"#, "\"insets\" must be"),
+            (#"{"pixels": "1x1", "mode": 3}"#, "\"mode\" must be a string"),
+            (#"{"pixels": "1x1", "filter": "cubic"}"#, "unknown filter 'cubic'"),
+            (#"{"pixels": "1x1", "size": "1x1"}"#, "alternatives"),
+            (#"{}"#, "give the output size"),
+        ]
+        for (json, message) in cases {
+            do {
+                _ = try decode(json)
+                Issue.record("\(json) was accepted")
+            } catch let error as GlsliceError {
+                #expect(error.message.contains(message), "\(json): \(error.message)")
+                #expect(error.kind == .usage)
+            } catch {
+                Issue.record("\(json): \(error)")
+            }
         }
-        let fine = RenderOptions(size: .pixels(PixelSize(width: 10, height: 10)), outputScale: 3)
-        #expect((try? fine.plan(sourceSize: PixelSize(width: 4, height: 4), path: "a@3x.png"))?.k == 1)
-    }
-
-    @Test func outputLimit() {
-        let options = RenderOptions(size: .pixels(PixelSize(width: 1000, height: 1000)),
-                                    limits: Limits(maxSourcePixels: 100, maxOutputPixels: 999_999))
-        #expect(throws: GlsliceError.self) { try options.plan(sourceSize: PixelSize(width: 4, height: 4), path: "a.png") }
     }
 }

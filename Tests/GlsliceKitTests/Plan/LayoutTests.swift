@@ -1,7 +1,7 @@
 import Testing
 @testable import GlsliceKit
 
-/// SPEC §2 boundaries, computed by hand.
+/// docs/RENDERING.md §2 boundaries, computed by hand.
 @Suite struct LayoutTests {
     let nine = [Segment(0, 1, scalable: false), Segment(1, 4, scalable: true), Segment(4, 5, scalable: false)]
 
@@ -36,7 +36,7 @@ import Testing
     @Test func noResizableAreaIsAnError() {
         let fixed = [Segment(0, 3, scalable: false)]
         #expect(throws: GlsliceError.self) { try destinations(fixed, 5, k: 1) }
-        // A remainder under one pixel stretches the caps instead (SPEC §2.3).
+        // A remainder under one pixel stretches the caps instead (docs/RENDERING.md §2.3).
         #expect((try? destinations(fixed, 3, k: 1)) == [0..<3])
     }
 

@@ -1,0 +1,122 @@
+/// Which renderer draws the pixels.
+public enum BackendChoice: String, CaseIterable, Sendable {
+    case cpu
+    case gpu
+    /// The GPU when a context comes up, else the CPU with a one-line warning.
+    case auto
+
+    public init(parsing text: String) throws {
+        guard let value = BackendChoice(rawValue: text.lowercased()) else {
+            throw GlsliceError(.usage, "unknown backend '\(text)' (expected gpu, cpu or auto)")
+        }
+        self = value
+    }
+}
+
+/// A backend ready to draw: the CPU reference, or a GPU renderer. Not
+/// `Sendable`: a GPU backend lives on the thread that opened it.
+public enum Backend {
+    case cpu
+    case gpu(GPURenderer)
+
+    /// Opens the backend `choice` asks for. `auto` falls back to the CPU and
+    /// calls `warn` with one line saying why; `gpu` throws `.unavailable`.
+    public static func make(_ choice: BackendChoice, device: Int? = nil,
+                            warn: (String) -> Void = { _ in }) throws -> Backend {
+        switch choice {
+        case .cpu:
+            return .cpu
+        case .gpu:
+            return .gpu(try GPURenderer(context: GPUContext.make(device: device)))
+        case .auto:
+            do {
+                return try make(.gpu, device: device)
+            } catch let error as GlsliceError {
+                warn("no GPU backend, rendering on the CPU: \(error.message)")
+                return .cpu
+            }
+        }
+    }
+
+    /// `cpu`, or `gpu (RENDERER)`.
+    public var description: String {
+        switch self {
+        case .cpu: "cpu"
+        case .gpu(let renderer): "gpu (\(renderer.context.renderer))"
+        }
+    }
+
+    /// The GPU renderer, when this is the GPU backend.
+    public var gpu: GPURenderer? {
+        if case .gpu(let renderer) = self { return renderer }
+        return nil
+    }
+
+    public func prepare(_ plan: RenderPlan, source: PremultipliedImage) throws -> any BandRenderer {
+        switch self {
+        case .cpu: CPURenderer.PlanWithTaps(plan: plan, source: source)
+        case .gpu(let renderer): try renderer.upload(plan, source: source)
+        }
+    }
+}
+
+/// How outputs are cut into bands of rows: memory is bounded by one band.
+public struct Banding: Sendable {
+    /// Bytes of premultiplied rows held at once.
+    public var bandBytes: Int
+    /// Forces at most this many rows per band (tests use it to make strips cheap).
+    public var maxRows: Int?
+
+    public init(bandBytes: Int = 32 << 20, maxRows: Int? = nil) {
+        self.bandBytes = bandBytes
+        self.maxRows = maxRows
+    }
+
+    public func rows(width: Int, height: Int, renderer: any BandRenderer) -> Int {
+        var rows = max(1, bandBytes / max(1, width * 4))
+        rows = min(rows, renderer.maxBandRows, height)
+        if let maxRows { rows = min(rows, max(1, maxRows)) }
+        return max(1, rows)
+    }
+
+    /// The one band loop: renders `size` band by band and hands each band to
+    /// `sink` in order, holding one band in memory.
+    public func render(_ renderer: any BandRenderer, size: PixelSize, into sink: any RowSink) throws {
+        let width = size.width, height = size.height
+        let rows = self.rows(width: width, height: height, renderer: renderer)
+        let band = UnsafeMutablePointer<UInt8>.allocate(capacity: rows * width * 4)
+        defer { band.deallocate() }
+        var y = 0
+        while y < height {
+            let count = min(rows, height - y)
+            try renderer.renderRows(y..<(y + count), into: band)
+            try sink.write(premultipliedRows: band, count: count)
+            y += count
+        }
+    }
+}
+
+/// Collects bands into one premultiplied image (tests, parity, benchmarks).
+public final class ImageSink: RowSink {
+    public let size: PixelSize
+    private var pixels: [UInt8]
+    private var filled = 0
+
+    public init(size: PixelSize) {
+        self.size = size
+        pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
+    }
+
+    public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
+        let bytes = count * size.width * 4
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            (base + filled).update(from: rows, count: bytes)
+        }
+        filled += bytes
+    }
+
+    public var image: PremultipliedImage {
+        PremultipliedImage(RGBAImage(width: size.width, height: size.height, pixels: pixels))
+    }
+}

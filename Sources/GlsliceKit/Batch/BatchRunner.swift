@@ -1,0 +1,239 @@
+import Foundation
+import Synchronization
+
+/// Runs a manifest: reader → (source cache) → render workers → encoders, with
+/// bounded queues between stages, atomic outputs, and digests for `--resume`.
+///
+/// `Sendable` for its worker threads: its settings are constants, the source
+/// cache guards itself, and the tallies and the results file sit behind a mutex.
+public final class BatchRunner: Sendable {
+    let options: BatchOptions
+    let cache: SourceCache
+    let onError: @Sendable (String) -> Void
+    let onProgress: (@Sendable (_ done: Int) -> Void)?
+    private let state = Mutex(RunState())
+
+    /// What changes while a batch runs.
+    private struct RunState {
+        var summary = BatchSummary()
+        var results: FileHandle?
+        /// `cpu` or `gpu`: part of every digest, since the backends may differ by 1.
+        var backendKind = "cpu"
+        var madeFolders: Set<String> = []
+    }
+
+    /// - Parameters:
+    ///   - onError: one line per failed job (`manifest:LINE: message`).
+    ///   - onProgress: called after each job with the count so far.
+    public init(options: BatchOptions, onError: @escaping @Sendable (String) -> Void,
+                onProgress: (@Sendable (Int) -> Void)? = nil) {
+        self.options = options
+        self.cache = SourceCache(capacityBytes: options.cacheBytes, maxPixels: options.limits.maxSourcePixels)
+        self.onError = onError
+        self.onProgress = onProgress
+    }
+
+    /// Counts the non-blank lines of this shard (for a progress bar's total).
+    public static func countJobs(_ options: BatchOptions) throws -> Int {
+        let reader = try ManifestReader(path: options.manifest)
+        var count = 0
+        while let (number, _) = reader.nextLine() {
+            if options.shard.owns(number - 1) { count += 1 }
+        }
+        return count
+    }
+
+    public func run(warn: (String) -> Void = { _ in }) throws -> BatchSummary {
+        let reader = try ManifestReader(path: options.manifest, outputFolder: options.outputFolder)
+        try createOutputFolder()
+        try openResults()
+        defer { state.withLock { try? $0.results?.close() } }
+        let backend = try Backend.make(options.backend, device: options.device, warn: warn)
+        state.withLock {
+            $0.backendKind = backend.gpu == nil ? "cpu" : "gpu"
+            $0.summary.backend = backend.description
+        }
+        let start = Date()
+        // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
+        let queue = BoundedQueue<ManifestJob>(capacity: options.backend == .cpu ? max(4, options.workers * 4) : 512)
+        let feeder = feed(from: reader, into: queue)
+        if let gpu = backend.gpu {
+            try GPUBatch(runner: self, gpu: gpu, encoders: max(1, options.workers)).run(feeder: feeder, queue: queue)
+        } else {
+            runOnCPU(feeder: feeder, queue: queue)
+        }
+        return state.withLock {
+            $0.summary.seconds = Date().timeIntervalSince(start)
+            return $0.summary
+        }
+    }
+
+    private func createOutputFolder() throws {
+        guard let folder = options.outputFolder else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw GlsliceError(.cannotWrite, file: folder, "cannot create the output folder")
+        }
+    }
+
+    /// Opens `--results` for appending (truncated first unless resuming).
+    private func openResults() throws {
+        guard let results = options.results else { return }
+        if !options.resume || !FileManager.default.fileExists(atPath: results) {
+            guard FileManager.default.createFile(atPath: results, contents: nil) else {
+                throw GlsliceError(.cannotWrite, file: results, "cannot create the results file")
+            }
+        }
+        guard let handle = FileHandle(forWritingAtPath: results) else {
+            throw GlsliceError(.cannotWrite, file: results, "cannot open the results file")
+        }
+        handle.seekToEndOfFile()
+        state.withLock { $0.results = handle }
+    }
+
+    /// The thread that reads this shard's lines into `queue`; a bad line is
+    /// recorded as a failed job and the rest go on.
+    private func feed(from reader: ManifestReader, into queue: BoundedQueue<ManifestJob>) -> Thread {
+        let shard = options.shard
+        let feeder = Thread { [self] in
+            while let (number, text) = reader.nextLine() {
+                guard shard.owns(number - 1) else { continue }
+                do {
+                    guard queue.push(try reader.job(line: number, text: text)) else { break }
+                } catch let error as GlsliceError {
+                    // The results file says the line in its own field; the message stands alone.
+                    record(JobResult(line: number, output: nil, status: .error, error: error.message, milliseconds: 0, bytes: 0))
+                } catch {
+                    record(JobResult(line: number, output: nil, status: .error, error: "\(error)", milliseconds: 0, bytes: 0))
+                }
+            }
+            queue.close()
+        }
+        feeder.stackSize = 1 << 20
+        return feeder
+    }
+
+    /// `--jobs` workers, each preparing, rendering and encoding whole jobs.
+    private func runOnCPU(feeder: Thread, queue: BoundedQueue<ManifestJob>) {
+        let group = DispatchGroup()
+        feeder.start()
+        for _ in 0..<max(1, options.workers) {
+            group.enter()
+            let worker = Thread { [self] in
+                while let job = queue.pop() { renderOnCPU(job) }
+                group.leave()
+            }
+            worker.stackSize = 1 << 20
+            worker.start()
+        }
+        group.wait()
+    }
+
+    private func renderOnCPU(_ job: ManifestJob) {
+        guard let ready = ready(job) else { return }
+        do {
+            let bytes = try Render.encode(CPURenderer.PlanWithTaps(plan: ready.plan, source: ready.source),
+                                          plan: ready.plan, source: ready.source, to: .file(job.output),
+                                          compression: job.request.compression, text: (JobDigest.textKey, ready.digest))
+            succeed(ready, bytes: bytes)
+        } catch {
+            fail(job, error, started: ready.started)
+        }
+    }
+
+    /// The digest that an output of `job` records.
+    func digest(_ job: ManifestJob, sourceKey: String) -> String {
+        JobDigest.make(backend: state.withLock { $0.backendKind }, sourceKey: sourceKey, request: job.request)
+    }
+
+    /// With `--resume`: true when the output exists and records this job's digest.
+    func alreadyDone(_ job: ManifestJob) throws -> Bool {
+        guard options.resume, FileManager.default.fileExists(atPath: job.output),
+              let recorded = PNGDecoder.text(key: JobDigest.textKey, path: job.output) else { return false }
+        // A plain PNG is hashed without decoding; an image set is resolved (its sources are cached).
+        let key = ImageSet.isImageSet(path: job.input) ? try resolveSource(job).key : try cache.contentHash(of: job.input)
+        return recorded == digest(job, sourceKey: key)
+    }
+
+    /// The job's source through the cache, and the digest key for it: the file's
+    /// SHA-256, plus an image set's recipe when there is one.
+    private func resolveSource(_ job: ManifestJob) throws -> (source: SourceImage, key: String) {
+        var contentHash = ""
+        let source = try SourceResolver.resolve(path: job.input, outputScale: job.request.outputScale) { file in
+            let entry = try cache.source(at: file)
+            contentHash = entry.contentHash
+            return entry.source
+        }
+        let recipe = source.hints.recipe
+        return (source, recipe.isEmpty ? contentHash : "\(contentHash):\(recipe)")
+    }
+
+    /// Resume check, source, plan, output folder. Returns nil when the job is
+    /// already finished (skipped, or failed and reported).
+    func ready(_ job: ManifestJob) -> ReadyJob? {
+        let started = Date()
+        do {
+            if try alreadyDone(job) {
+                record(JobResult(line: job.line, output: job.output, status: .skipped, error: nil,
+                                 milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0))
+                return nil
+            }
+            let (source, key) = try resolveSource(job)
+            let plan = try PlanBuilder.plan(job.request, source: source, limits: options.limits)
+            try ensureFolder(of: job.output)
+            return ReadyJob(job: job, source: source.image, plan: plan, digest: digest(job, sourceKey: key),
+                            started: started, sourceKey: key)
+        } catch {
+            fail(job, error, started: started)
+            return nil
+        }
+    }
+
+    /// Creates the output's folder once per batch, not once per job.
+    private func ensureFolder(of output: String) throws {
+        let folder = (output as NSString).deletingLastPathComponent
+        if state.withLock({ $0.madeFolders.contains(folder) }) { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw GlsliceError(.cannotWrite, file: output, "cannot create the folder \(folder)")
+        }
+        state.withLock { _ = $0.madeFolders.insert(folder) }
+    }
+
+    func fail(_ job: ManifestJob, _ error: any Error, started: Date) {
+        record(JobResult(line: job.line, output: job.output, status: .error, error: "\(error)",
+                         milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0))
+    }
+
+    func succeed(_ ready: ReadyJob, bytes: Int) {
+        record(JobResult(line: ready.job.line, output: ready.job.output, status: .ok, error: nil,
+                         milliseconds: Date().timeIntervalSince(ready.started) * 1000, bytes: bytes))
+    }
+
+    /// Counts a result, appends it to the results file, reports errors.
+    func record(_ result: JobResult) {
+        let line = Data((result.jsonLine + "\n").utf8)
+        let done: Int = state.withLock {
+            $0.summary.count(result)
+            $0.results?.write(line)
+            return $0.summary.total
+        }
+        if result.status == .error {
+            onError("\(options.manifest):\(result.line): \(result.error ?? "failed")")
+        }
+        onProgress?(done)
+    }
+}
+
+/// A job ready to draw: its source, plan and digest.
+struct ReadyJob: Sendable {
+    var job: ManifestJob
+    var source: PremultipliedImage
+    var plan: RenderPlan
+    var digest: String
+    var started: Date
+    /// Identifies the source's pixels (its content hash), for GPU texture sharing.
+    var sourceKey: String
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// How a batch ended.
+public struct BatchSummary: Sendable {
+    public var ok = 0
+    public var skipped = 0
+    public var failed = 0
+    public var bytes = 0
+    public var seconds = 0.0
+    public var backend = ""
+    public var total: Int { ok + skipped + failed }
+    public var succeeded: Bool { failed == 0 }
+
+    public var line: String {
+        let rate = seconds > 0 ? Double(ok) / seconds : 0
+        return String(format: "batch: %d rendered, %d skipped, %d failed in %.2f s (%.0f renders/s, %@ of PNG) on %@",
+                      ok, skipped, failed, seconds, rate, formatBytes(bytes), backend)
+    }
+
+    mutating func count(_ result: JobResult) {
+        switch result.status {
+        case .ok: ok += 1
+        case .skipped: skipped += 1
+        case .error: failed += 1
+        }
+        bytes += result.bytes
+    }
+}
+
+func formatBytes(_ bytes: Int) -> String {
+    bytes >= 1 << 20 ? String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
+        : String(format: "%.1f KiB", Double(bytes) / 1024)
+}
+
+/// One job's outcome, as a line of the results file.
+public struct JobResult: Sendable, Encodable {
+    public enum Status: String, Sendable, Encodable { case ok, skipped, error }
+    public var line: Int
+    public var output: String?
+    public var status: Status
+    public var error: String?
+    public var milliseconds: Double
+    public var bytes: Int
+
+    enum CodingKeys: String, CodingKey {
+        case line, output, status, error, bytes
+        case milliseconds = "ms"
+    }
+
+    /// Writes every key, `null` where there is no value, `ms` to the microsecond.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(line, forKey: .line)
+        try c.encode(output, forKey: .output)
+        try c.encode(status, forKey: .status)
+        try c.encode(error, forKey: .error)
+        try c.encode((milliseconds * 1000).rounded() / 1000, forKey: .milliseconds)
+        try c.encode(bytes, forKey: .bytes)
+    }
+
+    /// One line of sorted-key JSON.
+    var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

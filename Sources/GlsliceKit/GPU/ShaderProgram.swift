@@ -1,0 +1,46 @@
+import CEGL
+
+/// Compiles and links the nine-slice program; a failure carries the driver's log.
+enum ShaderProgram {
+    static func compile(_ type: Int32, _ source: String, name: String) throws -> GLuint {
+        let shader = glCreateShader(GLenum(type))
+        guard shader != 0 else { throw GlsliceError(.internal, "glCreateShader(\(name)) failed: \(GLCheck.glErrorName(glGetError()))") }
+        source.withCString { text in
+            var pointer: UnsafePointer<GLchar>? = text
+            glShaderSource(shader, 1, &pointer, nil)
+        }
+        glCompileShader(shader)
+        var status: GLint = 0
+        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &status)
+        guard status == GL_TRUE else {
+            var log = [GLchar](repeating: 0, count: 2048)
+            glGetShaderInfoLog(shader, GLsizei(log.count), nil, &log)
+            glDeleteShader(shader)
+            throw GlsliceError(.internal, "compiling \(name) failed: \(cMessage(log))")
+        }
+        try GLCheck.gl("glCompileShader(\(name))")
+        return shader
+    }
+
+    static func link(vertex: String, fragment: String) throws -> GLuint {
+        let vs = try compile(GL_VERTEX_SHADER, vertex, name: "nine_slice.vert")
+        defer { glDeleteShader(vs) }
+        let fs = try compile(GL_FRAGMENT_SHADER, fragment, name: "nine_slice.frag")
+        defer { glDeleteShader(fs) }
+        let program = glCreateProgram()
+        guard program != 0 else { throw GlsliceError(.internal, "glCreateProgram failed") }
+        glAttachShader(program, vs)
+        glAttachShader(program, fs)
+        glLinkProgram(program)
+        var status: GLint = 0
+        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
+        guard status == GL_TRUE else {
+            var log = [GLchar](repeating: 0, count: 2048)
+            glGetProgramInfoLog(program, GLsizei(log.count), nil, &log)
+            glDeleteProgram(program)
+            throw GlsliceError(.internal, "linking the nine-slice program failed: \(cMessage(log))")
+        }
+        try GLCheck.gl("glLinkProgram")
+        return program
+    }
+}

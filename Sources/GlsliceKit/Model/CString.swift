@@ -1,0 +1,13 @@
+import Foundation
+
+/// The text of a NUL-terminated C message buffer (the shims report errors this way).
+func cMessage(_ buffer: [CChar]) -> String {
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// `strerror(errno)` as a String.
+func systemError() -> String {
+    guard let text = strerror(errno) else { return "error \(errno)" }
+    return String(validatingCString: text) ?? "error \(errno)"
+}

@@ -1,0 +1,55 @@
+/// The only place that builds a `RenderPlan`: it settles the scales, the
+/// lattice and the modes from the request and the source's hints, checks the
+/// limits, and hands the geometry to `Layout` (docs/RENDERING.md §1–§2).
+public enum PlanBuilder {
+    /// The plan for drawing `source` as `request` asks.
+    public static func plan(_ request: RenderRequest, source: SourceImage, limits: Limits = Limits()) throws -> RenderPlan {
+        try plan(request, sourceSize: source.size, file: source.file, hints: source.hints, limits: limits)
+    }
+
+    /// The plan for a source of `sourceSize` read from `file` (whose name may carry `@Nx`).
+    public static func plan(_ request: RenderRequest, sourceSize: PixelSize, file: String,
+                            hints: SourceHints = SourceHints(), limits: Limits = Limits()) throws -> RenderPlan {
+        do {
+            let sourceScale = try hints.scale ?? request.resolvedSourceScale(path: file)
+            let outputScale = request.outputScale ?? hints.defaultOutputScale ?? sourceScale
+            let k = try scaleRatio(output: outputScale, source: sourceScale)
+            let pixels = try request.size.pixels(atScale: outputScale)
+            try check(pixels, limits: limits)
+            let lattice: Lattice
+            if let given = hints.lattice {
+                guard request.insets == .zero else { throw GlsliceError(.usage, hints.latticeOwner.refusal) }
+                lattice = given
+            } else {
+                lattice = try Lattice(width: sourceSize.width, height: sourceSize.height,
+                                      insets: PixelInsets(request.insets, sourceScale: sourceScale))
+            }
+            var modes = request.modes
+            if let mode = hints.defaultMode, modes == PerAxis(both: .auto) { modes = PerAxis(both: mode) }
+            return try RenderPlan(lattice: lattice, size: pixels, k: k, modes: modes, filter: request.filter,
+                                  fillCenter: request.fillCenter)
+        } catch let error as GlsliceError {
+            throw error.about(file)
+        }
+    }
+
+    /// `k = s_out / s_src`, refused outside 1/64…64: a sub-pixel tile per output
+    /// pixel makes `space` lay out millions of tiles, and no UI needs it.
+    static func scaleRatio(output: Double, source: Double) throws -> Double {
+        let k = output / source
+        guard k >= 1.0 / 64 - 1e-12, k <= 64 + 1e-9 else {
+            throw GlsliceError(.usage,
+                "output scale @\(formatNumber(output))x over source scale @\(formatNumber(source))x is \(k), outside 1/64…64")
+        }
+        return k
+    }
+
+    static func check(_ pixels: PixelSize, limits: Limits) throws {
+        guard pixels.width <= Int(Int32.max), pixels.height <= Int(Int32.max),
+              pixels.width.multipliedReportingOverflow(by: pixels.height).overflow == false,
+              pixels.pixelCount <= limits.maxOutputPixels else {
+            throw GlsliceError(.badInput,
+                "output \(pixels) px is above the limit of \(limits.maxOutputPixels) pixels (--max-output-pixels)")
+        }
+    }
+}

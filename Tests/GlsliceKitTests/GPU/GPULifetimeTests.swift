@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+/// GPU objects have clear owners: a context releases only itself, and the
+/// display it shares with other contexts lives until the last one is gone.
+@Suite(.enabled(if: GPUTestSupport.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
+struct GPULifetimeTests {
+    /// A 2×1 source stretched to 4×1 with `nearest`: texels 10,10,200,200 (by hand).
+    func renderTwoTexels(on backend: Backend) throws -> [UInt8] {
+        let source = PremultipliedImage(RGBAImage(width: 2, height: 1, pixels: [10, 10, 10, 255, 200, 200, 200, 255]))
+        let lattice = try Lattice(width: 2, height: 1, insets: PixelInsets(top: 0, left: 0, bottom: 0, right: 0))
+        let plan = try RenderPlan(lattice: lattice, size: PixelSize(width: 4, height: 1), k: 1,
+                                  modes: PerAxis(both: .stretch), filter: .nearest, fillCenter: true)
+        let image = try Render.image(plan: plan, source: source, backend: backend)
+        return stride(from: 0, to: image.rgba.pixels.count, by: 4).map { image.rgba.pixels[$0] }
+    }
+
+    @Test func secondBackendRendersAfterTheFirstIsDropped() throws {
+        var first: Backend? = try GPUTestSupport.backend()
+        let second = try GPUTestSupport.backend()
+        #expect(try renderTwoTexels(on: try #require(first)) == [10, 10, 200, 200])
+        first = nil // its context goes; the display they share must not
+        #expect(first.map(\.description) == nil)
+        #expect(try renderTwoTexels(on: second) == [10, 10, 200, 200])
+        // And a third one, opened after, on the same display.
+        let third = try GPUTestSupport.backend()
+        #expect(try renderTwoTexels(on: third) == [10, 10, 200, 200])
+        #expect(try renderTwoTexels(on: second) == [10, 10, 200, 200])
+    }
+
+    @Test func theDisplayIsTerminatedWithItsLastContext() throws {
+        var a: GPUContext? = try GPUContext.make()
+        let display = try #require(a?.display)
+        let before = EGLDisplayRegistry.userCount(display)
+        #expect(before >= 1)
+        var b: GPUContext? = try GPUContext.make()
+        #expect(b?.display == display)
+        #expect(EGLDisplayRegistry.userCount(display) == before + 1)
+        a = nil
+        #expect(EGLDisplayRegistry.userCount(display) == before)
+        b = nil
+        #expect(EGLDisplayRegistry.userCount(display) == before - 1)
+        #expect(a == nil && b == nil)
+    }
+}
