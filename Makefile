@@ -43,6 +43,7 @@ demo: setup
 	@echo "demo: $$(ls out/*.png | wc -l) images in $$(pwd)/out/"
 
 test: setup
+	python3 Scripts/check-flow.py
 	$(SWIFT) test
 
 bench-cpu: setup

@@ -60,13 +60,74 @@ static int open_reader(read_context *ctx, png_structp *png, png_infop *info, cha
     return GS_PNG_OK;
 }
 
+/* What gs_png_decode allocates while libpng may still longjmp. It lives on the
+   heap: a local changed after setjmp would be indeterminate after the jump. */
+typedef struct {
+    uint8_t *pixels;
+    png_bytep *rows;
+    int failure; /* the status to return when libpng jumps back, 0 for GS_PNG_CORRUPT */
+} decode_buffers;
+
+/* GS_PNG_TOO_LARGE (with a message) when the header's size is above the budget,
+   so nothing is allocated for it. */
+static int check_size(png_structp png, png_infop info, uint64_t max_pixels, char *message) {
+    png_uint_32 width = png_get_image_width(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    if ((uint64_t)width * (uint64_t)height <= max_pixels) return GS_PNG_OK;
+    snprintf(message, GS_PNG_MESSAGE_SIZE, "image is %ux%u = %llu pixels, above the limit of %llu",
+             (unsigned)width, (unsigned)height, (unsigned long long)((uint64_t)width * height),
+             (unsigned long long)max_pixels);
+    return GS_PNG_TOO_LARGE;
+}
+
+/* Every colour type, depth and interlace to straight RGBA8 (docs/RENDERING.md §4);
+   colour-space chunks are not applied. May longjmp. */
+static void set_rgba8_transforms(png_structp png, png_infop info, read_context *ctx) {
+    png_set_expand(png);
+    png_set_scale_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    (void)png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    size_t rowbytes = png_get_rowbytes(png, info);
+    if (rowbytes != (size_t)png_get_image_width(png, info) * 4) {
+        snprintf(ctx->message, sizeof ctx->message, "unexpected row size %zu after transforms", rowbytes);
+        png_error(png, ctx->message);
+    }
+}
+
+/* Allocates the image and its row pointers into `buffers` and reads every row. May longjmp. */
+static void read_rows(png_structp png, png_infop info, decode_buffers *buffers) {
+    png_uint_32 width = png_get_image_width(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    size_t total = (size_t)width * (size_t)height * 4;
+    buffers->pixels = (uint8_t *)malloc(total ? total : 1);
+    buffers->rows = (png_bytep *)malloc(sizeof(png_bytep) * (height ? height : 1));
+    if (buffers->pixels == NULL || buffers->rows == NULL) {
+        buffers->failure = GS_PNG_NO_MEMORY;
+        png_error(png, "out of memory");
+    }
+    for (png_uint_32 y = 0; y < height; y++) buffers->rows[y] = buffers->pixels + (size_t)y * width * 4;
+    png_read_image(png, buffers->rows);
+    png_read_end(png, info);
+}
+
+/* Copies the first npTc chunk (a compiled Android nine-patch), if any, into `out`. */
+static void copy_nine_patch_chunk(png_structp png, png_infop info, gs_png_image *out) {
+    png_unknown_chunkp unknowns = NULL;
+    int count = png_get_unknown_chunks(png, info, &unknowns);
+    for (int i = 0; i < count && out->nine_patch == NULL; i++) {
+        if (memcmp(unknowns[i].name, "npTc", 4) != 0) continue;
+        out->nine_patch = (uint8_t *)malloc(unknowns[i].size ? unknowns[i].size : 1);
+        if (out->nine_patch == NULL) return;
+        memcpy(out->nine_patch, unknowns[i].data, unknowns[i].size);
+        out->nine_patch_length = unknowns[i].size;
+    }
+}
+
 int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
                   gs_png_image *out, char *message) {
-    out->width = 0;
-    out->height = 0;
-    out->pixels = NULL;
-    out->nine_patch = NULL;
-    out->nine_patch_length = 0;
+    memset(out, 0, sizeof *out);
     int status = check_signature(data, length, message);
     if (status != GS_PNG_OK) return status;
 
@@ -75,76 +136,39 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     png_infop info;
     status = open_reader(&ctx, &png, &info, message);
     if (status != GS_PNG_OK) return status;
-    /* volatile: they change between setjmp and a possible longjmp */
-    uint8_t *volatile pixels = NULL;
-    png_bytep *volatile rows = NULL;
-    volatile int result = GS_PNG_CORRUPT;
+    decode_buffers *buffers = (decode_buffers *)calloc(1, sizeof *buffers);
+    if (buffers == NULL) {
+        png_destroy_read_struct(&png, &info, NULL);
+        set_message(message, "out of memory");
+        return GS_PNG_NO_MEMORY;
+    }
     if (setjmp(png_jmpbuf(png))) {
         set_message(message, ctx.message);
-        free(rows);
-        free(pixels);
+        int failure = buffers->failure ? buffers->failure : GS_PNG_CORRUPT;
+        free(buffers->rows);
+        free(buffers->pixels);
+        free(buffers);
         png_destroy_read_struct(&png, &info, NULL);
-        return result;
+        return failure;
     }
     /* Let the caller's pixel budget, not libpng's 1M-per-side default, decide. */
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     static const png_byte nine_patch_chunk[5] = {'n', 'p', 'T', 'c', '\0'};
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, nine_patch_chunk, 1);
     png_read_info(png, info);
-
-    png_uint_32 width = png_get_image_width(png, info);
-    png_uint_32 height = png_get_image_height(png, info);
-    if ((uint64_t)width * (uint64_t)height > max_pixels) {
-        snprintf(message, GS_PNG_MESSAGE_SIZE,
-                 "image is %ux%u = %llu pixels, above the limit of %llu",
-                 (unsigned)width, (unsigned)height,
-                 (unsigned long long)((uint64_t)width * height),
-                 (unsigned long long)max_pixels);
-        png_destroy_read_struct(&png, &info, NULL);
-        return GS_PNG_TOO_LARGE;
+    status = check_size(png, info, max_pixels, message);
+    if (status == GS_PNG_OK) {
+        set_rgba8_transforms(png, info, &ctx);
+        read_rows(png, info, buffers);
+        copy_nine_patch_chunk(png, info, out);
+        out->width = png_get_image_width(png, info);
+        out->height = png_get_image_height(png, info);
+        out->pixels = buffers->pixels;
     }
-
-    png_set_expand(png);
-    png_set_scale_16(png);
-    png_set_gray_to_rgb(png);
-    png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
-    (void)png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-
-    size_t rowbytes = png_get_rowbytes(png, info);
-    if (rowbytes != (size_t)width * 4) {
-        snprintf(ctx.message, sizeof ctx.message, "unexpected row size %zu after transforms", rowbytes);
-        png_error(png, ctx.message);
-    }
-    size_t total = (size_t)width * (size_t)height * 4;
-    pixels = (uint8_t *)malloc(total ? total : 1);
-    rows = (png_bytep *)malloc(sizeof(png_bytep) * (height ? height : 1));
-    if (pixels == NULL || rows == NULL) {
-        result = GS_PNG_NO_MEMORY;
-        png_error(png, "out of memory");
-    }
-    for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 4;
-    png_read_image(png, rows);
-    png_read_end(png, info);
-
-    png_unknown_chunkp unknowns = NULL;
-    int unknown_count = png_get_unknown_chunks(png, info, &unknowns);
-    for (int i = 0; i < unknown_count; i++) {
-        if (memcmp(unknowns[i].name, "npTc", 4) == 0 && out->nine_patch == NULL) {
-            out->nine_patch = (uint8_t *)malloc(unknowns[i].size ? unknowns[i].size : 1);
-            if (out->nine_patch != NULL) {
-                memcpy(out->nine_patch, unknowns[i].data, unknowns[i].size);
-                out->nine_patch_length = unknowns[i].size;
-            }
-        }
-    }
-
-    free(rows);
+    free(buffers->rows);
+    free(buffers);
     png_destroy_read_struct(&png, &info, NULL);
-    out->width = width;
-    out->height = height;
-    out->pixels = pixels;
-    return GS_PNG_OK;
+    return status;
 }
 
 int gs_png_read_text(const uint8_t *data, size_t length, const char *key,

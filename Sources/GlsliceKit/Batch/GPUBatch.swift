@@ -11,16 +11,7 @@ struct GPUBatch {
 
     func run(feeder: Thread, queue: BoundedQueue<ManifestJob>) throws {
         let outputs = BoundedQueue<AtlasOutput>(capacity: encoders * 4)
-        let group = DispatchGroup()
-        for _ in 0..<encoders {
-            group.enter()
-            let thread = Thread { [runner] in
-                while let output = outputs.pop() { runner.encode(output) }
-                group.leave()
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
+        let group = startEncoders(reading: outputs)
         feeder.start()
         defer {
             queue.close()
@@ -59,6 +50,21 @@ struct GPUBatch {
             gpu.trimTextureCache()
         }
         atlas.finish()
+    }
+
+    /// `encoders` threads that encode atlas outputs until `outputs` closes.
+    private func startEncoders(reading outputs: BoundedQueue<AtlasOutput>) -> DispatchGroup {
+        let group = DispatchGroup()
+        for _ in 0..<encoders {
+            group.enter()
+            let thread = Thread { [runner] in
+                while let output = outputs.pop() { runner.encode(output) }
+                group.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        return group
     }
 
     /// A large output: band by band straight into its encoder.

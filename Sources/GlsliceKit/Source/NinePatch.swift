@@ -21,18 +21,45 @@ public struct NinePatch: Sendable, Equatable {
     }
 
     public init(parsing image: StraightImage) throws {
-        let width = image.width, height = image.height
-        guard width >= 3, height >= 3 else {
-            throw GlsliceError(.badInput, "a .9.png must be at least 3x3 (artwork plus its 1-px border), this is \(width)x\(height)")
-        }
-        let corner = image.rgba[0, 0]
-        let transparentNeutral = corner[3] == 0
-        guard transparentNeutral || corner == [255, 255, 255, 255] else {
-            throw GlsliceError(.badInput,
-                "nine-patch pixel (0,0) is \(NinePatch.hex(corner)): the neutral colour must be fully transparent or opaque white")
+        let border = try Border(image)
+        let stretchX = try border.blackRuns(along: .top), stretchY = try border.blackRuns(along: .left)
+        let padX = try border.paddingRun(along: .bottom), padY = try border.paddingRun(along: .right)
+        let w = image.width - 2, h = image.height - 2
+        lattice = try Lattice(width: w, height: h, x: NinePatch.segments(stretchX, w), y: NinePatch.segments(stretchY, h))
+        let contentX = padX ?? ((stretchX.first?.lowerBound ?? 0)..<(stretchX.last?.upperBound ?? w))
+        let contentY = padY ?? ((stretchY.first?.lowerBound ?? 0)..<(stretchY.last?.upperBound ?? h))
+        padding = PixelInsets(top: contentY.lowerBound, left: contentX.lowerBound,
+                              bottom: h - contentY.upperBound, right: w - contentX.upperBound)
+        artwork = border.artwork()
+    }
+
+    /// The 1-pixel border of a raw nine-patch and the rules for reading it.
+    struct Border {
+        enum Edge: String { case top, left, bottom, right }
+        enum Mark { case neutral, black, red }
+
+        let image: StraightImage
+        /// The neutral colour is pixel (0, 0): fully transparent, or opaque white.
+        let transparentNeutral: Bool
+
+        init(_ image: StraightImage) throws {
+            let width = image.width, height = image.height
+            guard width >= 3, height >= 3 else {
+                throw GlsliceError(.badInput, "a .9.png must be at least 3x3 (artwork plus its 1-px border), this is \(width)x\(height)")
+            }
+            let corner = image.rgba[0, 0]
+            guard corner[3] == 0 || corner == [255, 255, 255, 255] else {
+                throw GlsliceError(.badInput,
+                    "nine-patch pixel (0,0) is \(NinePatch.hex(corner)): the neutral colour must be fully transparent or opaque white")
+            }
+            self.image = image
+            transparentNeutral = corner[3] == 0
+            for (x, y) in [(width - 1, 0), (0, height - 1), (width - 1, height - 1)]
+                where try mark(x, y, redAllowed: false) != .neutral {
+                throw GlsliceError(.badInput, "nine-patch corner pixel (\(x),\(y)) must be neutral")
+            }
         }
 
-        enum Mark { case neutral, black, red }
         func mark(_ x: Int, _ y: Int, redAllowed: Bool) throws -> Mark {
             let p = image.rgba[x, y]
             if transparentNeutral ? p[3] == 0 : p == [255, 255, 255, 255] { return .neutral }
@@ -41,13 +68,24 @@ public struct NinePatch: Sendable, Equatable {
             let expected = redAllowed ? "neutral, black #000000FF or red #FF0000FF" : "neutral or black #000000FF"
             throw GlsliceError(.badInput, "nine-patch border pixel (\(x),\(y)) is \(NinePatch.hex(p)); expected \(expected)")
         }
-        /// Black runs along one edge, as artwork ranges.
-        func runs(_ count: Int, redAllowed: Bool, _ at: (Int) -> (Int, Int)) throws -> [Range<Int>] {
+
+        /// Black runs along `edge`, as artwork ranges (red allowed on bottom and right only).
+        func blackRuns(along edge: Edge) throws -> [Range<Int>] {
+            let horizontal = edge == .top || edge == .bottom
+            let count = (horizontal ? image.width : image.height) - 1
+            let redAllowed = edge == .bottom || edge == .right
+            func at(_ i: Int) -> (Int, Int) {
+                switch edge {
+                case .top: (i, 0)
+                case .left: (0, i)
+                case .bottom: (i, image.height - 1)
+                case .right: (image.width - 1, i)
+                }
+            }
             var runs: [Range<Int>] = []
             var start: Int?
             for i in 1...count {
-                let (x, y) = i <= count - 1 ? at(i) : (0, 0)
-                let black = i <= count - 1 ? try mark(x, y, redAllowed: redAllowed) == .black : false
+                let black = i <= count - 1 ? try mark(at(i).0, at(i).1, redAllowed: redAllowed) == .black : false
                 if black, start == nil { start = i - 1 }
                 if !black, let s = start {
                     runs.append(s..<(i - 1))
@@ -56,32 +94,27 @@ public struct NinePatch: Sendable, Equatable {
             }
             return runs
         }
-        for (x, y) in [(width - 1, 0), (0, height - 1), (width - 1, height - 1)] where try mark(x, y, redAllowed: false) != .neutral {
-            throw GlsliceError(.badInput, "nine-patch corner pixel (\(x),\(y)) must be neutral")
+
+        /// The padding run on the bottom or right edge: at most one.
+        func paddingRun(along edge: Edge) throws -> Range<Int>? {
+            let runs = try blackRuns(along: edge)
+            guard runs.count <= 1 else {
+                throw GlsliceError(.badInput, "nine-patch \(edge.rawValue) edge has \(runs.count) padding runs; at most one is allowed")
+            }
+            return runs.first
         }
-        let stretchX = try runs(width - 1, redAllowed: false) { ($0, 0) }
-        let stretchY = try runs(height - 1, redAllowed: false) { (0, $0) }
-        let padX = try runs(width - 1, redAllowed: true) { ($0, height - 1) }
-        let padY = try runs(height - 1, redAllowed: true) { (width - 1, $0) }
-        guard padX.count <= 1 else {
-            throw GlsliceError(.badInput, "nine-patch bottom edge has \(padX.count) padding runs; at most one is allowed")
+
+        /// The pixels inside the border.
+        func artwork() -> StraightImage {
+            let width = image.width, w = image.width - 2, h = image.height - 2
+            var pixels: [UInt8] = []
+            pixels.reserveCapacity(w * h * 4)
+            for y in 1...h {
+                let start = (y * width + 1) * 4
+                pixels += image.rgba.pixels[start..<(start + w * 4)]
+            }
+            return StraightImage(RGBAImage(width: w, height: h, pixels: pixels))
         }
-        guard padY.count <= 1 else {
-            throw GlsliceError(.badInput, "nine-patch right edge has \(padY.count) padding runs; at most one is allowed")
-        }
-        let w = width - 2, h = height - 2
-        lattice = try Lattice(width: w, height: h, x: NinePatch.segments(stretchX, w), y: NinePatch.segments(stretchY, h))
-        let contentX = padX.first ?? ((stretchX.first?.lowerBound ?? 0)..<(stretchX.last?.upperBound ?? w))
-        let contentY = padY.first ?? ((stretchY.first?.lowerBound ?? 0)..<(stretchY.last?.upperBound ?? h))
-        padding = PixelInsets(top: contentY.lowerBound, left: contentX.lowerBound,
-                              bottom: h - contentY.upperBound, right: w - contentX.upperBound)
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(w * h * 4)
-        for y in 1...h {
-            let start = (y * width + 1) * 4
-            pixels += image.rgba.pixels[start..<(start + w * 4)]
-        }
-        artwork = StraightImage(RGBAImage(width: w, height: h, pixels: pixels))
     }
 
     /// A compiled nine-patch (an `npTc` chunk, as Android's resource compiler
