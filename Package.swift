@@ -44,7 +44,7 @@ let package = Package(
             dependencies: ["GlsliceKit"],
             path: "Benchmarks/GlsliceBench"
         ),
-        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit"]),
+        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL"]),
         .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -64,15 +64,8 @@ struct RenderOptionGroup: ParsableArguments {
     /// The request these flags make; a bad value is refused naming its flag.
     func request() throws -> RenderRequest {
         do {
-            let outputSize: OutputSize
-            switch (size, pixels) {
-            case (let size?, nil): outputSize = try OutputSize.parsePoints(size)
-            case (nil, let pixels?): outputSize = try OutputSize.parsePixels(pixels)
-            case (nil, nil): throw GlsliceError(.usage, "give the output size with --size WxH (points) or --pixels WxH")
-            case (_?, _?): throw GlsliceError(.usage, "--size and --pixels are alternatives; give one")
-            }
             return RenderRequest(
-                size: outputSize,
+                size: try OutputSize.parse(size: size, pixels: pixels, flag: "--"),
                 outputScale: try scale.map { try Scale.parse($0, option: "scale") },
                 insets: try insets.map(Insets.init(parsing:)) ?? .zero,
                 sourceScale: try sourceScale.map { try Scale.parse($0, option: "source-scale") },

@@ -15,6 +15,17 @@ public enum OutputSize: Sendable, Equatable {
     case points(width: Double, height: Double)
     case pixels(PixelSize)
 
+    /// The size from `size` (points) or `pixels`, exactly one of which must be
+    /// given; `flag` prefixes the option names in messages (`--` on the command line).
+    public static func parse(size: String?, pixels: String?, flag: String = "") throws -> OutputSize {
+        switch (size, pixels) {
+        case (let size?, nil): return try parsePoints(size)
+        case (nil, let pixels?): return try parsePixels(pixels)
+        case (nil, nil): throw GlsliceError(.usage, "give the output size with \(flag)size WxH (points) or \(flag)pixels WxH")
+        case (_?, _?): throw GlsliceError(.usage, "\(flag)size and \(flag)pixels are alternatives; give one")
+        }
+    }
+
     /// Parses `WxH` in points (`--size`).
     public static func parsePoints(_ text: String) throws -> OutputSize {
         let (w, h) = try parsePair(text, option: "size", unit: "points")

@@ -62,12 +62,7 @@ extension RenderRequest: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let size = try c.flexibleText(.size, pair: true, "\"size\" must be \"WxH\" or [W, H]")
         let pixels = try c.flexibleText(.pixels, pair: true, "\"pixels\" must be \"WxH\" or [W, H]")
-        switch (size, pixels) {
-        case (let size?, nil): self.size = try OutputSize.parsePoints(size)
-        case (nil, let pixels?): self.size = try OutputSize.parsePixels(pixels)
-        case (nil, nil): throw GlsliceError(.usage, "give the output size with size WxH (points) or pixels WxH")
-        case (_?, _?): throw GlsliceError(.usage, "size and pixels are alternatives; give one")
-        }
+        self.size = try OutputSize.parse(size: size, pixels: pixels)
         outputScale = try c.flexibleText(.scale, "\"scale\" must be a number or a string")
             .map { try Scale.parse($0, option: "scale") }
         insets = try c.flexibleText(.insets, list: true, "\"insets\" must be \"T,L,B,R\", [T, L, B, R] or a number")

@@ -1,3 +1,4 @@
+import CEGL
 import Foundation
 import Testing
 @testable import GlsliceKit
@@ -17,11 +18,11 @@ struct GPULifetimeTests {
     }
 
     @Test func secondBackendRendersAfterTheFirstIsDropped() throws {
-        var first: Backend? = try GPUTestSupport.backend()
         let second = try GPUTestSupport.backend()
-        #expect(try renderTwoTexels(on: try #require(first)) == [10, 10, 200, 200])
-        first = nil // its context goes; the display they share must not
-        #expect(first.map(\.description) == nil)
+        do {
+            let first = try GPUTestSupport.backend()
+            #expect(try renderTwoTexels(on: first) == [10, 10, 200, 200])
+        } // the first backend's context goes here; the display they share must not
         #expect(try renderTwoTexels(on: second) == [10, 10, 200, 200])
         // And a third one, opened after, on the same display.
         let third = try GPUTestSupport.backend()
@@ -30,17 +31,22 @@ struct GPULifetimeTests {
     }
 
     @Test func theDisplayIsTerminatedWithItsLastContext() throws {
-        var a: GPUContext? = try GPUContext.make()
-        let display = try #require(a?.display)
-        let before = EGLDisplayRegistry.userCount(display)
-        #expect(before >= 1)
-        var b: GPUContext? = try GPUContext.make()
-        #expect(b?.display == display)
-        #expect(EGLDisplayRegistry.userCount(display) == before + 1)
-        a = nil
-        #expect(EGLDisplayRegistry.userCount(display) == before)
-        b = nil
+        // Contexts opened inside this function are gone when it returns.
+        func openTwoDropOne() throws -> (display: EGLDisplay, before: Int) {
+            let a = try GPUContext.make()
+            let before = EGLDisplayRegistry.userCount(a.display)
+            #expect(before >= 1)
+            try withExtendedLifetime(a) {
+                do {
+                    let b = try GPUContext.make()
+                    #expect(b.display == a.display)
+                    #expect(EGLDisplayRegistry.userCount(a.display) == before + 1)
+                } // b goes: one user fewer, the display stays for a
+                #expect(EGLDisplayRegistry.userCount(a.display) == before)
+            }
+            return (a.display, before)
+        }
+        let (display, before) = try openTwoDropOne()
         #expect(EGLDisplayRegistry.userCount(display) == before - 1)
-        #expect(a == nil && b == nil)
     }
 }
