@@ -13,6 +13,8 @@ Each follows the HIG advice: the smallest image that gives the look.
                          removed, markers in an npTc chunk
   button.imageset/       the button as an Xcode asset catalog image set: 1x/2x/3x, 9-part,
                          cap-insets and a 1-pt stretched centre in each variant's pixels
+  android/               small nine-patches made to test aapt2's reading rules, one rule
+                         each (see android() below); the expected values are in the tests
 Run: python3 Scripts/make-fixtures.py
 """
 import math
@@ -23,15 +25,17 @@ import zlib
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures")
 
 
-def write_png(path, width, height, pixels, extra_chunks=()):
-    """pixels: list of rows of (r, g, b, a) straight tuples; extra_chunks go before IDAT."""
-    raw = b"".join(b"\x00" + bytes(c for px in row for c in px) for row in pixels)
+def write_png(path, width, height, pixels, extra_chunks=(), depth=8):
+    """pixels: list of rows of (r, g, b, a) straight tuples (0-255, or 0-65535 at depth 16);
+    extra_chunks go before IDAT."""
+    fmt = ">%dH" if depth == 16 else "%dB"
+    raw = b"".join(b"\x00" + struct.pack(fmt % (4 * len(row)), *(c for px in row for c in px)) for row in pixels)
 
     def chunk(kind, data):
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
-    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, 6, 0, 0, 0))
     for kind, body in extra_chunks:
         data += chunk(kind, body)
     data += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
@@ -187,6 +191,60 @@ def imageset():
         f.write("\n")
 
 
+def nine_patch(name, art, top="", left="", bottom="", right="", corners=None, neutral=(0, 0, 0, 0), depth=8,
+               marker=None):
+    """Writes android/NAME: `art` rows inside a border whose edges are strings over the
+    artwork (k black, r red, g grey, anything else neutral); corners: (top-left, top-right,
+    bottom-left, bottom-right) pixels."""
+    h, w = len(art), len(art[0])
+    black = marker or (0, 0, 0, 255)
+    red = (65535, 0, 0, 65535) if depth == 16 else (255, 0, 0, 255)
+    if depth == 16 and neutral == (0, 0, 0, 0):
+        neutral = (0, 0, 0, 0)
+    def edge(text, n):
+        text = text.ljust(n)
+        grey = (128, 128, 128, 255)
+        return [black if c == "k" else red if c == "r" else grey if c == "g" else neutral for c in text[:n]]
+    tl, tr, bl, br = corners or (neutral,) * 4
+    t, l, b, r = edge(top, w), edge(left, h), edge(bottom, w), edge(right, h)
+    rows = [[tl] + t + [tr]] + [[l[y]] + list(art[y]) + [r[y]] for y in range(h)] + [[bl] + b + [br]]
+    os.makedirs(os.path.join(OUT, "android"), exist_ok=True)
+    write_png(os.path.join(OUT, "android", name), w + 2, h + 2, rows, depth=depth)
+
+
+def android():
+    """One fixture per aapt2 reading rule (docs/RENDERING.md §7)."""
+    grey = lambda v: (v, v, v, 255)
+    # A 4-px stretch run that is a gradient between two 2-px caps: Android stretches it.
+    nine_patch("gradient.9.png", [[grey(v) for v in (40, 40, 60, 100, 140, 180, 220, 220)]], top="  kkkk", left="k")
+    # Black corner pixels other than (0,0): aapt2 never reads them.
+    k = (0, 0, 0, 255)
+    nine_patch("corners.9.png", [[grey(50)] * 3] * 3, top=" k ", left=" k ", corners=((0, 0, 0, 0), k, k, k))
+    # No top markers: the whole x axis scales.
+    nine_patch("whole-axis.9.png", [[grey(v) for v in (0, 40, 80, 120)]] * 3, left=" k ")
+    # 16-bit: markers of 0x00FF are black by their high byte; the artwork keeps accurate scaling.
+    g16 = (0x12FF, 0x12FF, 0x12FF, 0xFFFF)
+    nine_patch("sixteen.9.png", [[g16] * 4] * 3, top=" kk ", left=" k ", depth=16, marker=(0x00FF, 0x00FF, 0x00FF, 0xFFFF))
+    # Refused as aapt2 refuses them.
+    art = [[grey(90)] * 6] * 6
+    nine_patch("red-middle.9.png", art, top="  kk", left="  kk", bottom="  rr")
+    nine_patch("red-three.9.png", art, top="  kk", left="  kk", right="r r  r")
+    nine_patch("red-top.9.png", art, top="  kr", left="  kk")
+    nine_patch("regions.9.png", [[grey(90)] * 17] * 9, top=" k k k k k k k k", left=" k k k k")
+    nine_patch("invalid-colour.9.png", art, top="  kgk", left="  kk")
+    # Padding (black) and optical bounds (red, one run from each end) on the bottom and right.
+    optical_art = [[grey(70)] * 9] * 6
+    nine_patch("optical.9.png", optical_art, top="   kk", left="  kk", bottom="rr kkkk r", right=" kkk r")
+    # The same, compiled: npTc (big-endian) and npLb (little-endian, as aapt2 copies the ints).
+    x_divs, y_divs = [3, 5], [2, 4]
+    np_tc = struct.pack(">4B", 1, 2, 2, 9) + struct.pack(">II", 0, 0)
+    np_tc += struct.pack(">4i", 3, 2, 1, 2) + struct.pack(">I", 0)  # padding left, right, top, bottom
+    np_tc += struct.pack(">4i", *(x_divs + y_divs)) + struct.pack(">9I", *([1] * 9))
+    np_lb = struct.pack("<4i", 2, 0, 1, 1)  # optical left, top, right, bottom
+    write_png(os.path.join(OUT, "android", "optical.compiled.png"), 9, 6, optical_art,
+              extra_chunks=[(b"npTc", np_tc), (b"npLb", np_lb)])
+
+
 if __name__ == "__main__":
     for s in (1, 2, 3):
         button(s)
@@ -196,4 +254,5 @@ if __name__ == "__main__":
     shadow()
     bubble()
     imageset()
+    android()
     print("wrote fixtures to", os.path.normpath(OUT))

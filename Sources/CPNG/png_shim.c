@@ -82,9 +82,9 @@ static int check_size(png_structp png, png_infop info, uint64_t max_pixels, char
 
 /* Every colour type, depth and interlace to straight RGBA8 (docs/RENDERING.md §4);
    colour-space chunks are not applied. May longjmp. */
-static void set_rgba8_transforms(png_structp png, png_infop info, read_context *ctx) {
+static void set_rgba8_transforms(png_structp png, png_infop info, read_context *ctx, int flags) {
     png_set_expand(png);
-    png_set_scale_16(png);
+    if (flags & GS_PNG_HIGH_BYTE) png_set_strip_16(png); else png_set_scale_16(png);
     png_set_gray_to_rgb(png);
     png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
     (void)png_set_interlace_handling(png);
@@ -112,21 +112,21 @@ static void read_rows(png_structp png, png_infop info, decode_buffers *buffers) 
     png_read_end(png, info);
 }
 
-/* Copies the first npTc chunk (a compiled Android nine-patch), if any, into `out`. */
-static void copy_nine_patch_chunk(png_structp png, png_infop info, gs_png_image *out) {
+/* Copies the first chunk called `name` among the kept unknown chunks, if any. */
+static void copy_chunk(png_structp png, png_infop info, const char *name, uint8_t **data, size_t *length) {
     png_unknown_chunkp unknowns = NULL;
     int count = png_get_unknown_chunks(png, info, &unknowns);
-    for (int i = 0; i < count && out->nine_patch == NULL; i++) {
-        if (memcmp(unknowns[i].name, "npTc", 4) != 0) continue;
-        out->nine_patch = (uint8_t *)malloc(unknowns[i].size ? unknowns[i].size : 1);
-        if (out->nine_patch == NULL) return;
-        memcpy(out->nine_patch, unknowns[i].data, unknowns[i].size);
-        out->nine_patch_length = unknowns[i].size;
+    for (int i = 0; i < count && *data == NULL; i++) {
+        if (memcmp(unknowns[i].name, name, 4) != 0) continue;
+        *data = (uint8_t *)malloc(unknowns[i].size ? unknowns[i].size : 1);
+        if (*data == NULL) return;
+        memcpy(*data, unknowns[i].data, unknowns[i].size);
+        *length = unknowns[i].size;
     }
 }
 
 int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
-                  gs_png_image *out, char *message) {
+                  int flags, gs_png_image *out, char *message) {
     memset(out, 0, sizeof *out);
     int status = check_signature(data, length, message);
     if (status != GS_PNG_OK) return status;
@@ -153,14 +153,16 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     }
     /* Let the caller's pixel budget, not libpng's 1M-per-side default, decide. */
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
-    static const png_byte nine_patch_chunk[5] = {'n', 'p', 'T', 'c', '\0'};
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, nine_patch_chunk, 1);
+    static const png_byte nine_patch_chunks[10] = {'n', 'p', 'T', 'c', '\0', 'n', 'p', 'L', 'b', '\0'};
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, nine_patch_chunks, 2);
     png_read_info(png, info);
     status = check_size(png, info, max_pixels, message);
     if (status == GS_PNG_OK) {
-        set_rgba8_transforms(png, info, &ctx);
+        out->bit_depth = png_get_bit_depth(png, info);
+        set_rgba8_transforms(png, info, &ctx, flags);
         read_rows(png, info, buffers);
-        copy_nine_patch_chunk(png, info, out);
+        copy_chunk(png, info, "npTc", &out->nine_patch, &out->nine_patch_length);
+        copy_chunk(png, info, "npLb", &out->layout_bounds, &out->layout_bounds_length);
         out->width = png_get_image_width(png, info);
         out->height = png_get_image_height(png, info);
         out->pixels = buffers->pixels;
@@ -208,6 +210,8 @@ void gs_png_image_free(gs_png_image *image) {
     image->pixels = NULL;
     free(image->nine_patch);
     image->nine_patch = NULL;
+    free(image->layout_bounds);
+    image->layout_bounds = NULL;
 }
 
 struct gs_png_writer {

@@ -162,7 +162,7 @@ import GlsliceKit
         let bad = folder.appendingPathComponent("bad.9.png").path
         try PNGEncoder.write(image.premultiplied(), to: .file(bad))
         try expectRefusal(["render", bad, "--pixels", "120x50"], code: 65,
-                          mentions: ["bad.9.png", "border pixel (3,0) is #808080FF"])
+                          mentions: ["bad.9.png", "invalid color at (3,0): #808080FF"])
     }
 
     @Test func everyModeRendersTheFixtures() throws {

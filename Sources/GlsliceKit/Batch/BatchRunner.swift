@@ -175,15 +175,17 @@ public final class BatchRunner: Sendable {
         let started = Date()
         do {
             if try alreadyDone(job) {
+                // A skipped .9.png still reports its bounds, for builds that read only the latest results.
+                let bounds = NinePatch.isNinePatch(path: job.input) ? try? resolveSource(job).source.hints.ninePatch : nil
                 record(JobResult(line: job.line, output: job.output, status: .skipped, error: nil,
-                                 milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0))
+                                 milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0, ninePatch: bounds))
                 return nil
             }
             let (source, key) = try resolveSource(job)
             let plan = try PlanBuilder.plan(job.request, source: source, limits: options.limits)
             try ensureFolder(of: job.output)
             return ReadyJob(job: job, source: source.image, plan: plan, digest: digest(job, sourceKey: key),
-                            started: started, sourceKey: key)
+                            started: started, sourceKey: key, ninePatch: source.hints.ninePatch)
         } catch {
             fail(job, error, started: started)
             return nil
@@ -209,7 +211,8 @@ public final class BatchRunner: Sendable {
 
     func succeed(_ ready: ReadyJob, bytes: Int) {
         record(JobResult(line: ready.job.line, output: ready.job.output, status: .ok, error: nil,
-                         milliseconds: Date().timeIntervalSince(ready.started) * 1000, bytes: bytes))
+                         milliseconds: Date().timeIntervalSince(ready.started) * 1000, bytes: bytes,
+                         ninePatch: ready.ninePatch))
     }
 
     /// Counts a result, appends it to the results file, reports errors.
@@ -236,4 +239,5 @@ struct ReadyJob: Sendable {
     var started: Date
     /// Identifies the source's pixels (its content hash), for GPU texture sharing.
     var sourceKey: String
+    var ninePatch: NinePatchBounds?
 }

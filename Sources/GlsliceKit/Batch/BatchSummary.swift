@@ -41,10 +41,24 @@ public struct JobResult: Sendable, Encodable {
     public var error: String?
     public var milliseconds: Double
     public var bytes: Int
+    /// A nine-patch source's padding and optical bounds, for laying text out in the output.
+    public var ninePatch: NinePatchBounds?
+
+    public init(line: Int, output: String?, status: Status, error: String?, milliseconds: Double, bytes: Int,
+                ninePatch: NinePatchBounds? = nil) {
+        self.line = line
+        self.output = output
+        self.status = status
+        self.error = error
+        self.milliseconds = milliseconds
+        self.bytes = bytes
+        self.ninePatch = ninePatch
+    }
 
     enum CodingKeys: String, CodingKey {
         case line, output, status, error, bytes
         case milliseconds = "ms"
+        case ninePatch = "nine-patch"
     }
 
     /// Writes every key, `null` where there is no value, `ms` to the microsecond.
@@ -56,6 +70,7 @@ public struct JobResult: Sendable, Encodable {
         try c.encode(error, forKey: .error)
         try c.encode((milliseconds * 1000).rounded() / 1000, forKey: .milliseconds)
         try c.encode(bytes, forKey: .bytes)
+        try c.encode(ninePatch, forKey: .ninePatch)
     }
 
     /// One line of sorted-key JSON.

@@ -5,7 +5,7 @@ import Synchronization
 /// ends it for all of them. So a display is initialised when its first context
 /// comes and terminated when its last one goes, never by a context alone.
 enum EGLDisplayRegistry {
-    private static let users = Mutex<[UInt: Int]>([:])
+    private static let users = Mutex(DisplayUsers())
 
     /// Initialises `display` for one more user; returns the EGL version.
     static func acquire(_ display: EGLDisplay) throws -> (major: Int32, minor: Int32) {
@@ -13,7 +13,7 @@ enum EGLDisplayRegistry {
             // On an initialised display eglInitialize only reports the version.
             var major: EGLint = 0, minor: EGLint = 0
             try GLCheck.egl("eglInitialize", eglInitialize(display, &major, &minor) == EGL_TRUE)
-            users[UInt(bitPattern: display), default: 0] += 1
+            users.add(UInt(bitPattern: display))
             return (major, minor)
         }
     }
@@ -21,19 +21,28 @@ enum EGLDisplayRegistry {
     /// Gives one user's reference back; the last one terminates the display.
     static func release(_ display: EGLDisplay) {
         users.withLock { users in
-            let key = UInt(bitPattern: display)
-            guard let count = users[key] else { return }
-            if count > 1 {
-                users[key] = count - 1
-            } else {
-                users[key] = nil
-                eglTerminate(display)
-            }
+            if users.remove(UInt(bitPattern: display)) { eglTerminate(display) }
         }
     }
 
     /// How many contexts hold `display` now (for tests).
     static func userCount(_ display: EGLDisplay) -> Int {
-        users.withLock { $0[UInt(bitPattern: display)] ?? 0 }
+        users.withLock { $0.count(UInt(bitPattern: display)) }
     }
+}
+
+/// Users per display, apart from EGL so that its rule can be tested on its own.
+struct DisplayUsers {
+    private var counts: [UInt: Int] = [:]
+
+    mutating func add(_ key: UInt) { counts[key, default: 0] += 1 }
+
+    /// One user fewer; true when that was the last one (the display must go).
+    mutating func remove(_ key: UInt) -> Bool {
+        guard let count = counts[key] else { return false }
+        counts[key] = count > 1 ? count - 1 : nil
+        return count == 1
+    }
+
+    func count(_ key: UInt) -> Int { counts[key] ?? 0 }
 }

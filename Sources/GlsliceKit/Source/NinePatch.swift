@@ -1,45 +1,76 @@
 import Foundation
 
-/// Android's raw nine-patch (`NAME.9.png`, docs/RENDERING.md §7): a 1-pixel border of
-/// markers around the artwork. Black runs on the top and left edges are the
-/// scalable segments (any number); black runs on the bottom and right edges
-/// are the padding (content) box, one per edge at most; red on the bottom and
-/// right edges marks optical bounds. Every other border pixel is neutral: the
-/// colour of pixel (0, 0), fully transparent or opaque white.
+/// Where a nine-patch says its content goes, in artwork pixels: what an app
+/// build needs to lay text out inside it.
+public struct NinePatchBounds: Sendable, Equatable, Codable {
+    /// The content (padding) box as insets of the artwork.
+    public var padding: PixelInsets
+    /// Optical (layout) bounds as insets of the artwork; zero where none are marked.
+    public var optical: PixelInsets
+
+    public init(padding: PixelInsets, optical: PixelInsets = .zero) {
+        self.padding = padding
+        self.optical = optical
+    }
+}
+
+/// Android's raw nine-patch (`NAME.9.png`, docs/RENDERING.md §7), read as
+/// Android's resource compiler (aapt2) reads it, because that is what Android
+/// users check against: a 1-pixel border of markers around the artwork. Black
+/// runs on the top and left edges are the scalable segments (any number; an
+/// edge with none scales whole); black runs on the bottom and right edges are
+/// the padding box, red runs there the optical bounds. Pixel (0, 0) sets the
+/// neutral colour (fully transparent or opaque white); the four corner pixels
+/// are never read as markers.
 public struct NinePatch: Sendable, Equatable {
     /// The artwork inside the border.
     public var artwork: StraightImage
     /// Segments from the top and left markers, in artwork pixels.
     public var lattice: Lattice
-    /// The content box as insets of the artwork, from the bottom and right
-    /// markers, or the first and last stretch runs where they are absent.
-    public var padding: PixelInsets
+    public var bounds: NinePatchBounds
+
+    /// aapt2 refuses a nine-patch with more regions (columns × rows) than this.
+    public static let maxRegions = 127
+
+    /// The content box as insets of the artwork.
+    public var padding: PixelInsets { bounds.padding }
 
     /// True for names ending in `.9.png` (any case).
     public static func isNinePatch(path: String) -> Bool {
         path.lowercased().hasSuffix(".9.png")
     }
 
-    public init(parsing image: StraightImage) throws {
-        let border = try Border(image)
-        let stretchX = try border.blackRuns(along: .top), stretchY = try border.blackRuns(along: .left)
-        let padX = try border.paddingRun(along: .bottom), padY = try border.paddingRun(along: .right)
+    /// - Parameters:
+    ///   - image: the whole file, border included, decoded for rendering.
+    ///   - markers: the same file decoded keeping the high byte of 16-bit
+    ///     samples, as aapt2 reads markers; nil when the file is 8-bit or less.
+    public init(parsing image: StraightImage, markers: StraightImage? = nil) throws {
+        let border = try Border(markers ?? image)
+        let top = try border.runs(along: .top), left = try border.runs(along: .left)
+        let bottom = try border.runs(along: .bottom), right = try border.runs(along: .right)
         let w = image.width - 2, h = image.height - 2
-        lattice = try Lattice(width: w, height: h, x: NinePatch.segments(stretchX, w), y: NinePatch.segments(stretchY, h))
-        let contentX = padX ?? ((stretchX.first?.lowerBound ?? 0)..<(stretchX.last?.upperBound ?? w))
-        let contentY = padY ?? ((stretchY.first?.lowerBound ?? 0)..<(stretchY.last?.upperBound ?? h))
-        padding = PixelInsets(top: contentY.lowerBound, left: contentX.lowerBound,
-                              bottom: h - contentY.upperBound, right: w - contentX.upperBound)
-        artwork = border.artwork()
+        let columns = NinePatch.regionCount(top.black, w), rows = NinePatch.regionCount(left.black, h)
+        guard columns * rows <= NinePatch.maxRegions else {
+            throw GlsliceError(.badInput,
+                "too many regions in 9-patch: \(columns) columns x \(rows) rows = \(columns * rows); aapt2 allows \(NinePatch.maxRegions)")
+        }
+        lattice = try Lattice(width: w, height: h, x: NinePatch.segments(top.black, w), y: NinePatch.segments(left.black, h))
+        let padX = try border.padding(bottom.black, stretch: top.black, length: w, edge: .bottom)
+        let padY = try border.padding(right.black, stretch: left.black, length: h, edge: .right)
+        let opticalX = try border.optical(bottom.red, length: w, edge: .bottom)
+        let opticalY = try border.optical(right.red, length: h, edge: .right)
+        bounds = NinePatchBounds(
+            padding: PixelInsets(top: padY.start, left: padX.start, bottom: padY.end, right: padX.end),
+            optical: PixelInsets(top: opticalY.start, left: opticalX.start, bottom: opticalY.end, right: opticalX.end))
+        artwork = NinePatch.artwork(of: image)
     }
 
-    /// The 1-pixel border of a raw nine-patch and the rules for reading it.
+    /// The 1-pixel border of a raw nine-patch and aapt2's rules for reading it.
     struct Border {
         enum Edge: String { case top, left, bottom, right }
-        enum Mark { case neutral, black, red }
 
         let image: StraightImage
-        /// The neutral colour is pixel (0, 0): fully transparent, or opaque white.
+        /// Pixel (0, 0) sets the neutral colour: any fully transparent pixel, or opaque white.
         let transparentNeutral: Bool
 
         init(_ image: StraightImage) throws {
@@ -50,80 +81,112 @@ public struct NinePatch: Sendable, Equatable {
             let corner = image.rgba[0, 0]
             guard corner[3] == 0 || corner == [255, 255, 255, 255] else {
                 throw GlsliceError(.badInput,
-                    "nine-patch pixel (0,0) is \(NinePatch.hex(corner)): the neutral colour must be fully transparent or opaque white")
+                    "nine-patch top-left corner pixel (0,0) is \(NinePatch.hex(corner)): it must be opaque white or transparent (it sets the neutral colour)")
             }
             self.image = image
             transparentNeutral = corner[3] == 0
-            for (x, y) in [(width - 1, 0), (0, height - 1), (width - 1, height - 1)]
-                where try mark(x, y, redAllowed: false) != .neutral {
-                throw GlsliceError(.badInput, "nine-patch corner pixel (\(x),\(y)) must be neutral")
+        }
+
+        /// The image position of index `i` along `edge` (0 is the corner).
+        func position(_ i: Int, _ edge: Edge) -> (x: Int, y: Int) {
+            switch edge {
+            case .top: (i, 0)
+            case .left: (0, i)
+            case .bottom: (i, image.height - 1)
+            case .right: (image.width - 1, i)
             }
         }
 
-        func mark(_ x: Int, _ y: Int, redAllowed: Bool) throws -> Mark {
-            let p = image.rgba[x, y]
-            if transparentNeutral ? p[3] == 0 : p == [255, 255, 255, 255] { return .neutral }
-            if p == [0, 0, 0, 255] { return .black }
-            if redAllowed && p == [255, 0, 0, 255] { return .red }
-            let expected = redAllowed ? "neutral, black #000000FF or red #FF0000FF" : "neutral or black #000000FF"
-            throw GlsliceError(.badInput, "nine-patch border pixel (\(x),\(y)) is \(NinePatch.hex(p)); expected \(expected)")
-        }
-
-        /// Black runs along `edge`, as artwork ranges (red allowed on bottom and right only).
-        func blackRuns(along edge: Edge) throws -> [Range<Int>] {
+        /// Black and red runs along `edge` in artwork coordinates, reading
+        /// indices 1 … length − 2 as aapt2 does: the corners are never read.
+        func runs(along edge: Edge) throws -> (black: [Range<Int>], red: [Range<Int>]) {
             let horizontal = edge == .top || edge == .bottom
-            let count = (horizontal ? image.width : image.height) - 1
-            let redAllowed = edge == .bottom || edge == .right
-            func at(_ i: Int) -> (Int, Int) {
-                switch edge {
-                case .top: (i, 0)
-                case .left: (0, i)
-                case .bottom: (i, image.height - 1)
-                case .right: (image.width - 1, i)
-                }
+            let length = horizontal ? image.width : image.height
+            var black: [Range<Int>] = [], red: [Range<Int>] = []
+            var current: (red: Bool, start: Int)?
+            func close(at end: Int) {
+                guard let run = current else { return }
+                if run.red { red.append(run.start..<end) } else { black.append(run.start..<end) }
+                current = nil
             }
-            var runs: [Range<Int>] = []
-            var start: Int?
-            for i in 1...count {
-                let black = i <= count - 1 ? try mark(at(i).0, at(i).1, redAllowed: redAllowed) == .black : false
-                if black, start == nil { start = i - 1 }
-                if !black, let s = start {
-                    runs.append(s..<(i - 1))
-                    start = nil
+            for i in 1..<(length - 1) {
+                let (x, y) = position(i, edge)
+                let p = image.rgba[x, y]
+                let isBlack = p == [0, 0, 0, 255], isRed = p == [255, 0, 0, 255]
+                if !isBlack, !isRed {
+                    guard transparentNeutral ? p[3] == 0 : p == [255, 255, 255, 255] else {
+                        let neutral = transparentNeutral ? "transparent" : "opaque white"
+                        throw GlsliceError(.badInput,
+                            "nine-patch found an invalid color at (\(x),\(y)): \(NinePatch.hex(p)); border pixels must be \(neutral), black #000000FF or red #FF0000FF")
+                    }
                 }
+                if isRed, edge == .top || edge == .left {
+                    let axis = horizontal ? "x=\(x)" : "y=\(y)"
+                    throw GlsliceError(.badInput, "nine-patch found unexpected optical bounds (red pixel) on \(edge.rawValue) border at \(axis)")
+                }
+                if let run = current, run.red == isRed, isBlack || isRed { continue }
+                close(at: i - 1)
+                if isBlack || isRed { current = (isRed, i - 1) }
             }
-            return runs
+            close(at: length - 2)
+            return (black, red)
         }
 
-        /// The padding run on the bottom or right edge: at most one.
-        func paddingRun(along edge: Edge) throws -> Range<Int>? {
-            let runs = try blackRuns(along: edge)
+        /// Padding from the bottom or right edge: one black run at most; with
+        /// none, the first and last stretch runs; with neither, no padding.
+        func padding(_ runs: [Range<Int>], stretch: [Range<Int>], length: Int, edge: Edge) throws -> (start: Int, end: Int) {
             guard runs.count <= 1 else {
-                throw GlsliceError(.badInput, "nine-patch \(edge.rawValue) edge has \(runs.count) padding runs; at most one is allowed")
+                let at = position(runs[1].lowerBound + 1, edge)
+                throw GlsliceError(.badInput,
+                    "nine-patch has too many padding sections on \(edge.rawValue) border (a second black run at (\(at.x),\(at.y)))")
             }
-            return runs.first
+            if let run = runs.first { return (run.lowerBound, length - run.upperBound) }
+            if let first = stretch.first, let last = stretch.last { return (first.lowerBound, length - last.upperBound) }
+            return (0, 0)
         }
 
-        /// The pixels inside the border.
-        func artwork() -> StraightImage {
-            let width = image.width, w = image.width - 2, h = image.height - 2
-            var pixels: [UInt8] = []
-            pixels.reserveCapacity(w * h * 4)
-            for y in 1...h {
-                let start = (y * width + 1) * 4
-                pixels += image.rgba.pixels[start..<(start + w * 4)]
+        /// Optical bounds from the red runs of the bottom or right edge: each run
+        /// must touch an end of the edge, so at most two.
+        func optical(_ runs: [Range<Int>], length: Int, edge: Edge) throws -> (start: Int, end: Int) {
+            guard runs.count <= 2 else {
+                let at = position(runs[2].lowerBound + 1, edge)
+                throw GlsliceError(.badInput,
+                    "nine-patch has too many layout bounds sections on \(edge.rawValue) border (a third red run at (\(at.x),\(at.y)))")
             }
-            return StraightImage(RGBAImage(width: w, height: h, pixels: pixels))
+            var start = 0, end = 0
+            for run in runs {
+                if run.lowerBound == 0 { start = run.upperBound } else if run.upperBound == length { end = length - run.lowerBound } else {
+                    let at = position(run.lowerBound + 1, edge)
+                    throw GlsliceError(.badInput,
+                        "nine-patch layout bounds on \(edge.rawValue) border must start at edge (a red run at (\(at.x),\(at.y)) touches neither end)")
+                }
+            }
+            return (start, end)
         }
     }
 
+    /// The pixels inside the border.
+    static func artwork(of image: StraightImage) -> StraightImage {
+        let width = image.width, w = image.width - 2, h = image.height - 2
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(w * h * 4)
+        for y in 1...h {
+            let start = (y * width + 1) * 4
+            pixels += image.rgba.pixels[start..<(start + w * 4)]
+        }
+        return StraightImage(RGBAImage(width: w, height: h, pixels: pixels))
+    }
+
     /// A compiled nine-patch (an `npTc` chunk, as Android's resource compiler
-    /// writes it, border already removed) over a `width × height` image.
-    /// Layout, big-endian: bytes 0–3 wasDeserialized, numXDivs, numYDivs,
+    /// writes it, border already removed) over a `width × height` image, with
+    /// its optical bounds from an `npLb` chunk if there is one.
+    /// `npTc`, big-endian: bytes 0–3 wasDeserialized, numXDivs, numYDivs,
     /// numColors; 4–11 unused; 12–27 padding left, right, top, bottom (int32);
     /// 28–31 unused; then xDivs, yDivs (int32 start/end pairs of the scalable
-    /// runs) and colors (uint32).
-    public static func compiled(chunk: Data, width: Int, height: Int) throws -> (lattice: Lattice, padding: PixelInsets) {
+    /// runs) and colors (uint32). `npLb`: left, top, right, bottom as int32 in
+    /// the device's byte order, which is little-endian on every Android ABI.
+    /// Padding and optical bounds are passed on as written, unchecked, as Android does.
+    public static func compiled(chunk: Data, layoutBounds: Data? = nil, width: Int, height: Int) throws -> (lattice: Lattice, bounds: NinePatchBounds) {
         let bytes = [UInt8](chunk)
         guard bytes.count >= 32 else {
             throw GlsliceError(.badInput, "npTc chunk is \(bytes.count) bytes, shorter than its 32-byte header")
@@ -155,11 +218,22 @@ public struct NinePatch: Sendable, Equatable {
         let lattice = try Lattice(width: width, height: height,
                                   x: segments(xRuns, width), y: segments(yRuns, height))
         let padding = PixelInsets(top: int32(20), left: int32(12), bottom: int32(24), right: int32(16))
-        return (lattice, padding)
+        var optical = PixelInsets.zero
+        if let layoutBounds {
+            let b = [UInt8](layoutBounds)
+            guard b.count == 16 else { throw GlsliceError(.badInput, "npLb chunk is \(b.count) bytes; expected 16 (left, top, right, bottom)") }
+            func le32(_ o: Int) -> Int {
+                Int(Int32(bitPattern: UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16 | UInt32(b[o + 3]) << 24))
+            }
+            optical = PixelInsets(top: le32(4), left: le32(0), bottom: le32(12), right: le32(8))
+        }
+        return (lattice, NinePatchBounds(padding: padding, optical: optical))
     }
 
-    /// Alternating fixed and scalable segments covering `[0, length)` from the scalable runs.
+    /// Alternating fixed and scalable segments covering `[0, length)` from the
+    /// scalable runs. No runs means the whole axis scales, as Android draws it.
     static func segments(_ stretch: [Range<Int>], _ length: Int) -> [Segment] {
+        guard !stretch.isEmpty else { return [Segment(0, length, scalable: true)] }
         var segments: [Segment] = []
         var position = 0
         for run in stretch {
@@ -169,6 +243,14 @@ public struct NinePatch: Sendable, Equatable {
         }
         if position < length { segments.append(Segment(position, length, scalable: false)) }
         return segments
+    }
+
+    /// aapt2's count of regions along an axis: 0 with no stretch runs, else
+    /// the runs and the fixed pieces between and around them.
+    static func regionCount(_ stretch: [Range<Int>], _ length: Int) -> Int {
+        guard let first = stretch.first, let last = stretch.last else { return 0 }
+        let fixedStart = first.lowerBound != 0, fixedEnd = last.upperBound != length
+        return stretch.count * 2 + (fixedStart && fixedEnd ? 1 : (!fixedStart && !fixedEnd ? -1 : 0))
     }
 
     static func hex(_ p: [UInt8]) -> String {

@@ -15,16 +15,30 @@ public enum PNGDecoder {
     }
 
     public static func decode(data: Data, maxPixels: Int) throws -> StraightImage {
-        try decodeWithNinePatchChunk(data: data, maxPixels: maxPixels).image
+        try decodeFile(data: data, maxPixels: maxPixels).image
     }
 
-    /// Decodes, also returning the data of an `npTc` chunk (a compiled Android nine-patch).
-    public static func decodeWithNinePatchChunk(data: Data, maxPixels: Int) throws -> (image: StraightImage, ninePatchChunk: Data?) {
+    /// A decoded file: its pixels and what Android's resource compiler stored beside them.
+    public struct DecodedFile {
+        public var image: StraightImage
+        /// The `npTc` chunk's data (a compiled nine-patch), if any.
+        public var ninePatchChunk: Data?
+        /// The `npLb` chunk's data (a compiled nine-patch's optical bounds), if any.
+        public var layoutBoundsChunk: Data?
+        /// Bits per sample in the file (1–16), before decoding to 8 bits.
+        public var bitDepth: Int
+    }
+
+    /// Decodes every colour type to straight RGBA8. `highByte` keeps the high
+    /// byte of 16-bit samples, as aapt2 reads nine-patch markers; rendering
+    /// uses libpng's accurate scaling (docs/RENDERING.md §4).
+    public static func decodeFile(data: Data, maxPixels: Int, highByte: Bool = false) throws -> DecodedFile {
         var image = gs_png_image()
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        let flags = highByte ? Int32(GS_PNG_HIGH_BYTE) : 0
         let status = data.withUnsafeBytes { raw -> Int32 in
             let bytes = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            return gs_png_decode(bytes, raw.count, UInt64(max(0, maxPixels)), &image, &message)
+            return gs_png_decode(bytes, raw.count, UInt64(max(0, maxPixels)), flags, &image, &message)
         }
         defer { gs_png_image_free(&image) }
         guard status == Int32(GS_PNG_OK) else {
@@ -44,8 +58,10 @@ public enum PNGDecoder {
         } else {
             pixels = []
         }
-        let chunk = image.nine_patch.map { Data(bytes: $0, count: image.nine_patch_length) }
-        return (StraightImage(RGBAImage(width: width, height: height, pixels: pixels)), chunk)
+        return DecodedFile(image: StraightImage(RGBAImage(width: width, height: height, pixels: pixels)),
+                           ninePatchChunk: image.nine_patch.map { Data(bytes: $0, count: image.nine_patch_length) },
+                           layoutBoundsChunk: image.layout_bounds.map { Data(bytes: $0, count: image.layout_bounds_length) },
+                           bitDepth: Int(image.bit_depth))
     }
 
     /// The tEXt chunk `key` of the PNG at `path`, reading only its first 64 KiB;

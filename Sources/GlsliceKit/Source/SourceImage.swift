@@ -17,20 +17,23 @@ public struct SourceImage: Sendable {
     }
 
     /// Decodes `data` read from `path`: an `npTc` chunk is a compiled nine-patch,
-    /// a `.9.png` name without one means raw Android border markers.
+    /// a `.9.png` name without one means raw Android border markers. Both
+    /// stretch by default, as Android always draws a nine-patch.
     public static func decode(data: Data, path: String, maxPixels: Int) throws -> SourceImage {
         do {
-            let (straight, chunk) = try PNGDecoder.decodeWithNinePatchChunk(data: data, maxPixels: maxPixels)
-            if let chunk {
+            let file = try PNGDecoder.decodeFile(data: data, maxPixels: maxPixels)
+            if let chunk = file.ninePatchChunk {
                 // Compiled by Android's resource compiler: border gone, markers in the chunk.
-                let compiled = try NinePatch.compiled(chunk: chunk, width: straight.width, height: straight.height)
-                return SourceImage(image: straight.premultiplied(), file: path,
-                                   hints: SourceHints(lattice: compiled.lattice, latticeOwner: .markers))
+                let compiled = try NinePatch.compiled(chunk: chunk, layoutBounds: file.layoutBoundsChunk,
+                                                      width: file.image.width, height: file.image.height)
+                return SourceImage(image: file.image.premultiplied(), file: path,
+                                   hints: .ninePatch(compiled.lattice, compiled.bounds))
             }
-            guard NinePatch.isNinePatch(path: path) else { return SourceImage(image: straight.premultiplied(), file: path) }
-            let patch = try NinePatch(parsing: straight)
-            return SourceImage(image: patch.artwork.premultiplied(), file: path,
-                               hints: SourceHints(lattice: patch.lattice, latticeOwner: .markers))
+            guard NinePatch.isNinePatch(path: path) else { return SourceImage(image: file.image.premultiplied(), file: path) }
+            // aapt2 reads 16-bit markers by their high byte; the artwork keeps accurate scaling.
+            let markers = file.bitDepth == 16 ? try PNGDecoder.decodeFile(data: data, maxPixels: maxPixels, highByte: true).image : nil
+            let patch = try NinePatch(parsing: file.image, markers: markers)
+            return SourceImage(image: patch.artwork.premultiplied(), file: path, hints: .ninePatch(patch.lattice, patch.bounds))
         } catch let error as GlsliceError {
             throw error.about(path)
         }
@@ -65,10 +68,12 @@ public struct SourceHints: Sendable, Equatable {
     public var scale: Double?
     /// The output scale when the request gives none (an image set draws at @1x); nil means the source scale.
     public var defaultOutputScale: Double?
-    /// The mode when the request leaves both axes `auto` (an image set's centre mode).
+    /// The mode when the request leaves both axes `auto`: an image set's centre mode, `stretch` for a nine-patch.
     public var defaultMode: ResizeMode?
     /// Whatever besides the file's bytes and the request decides the pixels, for job digests.
     public var recipe: String
+    /// A nine-patch's padding and optical bounds (nil for other sources).
+    public var ninePatch: NinePatchBounds?
 
     public init(lattice: Lattice? = nil, latticeOwner: LatticeOwner = .markers, scale: Double? = nil,
                 defaultOutputScale: Double? = nil, defaultMode: ResizeMode? = nil, recipe: String = "") {
@@ -78,5 +83,13 @@ public struct SourceHints: Sendable, Equatable {
         self.defaultOutputScale = defaultOutputScale
         self.defaultMode = defaultMode
         self.recipe = recipe
+    }
+
+    /// A `.9.png` or `npTc` source: its markers give the lattice, and it stretches
+    /// unless the request names a mode (Android never tiles a nine-patch).
+    public static func ninePatch(_ lattice: Lattice, _ bounds: NinePatchBounds) -> SourceHints {
+        var hints = SourceHints(lattice: lattice, latticeOwner: .markers, defaultMode: .stretch, recipe: "nine-patch")
+        hints.ninePatch = bounds
+        return hints
     }
 }

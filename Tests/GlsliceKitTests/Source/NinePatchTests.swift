@@ -62,11 +62,13 @@ import Testing
 
     @Test(arguments: [
         ("too small", [[o, k], [k, o]], "at least 3x3"),
-        ("grey marker", [[o, grey(128), o], [k, grey(1), o], [o, o, o]], "border pixel (1,0) is #808080FF"),
-        ("red on top", [[o, r, o], [k, grey(1), o], [o, o, o]], "border pixel (1,0) is #FF0000FF"),
-        ("half-transparent black", [[o, [0, 0, 0, 128], o], [k, grey(1), o], [o, o, o]], "border pixel (1,0)"),
-        ("grey neutral", [[grey(3), k, o], [k, grey(1), o], [o, o, o]], "pixel (0,0) is #030303FF"),
-        ("marked corner", [[o, k, k], [k, grey(1), o], [o, o, o]], "corner pixel (2,0)"),
+        ("grey marker", [[o, grey(128), o], [k, grey(1), o], [o, o, o]], "invalid color at (1,0): #808080FF"),
+        ("red on top", [[o, r, o], [k, grey(1), o], [o, o, o]], "unexpected optical bounds (red pixel) on top border at x=1"),
+        ("red on left", [[o, k, o], [r, grey(1), o], [o, o, o]], "unexpected optical bounds (red pixel) on left border at y=1"),
+        ("half-transparent black", [[o, [0, 0, 0, 128], o], [k, grey(1), o], [o, o, o]], "invalid color at (1,0)"),
+        ("white in a transparent border", [[o, [255, 255, 255, 255], o], [k, grey(1), o], [o, o, o]], "invalid color at (1,0)"),
+        ("grey neutral", [[grey(3), k, o], [k, grey(1), o], [o, o, o]], "top-left corner pixel (0,0) is #030303FF"),
+        ("black top-left corner", [[k, k, o], [k, grey(1), o], [o, o, o]], "top-left corner pixel (0,0) is #000000FF"),
     ] as [(String, [[[UInt8]]], String)])
     func malformedMarkersNameTheirPosition(_ name: String, _ rows: [[[UInt8]]], _ message: String) {
         #expect(throws: GlsliceError.self) { try NinePatch(parsing: Self.image(rows)) }
@@ -124,10 +126,10 @@ private func grey(_ v: UInt8) -> [UInt8] { NinePatchTests.grey(v) }
         for value in [1, 2, 3, 4] { chunk += [0, 0, 0, UInt8(value)] }  // left, right, top, bottom
         chunk += [0, 0, 0, 0]
         chunk += [0, 0, 0, 1, 0, 0, 0, 3]
-        let (lattice, padding) = try NinePatch.compiled(chunk: Data(chunk), width: 5, height: 2)
+        let (lattice, bounds) = try NinePatch.compiled(chunk: Data(chunk), width: 5, height: 2)
         #expect(lattice.x == [Segment(0, 1, scalable: false), Segment(1, 3, scalable: true), Segment(3, 5, scalable: false)])
-        #expect(lattice.y == [Segment(0, 2, scalable: false)])
-        #expect(padding == PixelInsets(top: 3, left: 1, bottom: 4, right: 2))
+        #expect(lattice.y == [Segment(0, 2, scalable: true)]) // no y divs: the whole axis scales
+        #expect(bounds.padding == PixelInsets(top: 3, left: 1, bottom: 4, right: 2))
         // Truncated, odd div counts, and divs past the image are refused.
         #expect(throws: GlsliceError.self) { try NinePatch.compiled(chunk: Data(chunk.prefix(35)), width: 5, height: 2) }
         var odd = chunk
