@@ -40,6 +40,14 @@ demo: setup
 	$(GLSLICE) render Fixtures/shadow.png    --insets 16,16,16,16 --pixels 240x160 -o out/shadow-240x160.png
 	$(GLSLICE) render Fixtures/bubble.9.png  --pixels 160x60 -o out/bubble-160x60.png
 	$(GLSLICE) render Fixtures/button.imageset --size 160x44 --scale 3 -o out/button-imageset-160x44@3x.png
+	$(GLSLICE) inspect Fixtures/texture.png --insets 6,6,6,6
+	$(GLSLICE) optimize Fixtures/bubble.9.png -o out/bubble-optimized.9.png
+	$(GLSLICE) preview Fixtures/bubble.9.png Fixtures/button.imageset Fixtures/android/gradient.9.png \
+	    Fixtures/android/optical.9.png -o out/preview-sheet.png
+	$(GLSLICE) preview Fixtures/texture.png --insets 6,6,6,6 -o out/preview-texture.png
+	$(GLSLICE) preview Fixtures/shadow.png --insets 16,16,16,16 -o out/preview-shadow.png
+	@# The same texture tiled and rounded: the heat map shows where CSS round rescales the bricks.
+	$(GLSLICE) compare out/texture-tile.png out/texture-round.png --diff out/compare-tile-vs-round.png || test $$? = 1
 	@echo "demo: $$(ls out/*.png | wc -l) images in $$(pwd)/out/"
 
 test: setup

@@ -5,7 +5,7 @@ import os
 import re
 import sys
 
-ORDER = ["Model", "Source", "Plan", "CPU", "GPU", "Backend", "PNG", "Render", "Parity", "Batch"]
+ORDER = ["Model", "Source", "Plan", "CPU", "GPU", "Backend", "PNG", "Render", "Parity", "Assets", "Batch"]
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "GlsliceKit")
 folders = sorted(os.listdir(root))
 if folders != sorted(ORDER):

@@ -8,6 +8,7 @@ struct GlsliceCommand: ParsableCommand {
         Exit codes: 0 success, 64 bad command line, 65 bad input (corrupt PNG, insets or sizes that do not fit, over a limit), 66 input missing or unreadable, 69 backend unavailable, 70 internal error (a bug: please report it), 73 output cannot be written.
         """,
         version: "0.1.0",
-        subcommands: [RenderCommand.self, BatchCommand.self, DoctorCommand.self, ParityCommand.self]
+        subcommands: [RenderCommand.self, BatchCommand.self, InspectCommand.self, OptimizeCommand.self, PreviewCommand.self,
+                      CompareCommand.self, DoctorCommand.self, ParityCommand.self]
     )
 }

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import GlsliceKit
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Describe a source: size, scale, lattice, padding, and how small it could be.",
+        discussion: """
+        Each scalable band (a scalable segment across the whole source) is analysed by the rule "supply the smallest image that gives the look": solid (1 px would do), a gradient along the other axis (1 px across would do), periodic (one period would do when tiled, if the band holds a whole number of periods), or none of these. Beside NAME.png it also reads NAME@2x.png and NAME@3x.png (or an image set's variants) and says whether their sizes and caps agree in points.
+
+        Examples:
+          # A button with 14,12,14,12 pt caps:
+          glslice inspect button@2x.png --insets 14,12,14,12
+
+          # An Android nine-patch, as JSON:
+          glslice inspect bubble.9.png --json
+        """
+    )
+
+    @Argument(help: "A PNG, a .9.png, or an .imageset folder.")
+    var input: String
+
+    @Option(help: ArgumentHelp("End caps in points, top,left,bottom,right, for a plain PNG.", valueName: "T,L,B,R"))
+    var insets: String?
+
+    @Option(help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
+    var sourceScale: String?
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        do {
+            let inspection = try Inspection.make(path: input, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
+                                                 sourceScale: try sourceScale.map { try Scale.parse($0, option: "--source-scale") })
+            print(json ? inspection.json : inspection.text)
+        } catch let error as GlsliceError {
+            throw error.about(input)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import GlsliceKit
+
+struct OptimizeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "optimize",
+        abstract: "Write the smallest source that renders the same.",
+        discussion: """
+        Each scalable band shrinks to 1 px when it is solid or a gradient along the other axis; with --keep-period, a texture that holds a whole number of periods shrinks to one period (equal only when tiled). Caps are never changed, so insets stay as they were. Before writing, the old and new sources are rendered at 20 or more sizes (smaller than the caps, natural, wide, tall, large), at two scales and with both filters, in every mode; nothing is written if any pixel differs in a mode that must agree. The report names the modes the result is byte-identical in. A .9.png gets new markers, an .imageset new PNGs and centre sizes in Contents.json.
+
+        Examples:
+          # A panel whose 1-px-would-do centre is 9 px wide:
+          glslice optimize panel.png --insets 8,8,8,8 -o panel-small.png
+
+          # A nine-patch, keeping the markers:
+          glslice optimize bubble.9.png -o bubble-small.9.png
+
+          # A brick texture, kept at one period for tiling:
+          glslice optimize texture.png --insets 6,6,6,6 --keep-period -o texture-small.png
+        """
+    )
+
+    @Argument(help: "A PNG, a .9.png, or an .imageset folder.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The smaller source: a PNG, a .9.png for a .9.png, an NAME.imageset for an image set.")
+    var output: String
+
+    @Option(help: ArgumentHelp("End caps in points, top,left,bottom,right, for a plain PNG.", valueName: "T,L,B,R"))
+    var insets: String?
+
+    @Option(help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
+    var sourceScale: String?
+
+    @Flag(help: "Shrink a periodic texture to one period (then equal only in tile and auto modes).")
+    var keepPeriod = false
+
+    func run() throws {
+        do {
+            let report = try Optimizer.optimize(input: input, output: output, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
+                                                sourceScale: try sourceScale.map { try Scale.parse($0, option: "--source-scale") },
+                                                keepPeriod: keepPeriod)
+            print(report.text)
+        } catch let error as GlsliceError {
+            throw error.about(input)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import GlsliceKit
+
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Draw a contact sheet of sources and their renders, to look at.",
+        discussion: """
+        For each source: the source magnified (nearest sampling) with its cap lines in magenta, its other lattice lines in cyan, a nine-patch's padding box in green and optical bounds dashed red; then, for each mode (the source's default first), renders smaller than the caps, at the natural size, wide, tall and large. Everything is drawn on a checkerboard so that alpha shows, and every tile is labelled.
+
+        Examples:
+          # The sample sources on one sheet:
+          glslice preview Fixtures/bubble.9.png Fixtures/button.imageset -o sheet.png
+
+          # A plain PNG with its caps:
+          glslice preview texture.png --insets 6,6,6,6 -o texture-sheet.png
+        """
+    )
+
+    @Argument(help: "PNGs, .9.pngs or .imageset folders.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: "The contact sheet PNG.")
+    var output: String
+
+    @Option(help: ArgumentHelp("End caps in points for the plain PNGs, top,left,bottom,right.", valueName: "T,L,B,R"))
+    var insets: String?
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one source") }
+    }
+
+    func run() throws {
+        let sheet = try ContactSheet.make(paths: inputs, insets: try insets.map(Insets.init(parsing:)) ?? .zero)
+        _ = try PNGEncoder.write(sheet, to: OutputTarget(output))
+    }
+}

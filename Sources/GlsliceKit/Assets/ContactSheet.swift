@@ -1,0 +1,126 @@
+import Foundation
+
+/// `glslice preview`: a contact sheet to look at. For each source: its name,
+/// the source magnified with nearest sampling and its lattice drawn over it
+/// (cap lines magenta, other lattice lines cyan, a nine-patch's padding box
+/// green, optical bounds dashed red), then one row per mode that applies with
+/// renders at five sizes: smaller than the caps, natural, wide, tall, large.
+/// Everything sits on a checkerboard, and every tile has a label.
+public enum ContactSheet {
+    static let margin = 12, gap = 10, labelScale = 2
+    static var labelHeight: Int { BitmapFont.height * labelScale + 6 }
+
+    /// One source's block of the sheet, planned before it is drawn.
+    struct Block {
+        var title: String
+        var source: SourceImage
+        var lattice: Lattice
+        var magnification: Int
+        var rows: [(label: String, tiles: [(label: String, image: PremultipliedImage)])]
+
+        /// Where the tiles start, after the widest mode label.
+        var tilesX: Int { (rows.map { Canvas.labelWidth($0.label) }.max() ?? 0) + ContactSheet.gap }
+
+        var width: Int {
+            let sourceWidth = source.size.width * magnification
+            let rowWidths = rows.map { row in
+                tilesX
+                    + row.tiles.map { max($0.image.width, Canvas.labelWidth($0.label)) + ContactSheet.gap }.reduce(0, +)
+            }
+            return max(sourceWidth, Canvas.labelWidth(title), rowWidths.max() ?? 0)
+        }
+
+        var height: Int {
+            ContactSheet.labelHeight + source.size.height * magnification + ContactSheet.gap
+                + rows.map { row in ContactSheet.labelHeight + (row.tiles.map(\.image.height).max() ?? 0) + ContactSheet.gap }.reduce(0, +)
+        }
+    }
+
+    /// The five sizes, in pixels at k = 1, for a lattice.
+    static func sizes(for lattice: Lattice) -> [(String, PixelSize)] {
+        let w = lattice.width, h = lattice.height
+        let fx = lattice.x.filter { !$0.scalable }.map(\.length).reduce(0, +)
+        let fy = lattice.y.filter { !$0.scalable }.map(\.length).reduce(0, +)
+        func size(_ a: Int, _ b: Int) -> PixelSize { PixelSize(width: max(1, min(a, 360)), height: max(1, min(b, 240))) }
+        return [("small", size(max(1, fx * 2 / 3), max(1, fy * 2 / 3))), ("natural", size(w, h)),
+                ("wide", size(max(3 * w, 60), h)), ("tall", size(w, max(3 * h, 60))), ("large", size(max(4 * w, 120), max(3 * h, 90)))]
+    }
+
+    static func block(path: String, insets: Insets, maxPixels: Int) throws -> Block {
+        let source = try SourceResolver.resolve(path: path, outputScale: nil) { try SourceImage.load(path: $0, maxPixels: maxPixels) }
+        let scale = try source.hints.scale ?? RenderRequest(size: .pixels(PixelSize(width: 1, height: 1))).resolvedSourceScale(path: source.file)
+        // Insets are for plain PNGs; a nine-patch or sliced image set gives its own lattice.
+        let insets = source.hints.lattice == nil ? insets : .zero
+        let lattice = try Inspection.latticeOf(source, insets: insets, scale: scale)
+        let magnification = max(1, min(8, 200 / max(source.size.width, source.size.height)))
+        let defaultMode = source.hints.defaultMode ?? .auto
+        let modes = [defaultMode] + ([.stretch, .tile, .repeat, .round, .space] as [ResizeMode]).filter { $0 != defaultMode }
+        var rows: [(label: String, tiles: [(label: String, image: PremultipliedImage)])] = []
+        for mode in modes {
+            var tiles: [(label: String, image: PremultipliedImage)] = []
+            for (name, size) in sizes(for: lattice) {
+                var request = RenderRequest(size: .pixels(size), outputScale: scale, insets: insets)
+                request.modes = PerAxis(both: mode)
+                let plan = try PlanBuilder.plan(request, source: source)
+                tiles.append(("\(name) \(size.width)x\(size.height)", CPURenderer().render(plan, source: source.image)))
+            }
+            rows.append((mode == defaultMode ? "\(mode.rawValue) (default)" : mode.rawValue, tiles))
+        }
+        let title = "\((path as NSString).lastPathComponent)  \(source.size.width)x\(source.size.height) px @\(formatNumber(scale))x  x\(magnification)"
+        return Block(title: title, source: source, lattice: lattice, magnification: magnification, rows: rows)
+    }
+
+    /// The sheet for `paths` (each with `insets` unless it gives its own lattice).
+    public static func make(paths: [String], insets: Insets = .zero, maxPixels: Int = Limits().maxSourcePixels) throws -> PremultipliedImage {
+        let blocks = try paths.map { path in
+            do { return try block(path: path, insets: insets, maxPixels: maxPixels) } catch let error as GlsliceError { throw error.about(path) }
+        }
+        let width = (blocks.map(\.width).max() ?? 0) + 2 * margin
+        let height = blocks.map { $0.height + margin }.reduce(margin, +)
+        var canvas = Canvas(width: width, height: height, background: [250, 250, 247, 255])
+        var y = margin
+        for block in blocks {
+            draw(block, into: &canvas, x: margin, y: y)
+            y += block.height + margin
+        }
+        return canvas.image
+    }
+
+    static func draw(_ block: Block, into canvas: inout Canvas, x: Int, y top: Int) {
+        var y = top
+        canvas.label(block.title, x: x, y: y, scale: labelScale)
+        y += labelHeight
+        let m = block.magnification, w = block.source.size.width, h = block.source.size.height
+        canvas.draw(block.source.image, x: x, y: y, scale: m)
+        let cap: [UInt8] = [200, 0, 200, 255], line: [UInt8] = [0, 170, 200, 255]
+        for (index, segment) in block.lattice.x.enumerated() where index > 0 {
+            let isCap = index == 1 || index == block.lattice.x.count - 1
+            canvas.fill(x: x + segment.start * m, y: y, width: 1, height: h * m, isCap ? cap : line)
+        }
+        for (index, segment) in block.lattice.y.enumerated() where index > 0 {
+            let isCap = index == 1 || index == block.lattice.y.count - 1
+            canvas.fill(x: x, y: y + segment.start * m, width: w * m, height: 1, isCap ? cap : line)
+        }
+        if let bounds = block.source.hints.ninePatch {
+            let p = bounds.padding, o = bounds.optical
+            canvas.outline(x: x + p.left * m, y: y + p.top * m, width: max(1, (w - p.left - p.right) * m),
+                           height: max(1, (h - p.top - p.bottom) * m), [0, 160, 60, 255])
+            if o != .zero {
+                canvas.outline(x: x + o.left * m, y: y + o.top * m, width: max(1, (w - o.left - o.right) * m),
+                               height: max(1, (h - o.top - o.bottom) * m), [220, 30, 30, 255], dashed: true)
+            }
+        }
+        y += h * m + gap
+        for row in block.rows {
+            let rowHeight = row.tiles.map(\.image.height).max() ?? 0
+            canvas.label(row.label, x: x, y: y + labelHeight, scale: labelScale, colour: [60, 60, 140, 255])
+            var tx = x + block.tilesX
+            for tile in row.tiles {
+                canvas.label(tile.label, x: tx, y: y, scale: labelScale, colour: [90, 90, 90, 255])
+                canvas.draw(tile.image, x: tx, y: y + labelHeight)
+                tx += max(tile.image.width, Canvas.labelWidth(tile.label)) + gap
+            }
+            y += labelHeight + rowHeight + gap
+        }
+    }
+}

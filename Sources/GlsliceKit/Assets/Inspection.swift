@@ -1,0 +1,249 @@
+import Foundation
+
+/// What `glslice inspect` reports about a source: its size, scale and lattice,
+/// a nine-patch's padding and optical bounds, each scalable band's analysis,
+/// and whether its @1x/@2x/@3x siblings (or an image set's variants) agree.
+public struct Inspection: Sendable, Encodable {
+    public struct Band: Sendable, Encodable {
+        public var axis: Axis
+        public var start: Int
+        public var end: Int
+        /// `solid`, `gradient`, `periodic` or `none`.
+        public var content: String
+        public var period: Int?
+        public var wholePeriods: Bool?
+        /// The band's smallest length that still renders the same (in `tile` for a periodic band).
+        public var smallest: Int
+        public var pixelsToLose: Int
+
+        enum CodingKeys: String, CodingKey {
+            case axis, start, end, content, period, smallest
+            case wholePeriods = "whole-periods"
+            case pixelsToLose = "pixels-to-lose"
+        }
+
+        init(_ band: BandAnalysis) {
+            axis = band.axis
+            start = band.segment.start
+            end = band.segment.end
+            switch band.content {
+            case .solid: content = "solid"
+            case .gradient: content = "gradient"
+            case .periodic(let p): content = "periodic"; period = p; wholePeriods = band.wholePeriods
+            case .none: content = "none"
+            }
+            smallest = band.smallestLength
+            pixelsToLose = band.pixelsToLose
+        }
+    }
+
+    public struct LatticeSegment: Sendable, Encodable {
+        public var start: Int
+        public var end: Int
+        public var scalable: Bool
+    }
+
+    public var file: String
+    /// The PNG that was read (an image set's @1x variant, else `file`).
+    public var source: String
+    public var kind: String
+    public var width: Int
+    public var height: Int
+    public var scale: Double
+    public var defaultMode: ResizeMode
+    public var latticeX: [LatticeSegment]
+    public var latticeY: [LatticeSegment]
+    public var padding: PixelInsets?
+    public var optical: PixelInsets?
+    public var bands: [Band]
+    public var scales: ScaleAgreement
+
+    enum CodingKeys: String, CodingKey {
+        case file, source, kind, width, height, scale, padding, optical, bands, scales
+        case defaultMode = "default-mode"
+        case latticeX = "lattice-x"
+        case latticeY = "lattice-y"
+    }
+
+    /// Inspects `path` (a PNG, `.9.png` or image set) with `insets` in points
+    /// for a plain PNG (a nine-patch or sliced image set gives its own).
+    public static func make(path: String, insets: Insets = .zero, sourceScale: Double? = nil,
+                            maxPixels: Int = Limits().maxSourcePixels) throws -> Inspection {
+        let loaded = try SourceResolver.resolve(path: path, outputScale: nil) { try SourceImage.load(path: $0, maxPixels: maxPixels) }
+        let request = RenderRequest(size: .pixels(PixelSize(width: 1, height: 1)), insets: insets, sourceScale: sourceScale)
+        let scale = try loaded.hints.scale ?? request.resolvedSourceScale(path: loaded.file)
+        let lattice = try latticeOf(loaded, insets: insets, scale: scale)
+        let kind: String
+        if ImageSet.isImageSet(path: path) { kind = "imageset" } else if loaded.hints.ninePatch != nil {
+            kind = NinePatch.isNinePatch(path: path) ? "nine-patch" : "compiled-nine-patch"
+        } else { kind = "png" }
+        return Inspection(
+            file: path, source: loaded.file, kind: kind, width: loaded.size.width, height: loaded.size.height,
+            scale: scale, defaultMode: loaded.hints.defaultMode ?? .auto,
+            latticeX: lattice.x.map { LatticeSegment(start: $0.start, end: $0.end, scalable: $0.scalable) },
+            latticeY: lattice.y.map { LatticeSegment(start: $0.start, end: $0.end, scalable: $0.scalable) },
+            padding: loaded.hints.ninePatch?.padding, optical: loaded.hints.ninePatch?.optical,
+            bands: RegionAnalysis.analyze(loaded.image, lattice: lattice).map(Band.init),
+            scales: try ScaleAgreement.check(path: path, insets: insets, maxPixels: maxPixels))
+    }
+
+    /// The source's own lattice, else the one `insets` (points at `scale`) give.
+    static func latticeOf(_ source: SourceImage, insets: Insets, scale: Double) throws -> Lattice {
+        if let given = source.hints.lattice {
+            guard insets == .zero else { throw GlsliceError(.usage, file: source.file, source.hints.latticeOwner.refusal) }
+            return given
+        }
+        do {
+            return try Lattice(width: source.size.width, height: source.size.height, insets: PixelInsets(insets, sourceScale: scale))
+        } catch let error as GlsliceError {
+            throw error.about(source.file)
+        }
+    }
+
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// The report for people.
+    public var text: String {
+        func segments(_ list: [LatticeSegment]) -> String {
+            list.map { "\($0.start)-\($0.end) \($0.scalable ? "scalable" : "fixed")" }.joined(separator: ", ")
+        }
+        func insets(_ i: PixelInsets?) -> String {
+            guard let i else { return "none" }
+            return "top \(i.top), left \(i.left), bottom \(i.bottom), right \(i.right) px"
+        }
+        var lines = ["\(file): \(kind), \(width)x\(height) px at @\(formatNumber(scale))x, default mode \(defaultMode.rawValue)"]
+        if source != file { lines.append("  read from \(source)") }
+        lines.append("  lattice x: \(segments(latticeX))")
+        lines.append("  lattice y: \(segments(latticeY))")
+        if kind.contains("nine-patch") {
+            lines.append("  padding: \(insets(padding))")
+            lines.append("  optical bounds: \(optical == .zero ? "none" : insets(optical))")
+        }
+        for band in bands {
+            let wide = band.axis == .x ? "wide" : "tall"
+            let what: String
+            switch band.content {
+            case "solid": what = "solid: 1 px would do"
+            case "gradient": what = "gradient along \(band.axis == .x ? "y" : "x"): 1 px \(wide) would do"
+            case "periodic":
+                let p = band.period ?? 0
+                what = band.wholePeriods == true ? "periodic, period \(p) px (a whole number of periods): one period would do in tile mode"
+                    : "periodic, period \(p) px, but not a whole number of periods: keep it"
+            default: what = "no simpler form: keep it"
+            }
+            let lose = band.pixelsToLose > 0 ? "could lose \(band.pixelsToLose) px" : "nothing to lose"
+            lines.append("  \(band.axis.rawValue) band \(band.start)-\(band.end) (\(band.end - band.start) px): \(what); \(lose)")
+        }
+        if bands.isEmpty { lines.append("  no scalable band (give --insets to say where the caps are)") }
+        lines.append("  scales: " + scales.summary)
+        lines += scales.problems.map { "    \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Whether a source's scale variants describe the same thing in points:
+/// `button.png`, `button@2x.png`, `button@3x.png` beside each other (or their
+/// `.9.png` forms), or an image set's entries.
+public struct ScaleAgreement: Sendable, Encodable {
+    public struct Variant: Sendable, Encodable {
+        public var file: String
+        public var scale: Double
+        public var width: Int
+        public var height: Int
+    }
+
+    public var variants: [Variant]
+    /// Each disagreement in one line; empty when they agree.
+    public var problems: [String]
+    public var agree: Bool { problems.isEmpty }
+
+    enum CodingKeys: String, CodingKey { case variants, problems, agree }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(variants, forKey: .variants)
+        try c.encode(problems, forKey: .problems)
+        try c.encode(agree, forKey: .agree)
+    }
+
+    var summary: String {
+        if variants.count < 2 { return "no other scale found beside it" }
+        let list = variants.map { "@\(formatNumber($0.scale))x \($0.width)x\($0.height)" }.joined(separator: ", ")
+        return (agree ? "agree" : "disagree") + " (\(list))"
+    }
+
+    /// The lattice of a variant in points: each segment's ends and kind.
+    private struct PointLattice: Equatable {
+        var x: [String]
+        var y: [String]
+        init(_ lattice: Lattice, scale: Double) {
+            func points(_ segments: [Segment]) -> [String] {
+                segments.map { "\(formatNumber(Double($0.start) / scale))-\(formatNumber(Double($0.end) / scale))\($0.scalable ? "s" : "f")" }
+            }
+            x = points(lattice.x)
+            y = points(lattice.y)
+        }
+    }
+
+    static func check(path: String, insets: Insets, maxPixels: Int) throws -> ScaleAgreement {
+        var found: [(file: String, scale: Double, source: SourceImage, lattice: Lattice?)] = []
+        var problems: [String] = []
+        if ImageSet.isImageSet(path: path) {
+            let set = try ImageSet(path: path)
+            for variant in set.variants.sorted(by: { $0.scale < $1.scale }) {
+                var source = try SourceImage.load(path: variant.file, maxPixels: maxPixels)
+                if let resizing = variant.resizing { source = try ImageSet.apply(resizing, to: source, file: variant.file) }
+                found.append((variant.file, variant.scale, source, source.hints.lattice))
+            }
+        } else {
+            for (file, scale) in siblings(of: path) {
+                let source = try SourceImage.load(path: file, maxPixels: maxPixels)
+                var lattice = source.hints.lattice
+                if lattice == nil {
+                    do {
+                        lattice = try Lattice(width: source.size.width, height: source.size.height,
+                                              insets: PixelInsets(insets, sourceScale: scale))
+                    } catch let error as GlsliceError {
+                        problems.append("\((file as NSString).lastPathComponent): \(error.message)")
+                    }
+                }
+                found.append((file, scale, source, lattice))
+            }
+        }
+        let variants = found.map { Variant(file: $0.file, scale: $0.scale, width: $0.source.size.width, height: $0.source.size.height) }
+        guard let first = found.first else { return ScaleAgreement(variants: [], problems: problems) }
+        func name(_ file: String) -> String { (file as NSString).lastPathComponent }
+        func points(_ px: Int, _ scale: Double) -> String { formatNumber((Double(px) / scale * 1000).rounded() / 1000) }
+        for other in found.dropFirst() {
+            let a = "\(points(first.source.size.width, first.scale))x\(points(first.source.size.height, first.scale)) pt"
+            let b = "\(points(other.source.size.width, other.scale))x\(points(other.source.size.height, other.scale)) pt"
+            if a != b {
+                problems.append("\(name(other.file)) is \(b) (\(other.source.size) px at @\(formatNumber(other.scale))x), but \(name(first.file)) is \(a)")
+            }
+            if let la = first.lattice, let lb = other.lattice, PointLattice(la, scale: first.scale) != PointLattice(lb, scale: other.scale) {
+                problems.append("\(name(other.file))'s caps and scalable segments, in points, differ from \(name(first.file))'s")
+            }
+        }
+        return ScaleAgreement(variants: variants, problems: problems)
+    }
+
+    /// `stem.png`, `stem@2x.png`, `stem@3x.png` (with `.9.png` when `path` has it) that exist, with their scales.
+    static func siblings(of path: String) -> [(String, Double)] {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let ext = name.lowercased().hasSuffix(".9.png") ? String(name.suffix(6)) : name.lowercased().hasSuffix(".png") ? String(name.suffix(4)) : ""
+        guard !ext.isEmpty else { return [(path, Scale.inferred(fromFileName: path) ?? 1)] }
+        var stem = String(name.dropLast(ext.count))
+        if let at = stem.lastIndex(of: "@"), Scale.inferred(fromFileName: name) != nil { stem = String(stem[..<at]) }
+        var result: [(String, Double)] = []
+        for (suffix, scale) in [("", 1.0), ("@2x", 2.0), ("@3x", 3.0)] {
+            let candidate = (folder.isEmpty ? "" : folder + "/") + stem + suffix + ext
+            if FileManager.default.fileExists(atPath: candidate) { result.append((candidate, scale)) }
+        }
+        return result.isEmpty ? [(path, Scale.inferred(fromFileName: path) ?? 1)] : result
+    }
+}

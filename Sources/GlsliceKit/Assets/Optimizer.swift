@@ -1,0 +1,258 @@
+import Foundation
+
+/// `glslice optimize`: the smallest source that renders the same. Each
+/// scalable band shrinks to what its analysis allows (1 px when solid or a
+/// gradient; one period, with `keepPeriod`, when periodic), caps stay as they
+/// are, and nothing is written until renders of the old and new source at
+/// many sizes agree byte for byte in the modes that must agree.
+public enum Optimizer {
+    /// What an optimization did and proved.
+    public struct Report: Sendable {
+        public var input: String
+        public var output: String
+        public var kind: String
+        public var before: PixelSize
+        public var after: PixelSize
+        /// The insets in points for a plain PNG (caps are never changed, so they are the same).
+        public var insets: Insets?
+        /// The modes in which old and new render byte-identically at every size checked.
+        public var equalModes: [ResizeMode]
+        /// Renders compared per mode in each source (sizes × 2 scales × 2 filters).
+        public var checksPerMode: Int
+        public var bytesBefore: Int
+        public var bytesAfter: Int
+        /// The source's own default mode, when it is not among `equalModes`.
+        public var defaultModeLost: ResizeMode?
+
+        public var text: String {
+            var lines: [String] = []
+            if before == after {
+                lines.append("\(input): nothing to lose; \(output) is an unchanged copy (\(before) px)")
+            } else {
+                lines.append("\(input): \(before) px -> \(after) px (\(bytesBefore) -> \(bytesAfter) bytes), wrote \(output)")
+            }
+            if let insets { lines.append("  insets: \(insets.formatted) pt (caps are never resized, so they stay)") }
+            lines.append("  renders the same in: \(equalModes.map(\.rawValue).joined(separator: ", ")) "
+                         + "(byte-identical in \(checksPerMode) renders per mode: sizes x 2 scales x 2 filters)")
+            if let lost = defaultModeLost {
+                lines.append("  note: its default mode, \(lost.rawValue), is not among them; render it with --mode tile")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// A source reduced along both axes: which source lines it keeps.
+    struct Reduction {
+        var columns: [Int]
+        var rows: [Int]
+        var lattice: Lattice
+        /// Modes the reduction is expected to keep, from the analysis.
+        var expectedModes: Set<ResizeMode>
+        var shrinks: Bool { columns.count < lattice.width || rows.count < lattice.height }
+    }
+
+    static let stretchLike: Set<ResizeMode> = [.stretch, .tile, .auto, .repeat, .round]
+
+    /// The smallest reduction the analysis allows. An axis with several
+    /// scalable segments keeps their ratios, because layout shares the
+    /// extra space in proportion to their lengths.
+    static func reduce(_ image: PremultipliedImage, lattice: Lattice, keepPeriod: Bool) throws -> (columns: [Int], rows: [Int], lattice: Lattice, modes: Set<ResizeMode>) {
+        var modes = Set(ResizeMode.allCases)
+        let analyses = RegionAnalysis.analyze(image, lattice: lattice)
+        func axis(_ segments: [Segment], _ which: Axis) -> (keep: [Int], segments: [Segment]) {
+            let bands = analyses.filter { $0.axis == which }
+            let lengths = bands.map(\.segment.length)
+            let d = lengths.reduce(0, gcd)
+            func allowed(_ band: BandAnalysis, _ m: Int) -> Bool {
+                if m == band.segment.length { return true }
+                switch band.content {
+                case .solid, .gradient: return m >= 1
+                case .periodic(let p): return keepPeriod && band.wholePeriods && m % p == 0
+                case .none: return false
+                }
+            }
+            var targets = lengths
+            if d > 0 {
+                for t in 1...d {
+                    let candidate = lengths.map { $0 / d * t }
+                    if zip(bands, candidate).allSatisfy({ allowed($0, $1) }) { targets = candidate; break }
+                }
+            }
+            var keep: [Int] = [], out: [Segment] = []
+            var band = 0
+            for segment in segments {
+                var length = segment.length
+                if segment.scalable {
+                    length = targets[band]
+                    if length < segment.length {
+                        switch bands[band].content {
+                        case .periodic: modes.formIntersection([.tile, .auto])
+                        default: modes.formIntersection(stretchLike)
+                        }
+                    }
+                    band += 1
+                }
+                out.append(Segment(keep.count, keep.count + length, scalable: segment.scalable))
+                keep += segment.start..<(segment.start + length)
+            }
+            return (keep, out)
+        }
+        let x = axis(lattice.x, .x), y = axis(lattice.y, .y)
+        return (x.keep, y.keep, try Lattice(width: x.keep.count, height: y.keep.count, x: x.segments, y: y.segments), modes)
+    }
+
+    static func crop(_ image: PremultipliedImage, columns: [Int], rows: [Int]) -> PremultipliedImage {
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(columns.count * rows.count * 4)
+        for y in rows {
+            for x in columns {
+                let i = (y * image.width + x) * 4
+                pixels += image.rgba.pixels[i..<(i + 4)]
+            }
+        }
+        return PremultipliedImage(RGBAImage(width: columns.count, height: rows.count, pixels: pixels))
+    }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
+    /// Output sizes that exercise every layout case: smaller than the caps,
+    /// exactly the caps, natural, a pixel either way, wide, tall, large.
+    public static func checkSizes(for lattice: Lattice) -> [PixelSize] {
+        let w = lattice.width, h = lattice.height
+        let fx = lattice.x.filter { !$0.scalable }.map(\.length).reduce(0, +)
+        let fy = lattice.y.filter { !$0.scalable }.map(\.length).reduce(0, +)
+        let pairs = [(1, 1), (max(1, fx / 2), max(1, fy / 2)), (max(1, fx), max(1, fy)), (fx + 1, fy + 1), (fx + 2, fy + 3),
+                     (w, h), (w + 1, h), (w, h + 1), (w + 1, h + 1), (w + 7, h + 3), (2 * w, h), (w, 2 * h),
+                     (2 * w + 1, 2 * h + 1), (3 * w + 5, h + 11), (w + 13, 3 * h + 2), (37, 91), (91, 37), (64, 64),
+                     (100, 40), (40, 100), (4 * w + 3, 4 * h + 1), (w + 50, h + 50), (160, 44), (23, 23)]
+        var seen = Set<[Int]>(), sizes: [PixelSize] = []
+        for (a, b) in pairs {
+            let s = [max(1, min(a, 600)), max(1, min(b, 600))]
+            if seen.insert(s).inserted { sizes.append(PixelSize(width: s[0], height: s[1])) }
+        }
+        return sizes
+    }
+
+    /// The modes in which `a` (on `la`) and `b` (on `lb`) render byte-identically
+    /// at every size, at k = 1 and 2, with both filters; and the renders per mode.
+    public static func equalModes(_ a: PremultipliedImage, _ la: Lattice, _ b: PremultipliedImage, _ lb: Lattice,
+                                  modes: [ResizeMode] = ResizeMode.allCases) throws -> (modes: [ResizeMode], checks: Int) {
+        let renderer = CPURenderer()
+        var equal: [ResizeMode] = []
+        let sizes = checkSizes(for: la)
+        for mode in modes {
+            var same = true
+            outer: for size in sizes {
+                for k in [1.0, 2.0] {
+                    for filter in [Filter.linear, .nearest] {
+                        let pa = try RenderPlan(lattice: la, size: size, k: k, modes: PerAxis(both: mode), filter: filter, fillCenter: true)
+                        let pb = try RenderPlan(lattice: lb, size: size, k: k, modes: PerAxis(both: mode), filter: filter, fillCenter: true)
+                        if renderer.render(pa, source: a) != renderer.render(pb, source: b) { same = false; break outer }
+                    }
+                }
+            }
+            if same { equal.append(mode) }
+        }
+        return (equal, sizes.count * 4)
+    }
+
+    /// Reduces `source` (its lattice `lattice`) and proves it: returns the
+    /// smaller pixels and lattice, and the modes they are equal in.
+    static func proven(_ image: PremultipliedImage, lattice: Lattice, keepPeriod: Bool, file: String) throws
+        -> (image: PremultipliedImage, lattice: Lattice, modes: [ResizeMode], checks: Int) {
+        let r = try reduce(image, lattice: lattice, keepPeriod: keepPeriod)
+        let smaller = crop(image, columns: r.columns, rows: r.rows)
+        let (modes, checks) = try equalModes(image, lattice, smaller, r.lattice)
+        let missing = r.modes.subtracting(modes)
+        guard missing.isEmpty else {
+            throw GlsliceError(.internal, file: file,
+                "the smaller source would render differently in \(missing.map(\.rawValue).sorted().joined(separator: ", ")); nothing written")
+        }
+        return (smaller, r.lattice, modes, checks)
+    }
+
+    /// Optimizes `input` (a PNG with `insets`, a `.9.png`, or an image set) into `output`.
+    public static func optimize(input: String, output: String, insets: Insets = .zero, sourceScale: Double? = nil,
+                                keepPeriod: Bool = false, limits: Limits = Limits()) throws -> Report {
+        if ImageSet.isImageSet(path: input) {
+            return try ImageSetOptimizer.optimize(input: input, output: output, keepPeriod: keepPeriod, limits: limits)
+        }
+        let data = try PNGDecoder.readInput(input)
+        let source = try SourceImage.decode(data: data, path: input, maxPixels: limits.maxSourcePixels)
+        // A compiled (npTc) source is written back as a raw .9.png, which aapt2 compiles again.
+        let isNinePatch = source.hints.ninePatch != nil
+        guard isNinePatch == NinePatch.isNinePatch(path: output) else {
+            throw GlsliceError(.usage, file: output, isNinePatch
+                ? "a nine-patch's output must be named NAME.9.png (a compiled npTc source is written as a raw .9.png)"
+                : "a .9.png output needs a nine-patch input")
+        }
+        let scale = try source.hints.scale ?? RenderRequest(size: .pixels(PixelSize(width: 1, height: 1)), sourceScale: sourceScale)
+            .resolvedSourceScale(path: input)
+        let lattice = try Inspection.latticeOf(source, insets: insets, scale: scale)
+        let result = try proven(source.image, lattice: lattice, keepPeriod: keepPeriod, file: input)
+        let after = PixelSize(width: result.image.width, height: result.image.height)
+        var bytesAfter = data.count
+        if after == source.size {
+            try writeCopy(data, to: output)
+        } else if isNinePatch, let bounds = source.hints.ninePatch {
+            let bordered = try NinePatchMarkers.bordered(result.image, lattice: result.lattice, bounds: bounds, file: output)
+            bytesAfter = try PNGEncoder.write(bordered, to: .file(output), compression: .small)
+        } else {
+            bytesAfter = try PNGEncoder.write(result.image, to: .file(output), compression: .small)
+        }
+        let defaultMode = source.hints.defaultMode ?? .auto
+        return Report(input: input, output: output, kind: isNinePatch ? "nine-patch" : "png", before: source.size, after: after,
+                      insets: isNinePatch ? nil : insets, equalModes: result.modes, checksPerMode: result.checks,
+                      bytesBefore: data.count, bytesAfter: bytesAfter,
+                      defaultModeLost: result.modes.contains(defaultMode) ? nil : defaultMode)
+    }
+
+    /// Writes the input's own bytes, atomically.
+    static func writeCopy(_ data: Data, to output: String) throws {
+        let url = URL(fileURLWithPath: output)
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw GlsliceError(.cannotWrite, file: output, "cannot be written")
+        }
+    }
+}
+
+/// Writes a nine-patch's markers back around its artwork.
+enum NinePatchMarkers {
+    /// The artwork inside a transparent 1-px border: black stretch runs on the
+    /// top and left; the padding run on the bottom and right unless it equals
+    /// what the stretch runs imply; red runs for optical bounds. Read back, it
+    /// must give the same lattice and bounds, or it is refused.
+    static func bordered(_ artwork: PremultipliedImage, lattice: Lattice, bounds: NinePatchBounds, file: String) throws -> PremultipliedImage {
+        let w = artwork.width, h = artwork.height, W = w + 2
+        var pixels = [UInt8](repeating: 0, count: W * (h + 2) * 4)
+        func set(_ x: Int, _ y: Int, _ p: [UInt8]) { pixels.replaceSubrange(((y * W + x) * 4)..<((y * W + x) * 4 + 4), with: p) }
+        let black: [UInt8] = [0, 0, 0, 255], red: [UInt8] = [255, 0, 0, 255]
+        for y in 0..<h { for x in 0..<w { set(x + 1, y + 1, artwork.rgba[x, y]) } }
+        let allScalableX = lattice.x.count == 1, allScalableY = lattice.y.count == 1
+        for s in lattice.x where s.scalable && !allScalableX { for x in s.start..<s.end { set(x + 1, 0, black) } }
+        for s in lattice.y where s.scalable && !allScalableY { for y in s.start..<s.end { set(0, y + 1, black) } }
+        let stretchX = lattice.x.filter(\.scalable), stretchY = lattice.y.filter(\.scalable)
+        let impliedLeft = allScalableX ? 0 : stretchX.first?.start ?? 0, impliedRight = allScalableX ? 0 : w - (stretchX.last?.end ?? w)
+        let impliedTop = allScalableY ? 0 : stretchY.first?.start ?? 0, impliedBottom = allScalableY ? 0 : h - (stretchY.last?.end ?? h)
+        let p = bounds.padding, o = bounds.optical
+        if (p.left, p.right) != (impliedLeft, impliedRight), p.left < w - p.right {
+            for x in p.left..<(w - p.right) { set(x + 1, h + 1, black) }
+        }
+        if (p.top, p.bottom) != (impliedTop, impliedBottom), p.top < h - p.bottom {
+            for y in p.top..<(h - p.bottom) { set(w + 1, y + 1, black) }
+        }
+        for x in 0..<min(o.left, w) { set(x + 1, h + 1, red) }
+        for x in max(0, w - o.right)..<w where o.right > 0 { set(x + 1, h + 1, red) }
+        for y in 0..<min(o.top, h) { set(w + 1, y + 1, red) }
+        for y in max(0, h - o.bottom)..<h where o.bottom > 0 { set(w + 1, y + 1, red) }
+        let image = PremultipliedImage(RGBAImage(width: W, height: h + 2, pixels: pixels))
+        let reread = try NinePatch(parsing: image.straight())
+        guard reread.lattice == lattice, reread.bounds == bounds else {
+            throw GlsliceError(.badInput, file: file,
+                "the padding or optical bounds do not fit the smaller nine-patch; nothing written")
+        }
+        return image
+    }
+}
