@@ -6,6 +6,7 @@ struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Describe a source: size, scale, lattice, padding, and how small it could be.",
+        usage: "glslice inspect <input> [--insets <T,L,B,R>] [--json] [<options>]",
         discussion: """
         Each scalable band (a scalable segment across the whole source) is analysed by the rule "supply the smallest image that gives the look": solid (1 px would do), a gradient along the other axis (1 px across would do), periodic (one period would do when tiled, if the band holds a whole number of periods), or none of these. Beside NAME.png it also reads NAME@2x.png and NAME@3x.png (or an image set's variants) and says whether their sizes and caps agree in points.
 

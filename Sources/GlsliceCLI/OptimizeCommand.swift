@@ -5,6 +5,7 @@ struct OptimizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "optimize",
         abstract: "Write the smallest source that renders the same.",
+        usage: "glslice optimize <input> -o <output> [--keep-period] [<options>]",
         discussion: """
         Each scalable band shrinks to 1 px when it is solid or a gradient along the other axis; with --keep-period, a texture that holds a whole number of periods shrinks to one period (equal only when tiled). Caps are never changed, so insets stay as they were. Before writing, the old and new sources are rendered at 20 or more sizes (smaller than the caps, natural, wide, tall, large), at two scales and with both filters, in every mode; nothing is written if any pixel differs in a mode that must agree. The report names the modes the result is byte-identical in. A .9.png gets new markers, an .imageset new PNGs and centre sizes in Contents.json.
 

@@ -13,6 +13,13 @@ import Testing
         // Rounded panel, radius 6: column 8 and row 8 change along their length (corners), 1 px already.
         ("panel.png", "8,8,8,8", [("x", 8, 9, "gradient", nil, 0), ("y", 8, 9, "gradient", nil, 0)]),
         ("button.png", "14,12,14,12", [("x", 12, 13, "gradient", nil, 0), ("y", 14, 15, "gradient", nil, 0)]),
+        // @2x: caps 24/28 px, a 2-px centre whose two columns mirror each other about the
+        // button's middle (x = 25), so they are equal: lose 1 x 58. Its fill is a vertical
+        // gradient (green 130 + 60(1 - y/57): rows 28 and 29 give 161 and 159), so the
+        // rows differ and the y band is needed whole.
+        ("button@2x.png", "14,12,14,12", [("x", 24, 26, "gradient", nil, 58), ("y", 28, 30, "none", nil, 0)]),
+        // @3x: a 3-px centre past the corners, where the fill changes only along y: lose 2 x 87.
+        ("button@3x.png", "14,12,14,12", [("x", 36, 39, "gradient", nil, 174), ("y", 42, 45, "none", nil, 0)]),
         // 1x24 vertical gradient: one column (a gradient along y); its 24 rows all differ.
         ("bar.png", nil, [("x", 0, 1, "gradient", nil, 0), ("y", 0, 24, "none", nil, 0)]),
         // 8-px bricks offset by 4 on alternate courses: columns repeat every 8 (16 = 2 periods,
@@ -30,6 +37,9 @@ import Testing
         ("android/gradient.9.png", nil, [("x", 2, 6, "none", nil, 0), ("y", 0, 1, "gradient", nil, 0)]),
         // 9x6 of grey 70: both bands solid (2 columns x 6 rows and 2 rows x 9 columns, 1 of each kept).
         ("android/optical.9.png", nil, [("x", 3, 5, "solid", nil, 6), ("y", 2, 4, "solid", nil, 9)]),
+        // 3x3 and 4x3 of one grey (sixteen: 0x12FF scales to 19 everywhere): solid bands.
+        ("android/corners.9.png", nil, [("x", 1, 2, "solid", nil, 0), ("y", 1, 2, "solid", nil, 0)]),
+        ("android/sixteen.9.png", nil, [("x", 1, 3, "solid", nil, 3), ("y", 1, 2, "solid", nil, 0)]),
         ("android/whole-axis.9.png", nil, [("x", 0, 4, "none", nil, 0), ("y", 1, 2, "gradient", nil, 0)]),
     ]
 
