@@ -80,6 +80,37 @@ import GlsliceKit
         #expect(try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n").count == 5)
     }
 
+    /// A nine-patch's padding and optical bounds reach the results file, on the
+    /// first run and on a resumed one; other sources record null.
+    @Test func resultsRecordNinePatchBounds() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jobs = folder.appendingPathComponent("jobs.jsonl").path
+        let optical = fixtures.appendingPathComponent("android/optical.9.png").path
+        let compiled = fixtures.appendingPathComponent("android/optical.compiled.png").path
+        let panel = fixtures.appendingPathComponent("panel.png").path
+        try ([optical, compiled, panel].enumerated().map { #"{"input": "\#($1)", "output": "\#($0).png", "pixels": "40x30"}"# }
+             .joined(separator: "\n") + "\n").write(toFile: jobs, atomically: true, encoding: .utf8)
+        for round in 0..<2 {
+            let results = folder.appendingPathComponent("r\(round).jsonl").path
+            let result = try glslice(["batch", jobs, "--backend", "cpu", "--resume", "--out-dir", folder.appendingPathComponent("o").path,
+                                      "--results", results])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n")
+                .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .sorted { ($0["line"] as? Int ?? 0) < ($1["line"] as? Int ?? 0) }
+            #expect(lines.count == 3)
+            // Bottom "rr kkkk r" and right " kkk r" of the fixture, worked out in AndroidNinePatchTests.
+            let expected: [String: [String: Int]] = ["padding": ["top": 1, "left": 3, "bottom": 2, "right": 2],
+                                                     "optical": ["top": 0, "left": 2, "bottom": 1, "right": 1]]
+            #expect(lines[0]["nine-patch"] as? [String: [String: Int]] == expected, "round \(round): \(lines[0])")
+            // A compiled source (named .png) is known only once decoded: recorded when rendered.
+            if round == 0 { #expect(lines[1]["nine-patch"] as? [String: [String: Int]] == expected) }
+            #expect(lines[2]["nine-patch"] is NSNull)
+            #expect(lines.allSatisfy { $0["status"] as? String == (round == 0 ? "ok" : "skipped") })
+        }
+    }
+
     @Test func shardFromKubernetesEnvironment() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

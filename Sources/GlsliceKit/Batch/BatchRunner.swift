@@ -151,9 +151,13 @@ public final class BatchRunner: Sendable {
     func alreadyDone(_ job: ManifestJob) throws -> Bool {
         guard options.resume, FileManager.default.fileExists(atPath: job.output),
               let recorded = PNGDecoder.text(key: JobDigest.textKey, path: job.output) else { return false }
-        // A plain PNG is hashed without decoding; an image set is resolved (its sources are cached).
-        let key = ImageSet.isImageSet(path: job.input) ? try resolveSource(job).key : try cache.contentHash(of: job.input)
-        return recorded == digest(job, sourceKey: key)
+        // A plain PNG is hashed without decoding. A source with a recipe (an image set, a
+        // nine-patch, which may be compiled whatever its name) is resolved; its sources are
+        // cached, and a job that is not done needs them anyway.
+        if !ImageSet.isImageSet(path: job.input), recorded == digest(job, sourceKey: try cache.contentHash(of: job.input)) {
+            return true
+        }
+        return recorded == digest(job, sourceKey: try resolveSource(job).key)
     }
 
     /// The job's source through the cache, and the digest key for it: the file's
