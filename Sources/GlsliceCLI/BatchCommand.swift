@@ -11,7 +11,7 @@ struct BatchCommand: ParsableCommand {
         discussion: """
         Each manifest line is a JSON object with render's options as keys: input, output and \(RenderRequest.CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")). Values are written as on the command line ("pixels": "200x44", "insets": "10,12,10,12", "scale": 2); JSON numbers and arrays work too ("pixels": [200, 44], "insets": [10, 12, 10, 12], "center": false). Relative inputs are resolved against the manifest's folder, relative outputs against --out-dir (default: the manifest's folder).
 
-        A failed job never stops the others. Outputs appear atomically and record a digest of their job (input bytes, options, renderer); --resume skips outputs whose digest matches, so a killed batch finishes where it stopped. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.
+        A failed job never stops the others. Outputs appear atomically and record a digest of their job (input bytes, options, renderer); --resume skips outputs whose digest matches, so a killed batch finishes where it stopped. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or a Slurm array (shard (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP of SLURM_ARRAY_TASK_COUNT, so --array=1-4 and --array=0-6:2 both work; an irregular list such as --array=3,7,9 is refused). --print-shard says which shard a run would take, and why.
 
         Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable.
 
@@ -41,6 +41,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Render only jobs whose index is K mod N.", valueName: "K/N"))
     var shard: String?
 
+    @Flag(help: "Print the shard this run would take and why, and render nothing.")
+    var printShard = false
+
     @Option(help: ArgumentHelp("Decoded-source cache size in MiB (default 256).", valueName: "MiB"))
     var cacheMb: Int = 256
 
@@ -57,7 +60,12 @@ struct BatchCommand: ParsableCommand {
         }
         options.results = results
         options.resume = resume
-        options.shard = try shard.map(Shard.init(parsing:)) ?? Shard.fromEnvironment() ?? .all
+        let (chosen, reason) = try Shard.choose(option: shard)
+        if printShard {
+            print("shard \(chosen) (\(reason))")
+            return
+        }
+        options.shard = chosen
         guard cacheMb > 0 else { throw GlsliceError(.usage, "--cache-mb must be positive") }
         options.cacheBytes = cacheMb << 20
         options.limits = try engine.limits()

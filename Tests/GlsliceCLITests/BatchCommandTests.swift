@@ -121,6 +121,25 @@ import GlsliceKit
         #expect(try pngNames(in: folder.appendingPathComponent("o")) == ["1.png", "4.png", "7.png"])
     }
 
+    /// `--print-shard` under a 1-based Slurm array renders nothing and says why.
+    @Test func printShardExplainsAndRendersNothing() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jobs = try manifest(4, in: folder)
+        let out = folder.appendingPathComponent("o")
+        let env = ["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "4",
+                   "SLURM_ARRAY_TASK_STEP": "1", "SLURM_ARRAY_TASK_COUNT": "4"]
+        let result = try glslice(["batch", jobs, "--out-dir", out.path, "--print-shard"], environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        #expect(text.hasPrefix("shard 3/4 (from Slurm: SLURM_ARRAY_TASK_ID=4, MIN=1"), "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        // The same task renders only its share: line 4 (index 3).
+        let run = try glslice(["batch", jobs, "--backend", "cpu", "--out-dir", out.path], environment: env)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try pngNames(in: out) == ["3.png"])
+    }
+
     @Test func missingManifest() throws {
         let result = try glslice(["batch", "/nonexistent/jobs.jsonl"])
         #expect(result.status == 66)

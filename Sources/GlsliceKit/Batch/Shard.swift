@@ -21,17 +21,58 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         self.init(index: k, count: n)
     }
 
-    /// From a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`/`JOB_COMPLETIONS`) or a
-    /// Slurm array (`SLURM_ARRAY_TASK_ID`/`SLURM_ARRAY_TASK_COUNT`); nil when neither is set.
+    /// This machine's shard and how it was decided: `--shard K/N`, else the
+    /// scheduler's environment, else the whole manifest.
+    public static func choose(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> (shard: Shard, reason: String) {
+        if let option { return (try Shard(parsing: option), "from --shard \(option)") }
+        return try fromEnvironmentWithReason(environment) ?? (.all, "no --shard, no JOB_COMPLETION_INDEX and no SLURM_ARRAY_TASK_ID: every job")
+    }
+
+    /// From a Kubernetes Indexed Job or a Slurm array; nil when neither is set.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Shard? {
-        for (indexKey, countKey) in [("JOB_COMPLETION_INDEX", "JOB_COMPLETIONS"), ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT")] {
-            guard let indexText = environment[indexKey] else { continue }
-            guard let countText = environment[countKey] else {
-                throw GlsliceError(.usage, "\(indexKey) is set but \(countKey) is not; set both or pass --shard K/N")
+        try fromEnvironmentWithReason(environment)?.shard
+    }
+
+    /// Kubernetes: `JOB_COMPLETION_INDEX` of `JOB_COMPLETIONS` (0-based, as
+    /// Kubernetes numbers them). Slurm: array task IDs need not start at 0 and
+    /// may step (`--array=1-4`, `--array=0-14:2`), so the shard is
+    /// (ID − MIN) / STEP of COUNT, as Slurm defines the array; a list that is
+    /// not a regular range (`--array=3,7,9`) cannot be mapped and is refused.
+    static func fromEnvironmentWithReason(_ env: [String: String]) throws -> (shard: Shard, reason: String)? {
+        if let indexText = env["JOB_COMPLETION_INDEX"] {
+            guard let countText = env["JOB_COMPLETIONS"] else {
+                throw GlsliceError(.usage, "JOB_COMPLETION_INDEX is set but JOB_COMPLETIONS is not; set both or pass --shard K/N")
             }
-            return try Shard(parsing: "\(indexText)/\(countText)")
+            let shard = try Shard(parsing: "\(indexText)/\(countText)")
+            return (shard, "from Kubernetes: JOB_COMPLETION_INDEX=\(indexText) of JOB_COMPLETIONS=\(countText)")
         }
-        return nil
+        guard let idText = env["SLURM_ARRAY_TASK_ID"] else { return nil }
+        func number(_ key: String) throws -> Int {
+            guard let text = env[key] else {
+                throw GlsliceError(.usage, "SLURM_ARRAY_TASK_ID is set but \(key) is not (Slurm sets both for an array job); pass --shard K/N")
+            }
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw GlsliceError(.usage, "\(key) is '\(text)', not a whole number")
+            }
+            return value
+        }
+        let id = try number("SLURM_ARRAY_TASK_ID"), count = try number("SLURM_ARRAY_TASK_COUNT")
+        let minimum = try number("SLURM_ARRAY_TASK_MIN")
+        let step = env["SLURM_ARRAY_TASK_STEP"] == nil ? 1 : try number("SLURM_ARRAY_TASK_STEP")
+        let maximum = env["SLURM_ARRAY_TASK_MAX"] == nil ? minimum + (count - 1) * step : try number("SLURM_ARRAY_TASK_MAX")
+        guard count > 0, step > 0 else {
+            throw GlsliceError(.usage, "SLURM_ARRAY_TASK_COUNT=\(count) and SLURM_ARRAY_TASK_STEP=\(step) must be positive")
+        }
+        let offset = id - minimum
+        guard maximum == minimum + (count - 1) * step, offset >= 0, offset % step == 0, offset / step < count else {
+            throw GlsliceError(.usage,
+                "the Slurm array is not a regular range (task \(id) of \(count) tasks from \(minimum) to \(maximum), step \(step)), "
+                + "so its tasks cannot be numbered 0…\(count - 1); submit it as --array=MIN-MAX[:STEP], e.g. --array=0-\(count - 1)")
+        }
+        let shard = Shard(index: offset / step, count: count)
+        return (shard, "from Slurm: SLURM_ARRAY_TASK_ID=\(id), MIN=\(minimum), STEP=\(step), COUNT=\(count): "
+                       + "(\(id) − \(minimum)) / \(step) = \(shard.index)")
     }
 
     public func owns(_ jobIndex: Int) -> Bool { jobIndex % count == index }

@@ -131,8 +131,59 @@ extension RenderRequest {
             #expect(throws: GlsliceError.self) { try Shard(parsing: bad) }
         }
         #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2", "JOB_COMPLETIONS": "5"]) == Shard(index: 2, count: 5))
-        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3"]) == Shard(index: 0, count: 3))
         #expect(try Shard.fromEnvironment([:]) == nil)
         #expect(throws: GlsliceError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2"]) }
+        for bad in ["0/0", "5/3", "-1/2"] {
+            #expect(throws: GlsliceError.self) { try Shard(parsing: bad) }
+            let parts = bad.split(separator: "/")
+            #expect(throws: GlsliceError.self) {
+                try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": String(parts[0]), "JOB_COMPLETIONS": String(parts[1])])
+            }
+        }
+    }
+
+    /// What Slurm sets for each task of an array, written out by hand.
+    static func slurm(_ id: Int, min: Int, max: Int, step: Int, count: Int) -> [String: String] {
+        ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(min)", "SLURM_ARRAY_TASK_MAX": "\(max)",
+         "SLURM_ARRAY_TASK_STEP": "\(step)", "SLURM_ARRAY_TASK_COUNT": "\(count)"]
+    }
+
+    @Test func slurmArraysOfEveryRegularShape() throws {
+        // --array=1-4: tasks 1, 2, 3, 4 are shards 0…3 of 4 (task 4 used to be refused as 4/4).
+        #expect(try (1...4).map { try Shard.fromEnvironment(Self.slurm($0, min: 1, max: 4, step: 1, count: 4)) }
+                == (0..<4).map { Shard(index: $0, count: 4) })
+        // --array=0-6:2: tasks 0, 2, 4, 6 are shards 0…3 of 4.
+        #expect(try [0, 2, 4, 6].map { try Shard.fromEnvironment(Self.slurm($0, min: 0, max: 6, step: 2, count: 4)) }
+                == (0..<4).map { Shard(index: $0, count: 4) })
+        // --array=0-2: the plain 0-based form.
+        #expect(try Shard.fromEnvironment(Self.slurm(2, min: 0, max: 2, step: 1, count: 3)) == Shard(index: 2, count: 3))
+        // --array=5-13:4 → 5, 9, 13.
+        #expect(try Shard.fromEnvironment(Self.slurm(9, min: 5, max: 13, step: 4, count: 3)) == Shard(index: 1, count: 3))
+    }
+
+    @Test func irregularAndBrokenSlurmArraysAreRefusedWithAWayOut() throws {
+        // --array=3,7,9: MIN 3, MAX 9, COUNT 3, and Slurm reports STEP 1; not a range.
+        do {
+            _ = try Shard.fromEnvironment(Self.slurm(9, min: 3, max: 9, step: 1, count: 3))
+            Issue.record("an irregular list was accepted")
+        } catch let error as GlsliceError {
+            #expect(error.message.contains("not a regular range") && error.message.contains("--array=0-2"), "\(error.message)")
+        }
+        // A task ID off the step, below the minimum, or past the count.
+        for env in [Self.slurm(3, min: 0, max: 6, step: 2, count: 4), Self.slurm(0, min: 1, max: 4, step: 1, count: 4),
+                    Self.slurm(5, min: 1, max: 4, step: 1, count: 4), Self.slurm(1, min: 0, max: 0, step: 1, count: 0)] {
+            #expect(throws: GlsliceError.self) { try Shard.fromEnvironment(env) }
+        }
+        // SLURM_ARRAY_TASK_ID alone: Slurm always sets the rest for an array.
+        #expect(throws: GlsliceError.self) { try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3"]) }
+        #expect(throws: GlsliceError.self) { try Shard.fromEnvironment(Self.slurm(1, min: 0, max: 3, step: 1, count: 4).merging(["SLURM_ARRAY_TASK_MIN": "x"]) { $1 }) }
+    }
+
+    @Test func theReasonSaysWhere() throws {
+        let (shard, reason) = try Shard.choose(option: nil, environment: Self.slurm(4, min: 0, max: 6, step: 2, count: 4))
+        #expect(shard == Shard(index: 2, count: 4))
+        #expect(reason.contains("SLURM_ARRAY_TASK_ID=4") && reason.contains("(4 − 0) / 2 = 2"), "\(reason)")
+        #expect(try Shard.choose(option: "1/3", environment: Self.slurm(4, min: 0, max: 6, step: 2, count: 4)).shard == Shard(index: 1, count: 3))
+        #expect(try Shard.choose(option: nil, environment: [:]).shard == .all)
     }
 }
