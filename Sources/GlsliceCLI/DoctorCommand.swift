@@ -7,7 +7,7 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Show what EGL and OpenGL ES glslice finds on this machine, and why a GPU context fails.",
         discussion: """
-        Prints the EGL client extensions, the EGL devices, the display chosen, GL_VENDOR, GL_RENDERER, GL_VERSION and the limits. Exits 69 when no context comes up.
+        Prints the EGL client extensions, the EGL devices, the display chosen, GL_VENDOR, GL_RENDERER, GL_VERSION and the limits, and which backend --backend auto would take and why (the CPU when the only GL is a software rasteriser such as llvmpipe). Exits 69 when no context comes up.
 
         Examples:
           glslice doctor
@@ -41,6 +41,7 @@ struct DoctorCommand: ParsableCommand {
               - /dev/dri permissions (ls -l /dev/dri; the user needs the render or video group)
               - Mesa for CPU-only machines: apt-get install libegl-mesa0 libgl1-mesa-dri
             """)
+            print("--backend auto would take: cpu (no GPU context)")
             throw GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context")
         }
         print("Display chosen: \(context.displayDescription)")
@@ -49,6 +50,10 @@ struct DoctorCommand: ParsableCommand {
         print("GL_VERSION:  \(context.version)")
         print("Limits: max texture \(context.limits.maxTextureSize), max renderbuffer \(context.limits.maxRenderbufferSize), "
               + "max viewport \(context.limits.maxViewport.width)x\(context.limits.maxViewport.height)")
-        if context.isSoftware { print("Note: this is a software rasteriser; the GPU backend works, but a real GPU is faster.") }
+        if context.isSoftware {
+            print("--backend auto would take: cpu (\(context.renderer) is a software rasteriser, slower than the CPU backend; --backend gpu still uses it)")
+        } else {
+            print("--backend auto would take: gpu (a hardware GPU: \(context.renderer))")
+        }
     }
 }

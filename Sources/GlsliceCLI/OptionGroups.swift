@@ -8,7 +8,7 @@ extension Compression: ExpressibleByArgument {}
 
 /// The backend and the limits, shared by `render` and `batch`.
 struct EngineOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Rendering backend. auto takes the GPU when a context comes up, else the CPU with a warning.", valueName: "B"))
+    @Option(help: ArgumentHelp("Rendering backend. auto takes a hardware GPU when there is one, else the CPU with a warning (llvmpipe is slower than the CPU).", valueName: "B"))
     var backend: BackendChoice = .auto
 
     @Option(help: ArgumentHelp("EGL device index to render on (default: GLSLICE_GPU, else hardware first; see 'glslice doctor').", valueName: "N"))

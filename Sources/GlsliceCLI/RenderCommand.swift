@@ -44,8 +44,8 @@ struct RenderCommand: ParsableCommand {
         do {
             let request = try renderOptions.request()
             let limits = try engine.limits()
-            let backend = try Backend.make(engine.backend, device: engine.gpu, warn: warn)
-            try Render.run(input: input, output: OutputTarget(output), request: request, limits: limits, backend: backend)
+            try Render.run(input: input, output: OutputTarget(output), request: request, limits: limits,
+                           backend: try Backend.make(engine.backend, device: engine.gpu, warn: warn))
         } catch let error as GlsliceError {
             throw error.about(input)
         }

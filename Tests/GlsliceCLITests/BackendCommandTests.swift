@@ -20,6 +20,32 @@ import GlsliceKit
         #expect(FileManager.default.fileExists(atPath: out))
     }
 
+    /// On this machine (and CI) the only GL is llvmpipe, which renders slower than
+    /// the CPU backend: `auto` takes the CPU and says so once; `doctor` says why.
+    @Test func autoTakesTheCPUOverASoftwareRasteriser() throws {
+        let doctor = try glslice(["doctor"])
+        let text = String(decoding: doctor.stdout, as: UTF8.self)
+        guard let rendererLine = text.split(separator: "\n").first(where: { $0.hasPrefix("GL_RENDERER:") }) else {
+            #expect(ProcessInfo.processInfo.environment["GLSLICE_REQUIRE_GPU"] != "1", "no GL context: \(text)")
+            return
+        }
+        let software = ["llvmpipe", "softpipe", "swrast"].contains { rendererLine.lowercased().contains($0) }
+        #expect(text.contains(software ? "--backend auto would take: cpu (" : "--backend auto would take: gpu ("), "\(text)")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("p.png").path
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "-o", out])
+        #expect(result.status == 0)
+        if software {
+            #expect(result.stderrLines.count == 1 && result.stderr.contains("a software rasteriser: rendering on the CPU"), "\(result.stderr)")
+            // --backend gpu still draws through it.
+            let forced = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "gpu", "-o", out])
+            #expect(forced.status == 0 && forced.stderr.isEmpty, "\(forced.stderr)")
+        } else {
+            #expect(result.stderr.isEmpty)
+        }
+    }
+
     @Test func gpuWithoutAContextFailsClearly() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

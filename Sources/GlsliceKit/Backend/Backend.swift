@@ -2,7 +2,8 @@
 public enum BackendChoice: String, CaseIterable, Sendable {
     case cpu
     case gpu
-    /// The GPU when a context comes up, else the CPU with a one-line warning.
+    /// A hardware GPU when there is one; else the CPU, with a one-line warning
+    /// (no context, or only a software rasteriser such as llvmpipe).
     case auto
 
     public init(parsing text: String) throws {
@@ -19,8 +20,9 @@ public enum Backend {
     case cpu
     case gpu(GPURenderer)
 
-    /// Opens the backend `choice` asks for. `auto` falls back to the CPU and
-    /// calls `warn` with one line saying why; `gpu` throws `.unavailable`.
+    /// Opens the backend `choice` asks for. `auto` takes the CPU unless a
+    /// hardware GPU is there, and calls `warn` once saying why; `gpu` (llvmpipe
+    /// included) throws `.unavailable` when no context comes up.
     public static func make(_ choice: BackendChoice, device: Int? = nil,
                             warn: (String) -> Void = { _ in }) throws -> Backend {
         switch choice {
@@ -29,12 +31,27 @@ public enum Backend {
         case .gpu:
             return .gpu(try GPURenderer(context: GPUContext.make(device: device)))
         case .auto:
-            do {
-                return try make(.gpu, device: device)
-            } catch let error as GlsliceError {
-                warn("no GPU backend, rendering on the CPU: \(error.message)")
-                return .cpu
+            let (backend, reason) = auto(device: device)
+            if backend.gpu == nil { warn(reason) }
+            return backend
+        }
+    }
+
+    /// What `auto` takes, and why: a hardware GPU when a context comes up on
+    /// one; else the CPU, because a software rasteriser (llvmpipe, softpipe,
+    /// swrast) renders slower than the CPU backend and takes more memory.
+    public static func auto(device: Int? = nil) -> (backend: Backend, reason: String) {
+        do {
+            let context = try GPUContext.make(device: device)
+            if context.isSoftware {
+                return (.cpu, "GL here is \(context.renderer), a software rasteriser: rendering on the CPU, "
+                              + "which is faster (--backend gpu forces GL)")
             }
+            return (.gpu(try GPURenderer(context: context)), "a hardware GPU: \(context.renderer)")
+        } catch let error as GlsliceError {
+            return (.cpu, "no GPU backend, rendering on the CPU: \(error.message)")
+        } catch {
+            return (.cpu, "no GPU backend, rendering on the CPU: \(error)")
         }
     }
 

@@ -15,8 +15,8 @@ public final class GPUContext {
     public let renderer: String
     public let version: String
     public let limits: GLLimits
-    /// True for Mesa's software rasterisers (llvmpipe, softpipe).
-    public var isSoftware: Bool { renderer.contains("llvmpipe") || renderer.contains("softpipe") }
+    /// True for Mesa's software rasterisers (llvmpipe, softpipe, swrast).
+    public var isSoftware: Bool { ["llvmpipe", "softpipe", "swrast"].contains { renderer.lowercased().contains($0) } }
 
     let display: EGLDisplay
     private let handles: ContextHandles

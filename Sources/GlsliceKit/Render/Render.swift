@@ -9,15 +9,17 @@ public enum Render {
     }
 
     /// Renders `input` to `output`, streaming bands of rows into the encoder.
+    /// The backend is opened only once the source and the plan are known to be
+    /// good, so bad input is refused before any backend warning.
     @discardableResult
     public static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
-                           backend: Backend = .cpu, banding: Banding = Banding()) throws -> Result {
+                           backend: @autoclosure () throws -> Backend = .cpu, banding: Banding = Banding()) throws -> Result {
         let source = try SourceResolver.resolve(path: input, outputScale: request.outputScale) {
             try SourceImage.load(path: $0, maxPixels: limits.maxSourcePixels)
         }
         let plan = try PlanBuilder.plan(request, source: source, limits: limits)
         do {
-            let renderer = try backend.prepare(plan, source: source.image)
+            let renderer = try backend().prepare(plan, source: source.image)
             let bytes = try encode(renderer, plan: plan, source: source.image, to: output,
                                    compression: request.compression, banding: banding)
             return Result(size: plan.size, bytes: bytes)
