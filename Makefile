@@ -5,17 +5,20 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: setup deps build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
+.PHONY: setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
 
 setup: deps build
 
 # Installs only the Debian packages that are missing (as root, or through sudo).
 deps:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(SYSTEM_PACKAGES)"
+
+install-missing:
 	@missing=""; \
-	for p in $(SYSTEM_PACKAGES); do \
+	for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
-	if [ -z "$$missing" ]; then echo "setup: system packages present ($(SYSTEM_PACKAGES))"; exit 0; fi; \
+	if [ -z "$$missing" ]; then echo "setup: system packages present ($(PACKAGES))"; exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; \
 	else echo "setup: missing:$$missing; install them as root: apt-get install$$missing" >&2; exit 1; fi; \
 	echo "setup: installing$$missing"; \
@@ -53,6 +56,13 @@ demo: setup
 test: setup
 	python3 Scripts/check-flow.py
 	$(SWIFT) test
+
+# A single-node Slurm cluster on this machine (as root): three array shapes over one
+# manifest must render every job once, byte-identical to one machine (Scripts/test-slurm.sh).
+SLURM_PACKAGES := slurmctld slurmd slurm-client munge
+test-slurm: setup
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(SLURM_PACKAGES)"
+	Scripts/test-slurm.sh $(GLSLICE) $(RELEASE_BIN)/glslice-bench
 
 bench-cpu: setup
 	$(RELEASE_BIN)/glslice-bench --backend cpu --jobs 1200 --out out/bench-cpu
