@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test-slurm`: a single-node Slurm cluster on this machine (munged, slurmctld,
 # slurmd, started here as root with a config under a temporary folder: its own ports,
-# spool, state and socket), then one manifest submitted as three arrays
+# spool, state and socket, on loopback), then one manifest submitted as three arrays
 # (--array=1-4, --array=0-6:2, --array=0-2) through deploy/glslice-array.sbatch.
 # Checks that each array renders every job exactly once, byte-identical to a
 # single-machine run, merges the per-task results, and stops what it started.
@@ -55,7 +55,7 @@ wait_for 10 test -S "$T/munge.sock" || fail "munged did not come up in 10 s"
 
 cat > "$T/slurm.conf" <<CONF
 ClusterName=glslice-test
-SlurmctldHost=$HOST
+SlurmctldHost=$HOST(127.0.0.1)
 SlurmctldPort=$CTLD_PORT
 SlurmdPort=$SLURMD_PORT
 AuthType=auth/munge
@@ -76,7 +76,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
 MpiDefault=none
-NodeName=$HOST CPUs=$(nproc) State=UNKNOWN
+NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$T/slurm.conf"
@@ -116,4 +116,12 @@ PY
     for f in "$T/reference"/*.png; do cmp -s "$f" "$out/$(basename "$f")" || fail "array $array: $(basename "$f") differs"; done
     say "--array=$array: $(ls "$out" | wc -l) outputs byte-identical to the single-machine run; $(ls "$results" | wc -l) results files merged"
 done
+# A list that is not a range cannot be numbered 0..COUNT-1: every task refuses, saying how.
+if MANIFEST="$T/jobs.jsonl" OUT_DIR="$T/out/irregular" RESULTS_DIR="$T/results-irregular" GLSLICE="$GLSLICE" BACKEND=cpu \
+    timeout 120 sbatch --wait --quiet --array=3,7,9 --output="$T/logs/irregular-%a.out" "$ROOT/deploy/glslice-array.sbatch"; then
+    fail "--array=3,7,9 was accepted"
+fi
+grep -q "not a regular range" "$T/logs/irregular-7.out" || fail "--array=3,7,9: no clear refusal ($(cat "$T/logs/irregular-7.out"))"
+[ ! -e "$T/out/irregular" ] || [ -z "$(ls "$T/out/irregular")" ] || fail "--array=3,7,9 rendered something"
+say "--array=3,7,9: refused by every task ($(grep -o 'not a regular range.*' "$T/logs/irregular-7.out" | cut -c1-90)...)"
 say "passed"
