@@ -50,10 +50,7 @@ struct DoctorCommand: ParsableCommand {
         print("GL_VERSION:  \(context.version)")
         print("Limits: max texture \(context.limits.maxTextureSize), max renderbuffer \(context.limits.maxRenderbufferSize), "
               + "max viewport \(context.limits.maxViewport.width)x\(context.limits.maxViewport.height)")
-        if context.isSoftware {
-            print("--backend auto would take: cpu (\(context.renderer) is a software rasteriser, slower than the CPU backend; --backend gpu still uses it)")
-        } else {
-            print("--backend auto would take: gpu (a hardware GPU: \(context.renderer))")
-        }
+        let verdict = Backend.autoVerdict(for: context)
+        print("--backend auto would take: \(verdict.useGPU ? "gpu" : "cpu") (\(verdict.reason))")
     }
 }

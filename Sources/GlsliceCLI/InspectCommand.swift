@@ -22,19 +22,14 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "A PNG, a .9.png, or an .imageset folder.")
     var input: String
 
-    @Option(help: ArgumentHelp("End caps in points, top,left,bottom,right, for a plain PNG.", valueName: "T,L,B,R"))
-    var insets: String?
-
-    @Option(help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
-    var sourceScale: String?
+    @OptionGroup var slicing: SlicingOptions
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() throws {
         do {
-            let inspection = try Inspection.make(path: input, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
-                                                 sourceScale: try sourceScale.map { try Scale.parse($0, option: "--source-scale") })
+            let inspection = try Inspection.make(path: input, insets: try slicing.parsedInsets(), sourceScale: try slicing.parsedSourceScale())
             print(json ? inspection.json : inspection.text)
         } catch let error as GlsliceError {
             throw error.about(input)

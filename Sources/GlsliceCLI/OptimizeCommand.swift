@@ -27,20 +27,15 @@ struct OptimizeCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The smaller source: a PNG, a .9.png for a .9.png, an NAME.imageset for an image set.")
     var output: String
 
-    @Option(help: ArgumentHelp("End caps in points, top,left,bottom,right, for a plain PNG.", valueName: "T,L,B,R"))
-    var insets: String?
-
-    @Option(help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
-    var sourceScale: String?
+    @OptionGroup var slicing: SlicingOptions
 
     @Flag(help: "Shrink a periodic texture to one period (then equal only in tile and auto modes).")
     var keepPeriod = false
 
     func run() throws {
         do {
-            let report = try Optimizer.optimize(input: input, output: output, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
-                                                sourceScale: try sourceScale.map { try Scale.parse($0, option: "--source-scale") },
-                                                keepPeriod: keepPeriod)
+            let report = try Optimizer.optimize(input: input, output: output, insets: try slicing.parsedInsets(),
+                                                sourceScale: try slicing.parsedSourceScale(), keepPeriod: keepPeriod)
             print(report.text)
         } catch let error as GlsliceError {
             throw error.about(input)

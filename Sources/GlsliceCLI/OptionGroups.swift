@@ -80,3 +80,17 @@ struct RenderOptionGroup: ParsableArguments {
         }
     }
 }
+
+/// Where a plain PNG's caps are, for the asset tools (`inspect`, `optimize`):
+/// a nine-patch or sliced image set gives its own.
+struct SlicingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("End caps in points, top,left,bottom,right, for a plain PNG.", valueName: "T,L,B,R"))
+    var insets: String?
+
+    @Option(help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
+    var sourceScale: String?
+
+    func parsedInsets() throws -> Insets { try insets.map(Insets.init(parsing:)) ?? .zero }
+
+    func parsedSourceScale() throws -> Double? { try sourceScale.map { try Scale.parse($0, option: "--source-scale") } }
+}

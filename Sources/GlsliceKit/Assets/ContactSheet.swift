@@ -48,10 +48,9 @@ public enum ContactSheet {
 
     static func block(path: String, insets: Insets, maxPixels: Int) throws -> Block {
         let source = try SourceResolver.resolve(path: path, outputScale: nil) { try SourceImage.load(path: $0, maxPixels: maxPixels) }
-        let scale = try source.hints.scale ?? RenderRequest(size: .pixels(PixelSize(width: 1, height: 1))).resolvedSourceScale(path: source.file)
         // Insets are for plain PNGs; a nine-patch or sliced image set gives its own lattice.
         let insets = source.hints.lattice == nil ? insets : .zero
-        let lattice = try Inspection.latticeOf(source, insets: insets, scale: scale)
+        let (scale, lattice) = try Inspection.slicing(source, insets: insets)
         let magnification = max(1, min(8, 200 / max(source.size.width, source.size.height)))
         let defaultMode = source.hints.defaultMode ?? .auto
         let modes = [defaultMode] + ([.stretch, .tile, .repeat, .round, .space] as [ResizeMode]).filter { $0 != defaultMode }

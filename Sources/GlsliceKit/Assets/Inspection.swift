@@ -70,9 +70,7 @@ public struct Inspection: Sendable, Encodable {
     public static func make(path: String, insets: Insets = .zero, sourceScale: Double? = nil,
                             maxPixels: Int = Limits().maxSourcePixels) throws -> Inspection {
         let loaded = try SourceResolver.resolve(path: path, outputScale: nil) { try SourceImage.load(path: $0, maxPixels: maxPixels) }
-        let request = RenderRequest(size: .pixels(PixelSize(width: 1, height: 1)), insets: insets, sourceScale: sourceScale)
-        let scale = try loaded.hints.scale ?? request.resolvedSourceScale(path: loaded.file)
-        let lattice = try latticeOf(loaded, insets: insets, scale: scale)
+        let (scale, lattice) = try slicing(loaded, insets: insets, sourceScale: sourceScale)
         let kind: String
         if ImageSet.isImageSet(path: path) { kind = "imageset" } else if loaded.hints.ninePatch != nil {
             kind = NinePatch.isNinePatch(path: path) ? "nine-patch" : "compiled-nine-patch"
@@ -87,14 +85,17 @@ public struct Inspection: Sendable, Encodable {
             scales: try ScaleAgreement.check(path: path, insets: insets, maxPixels: maxPixels))
     }
 
-    /// The source's own lattice, else the one `insets` (points at `scale`) give.
-    static func latticeOf(_ source: SourceImage, insets: Insets, scale: Double) throws -> Lattice {
+    /// The scale and lattice the asset tools work on: the source's own (an image
+    /// set's variant scale, a nine-patch's markers, cap-insets), else the file
+    /// name's or `sourceScale`, and the lattice `insets` (points) give at it.
+    static func slicing(_ source: SourceImage, insets: Insets, sourceScale: Double? = nil) throws -> (scale: Double, lattice: Lattice) {
+        let scale = try source.hints.scale ?? Scale.source(of: source.file, option: sourceScale)
         if let given = source.hints.lattice {
             guard insets == .zero else { throw GlsliceError(.usage, file: source.file, source.hints.latticeOwner.refusal) }
-            return given
+            return (scale, given)
         }
         do {
-            return try Lattice(width: source.size.width, height: source.size.height, insets: PixelInsets(insets, sourceScale: scale))
+            return (scale, try Lattice(width: source.size.width, height: source.size.height, insets: PixelInsets(insets, sourceScale: scale)))
         } catch let error as GlsliceError {
             throw error.about(source.file)
         }

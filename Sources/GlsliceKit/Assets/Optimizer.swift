@@ -48,7 +48,6 @@ public enum Optimizer {
         var lattice: Lattice
         /// Modes the reduction is expected to keep, from the analysis.
         var expectedModes: Set<ResizeMode>
-        var shrinks: Bool { columns.count < lattice.width || rows.count < lattice.height }
     }
 
     static let stretchLike: Set<ResizeMode> = [.stretch, .tile, .auto, .repeat, .round]
@@ -56,7 +55,7 @@ public enum Optimizer {
     /// The smallest reduction the analysis allows. An axis with several
     /// scalable segments keeps their ratios, because layout shares the
     /// extra space in proportion to their lengths.
-    static func reduce(_ image: PremultipliedImage, lattice: Lattice, keepPeriod: Bool) throws -> (columns: [Int], rows: [Int], lattice: Lattice, modes: Set<ResizeMode>) {
+    static func reduce(_ image: PremultipliedImage, lattice: Lattice, keepPeriod: Bool) throws -> Reduction {
         var modes = Set(ResizeMode.allCases)
         let analyses = RegionAnalysis.analyze(image, lattice: lattice)
         func axis(_ segments: [Segment], _ which: Axis) -> (keep: [Int], segments: [Segment]) {
@@ -98,19 +97,9 @@ public enum Optimizer {
             return (keep, out)
         }
         let x = axis(lattice.x, .x), y = axis(lattice.y, .y)
-        return (x.keep, y.keep, try Lattice(width: x.keep.count, height: y.keep.count, x: x.segments, y: y.segments), modes)
-    }
-
-    static func crop(_ image: PremultipliedImage, columns: [Int], rows: [Int]) -> PremultipliedImage {
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(columns.count * rows.count * 4)
-        for y in rows {
-            for x in columns {
-                let i = (y * image.width + x) * 4
-                pixels += image.rgba.pixels[i..<(i + 4)]
-            }
-        }
-        return PremultipliedImage(RGBAImage(width: columns.count, height: rows.count, pixels: pixels))
+        return Reduction(columns: x.keep, rows: y.keep,
+                         lattice: try Lattice(width: x.keep.count, height: y.keep.count, x: x.segments, y: y.segments),
+                         expectedModes: modes)
     }
 
     static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
@@ -161,9 +150,9 @@ public enum Optimizer {
     static func proven(_ image: PremultipliedImage, lattice: Lattice, keepPeriod: Bool, file: String) throws
         -> (image: PremultipliedImage, lattice: Lattice, modes: [ResizeMode], checks: Int) {
         let r = try reduce(image, lattice: lattice, keepPeriod: keepPeriod)
-        let smaller = crop(image, columns: r.columns, rows: r.rows)
+        let smaller = image.keeping(columns: r.columns, rows: r.rows)
         let (modes, checks) = try equalModes(image, lattice, smaller, r.lattice)
-        let missing = r.modes.subtracting(modes)
+        let missing = r.expectedModes.subtracting(modes)
         guard missing.isEmpty else {
             throw GlsliceError(.internal, file: file,
                 "the smaller source would render differently in \(missing.map(\.rawValue).sorted().joined(separator: ", ")); nothing written")
@@ -186,9 +175,7 @@ public enum Optimizer {
                 ? "a nine-patch's output must be named NAME.9.png (a compiled npTc source is written as a raw .9.png)"
                 : "a .9.png output needs a nine-patch input")
         }
-        let scale = try source.hints.scale ?? RenderRequest(size: .pixels(PixelSize(width: 1, height: 1)), sourceScale: sourceScale)
-            .resolvedSourceScale(path: input)
-        let lattice = try Inspection.latticeOf(source, insets: insets, scale: scale)
+        let lattice = try Inspection.slicing(source, insets: insets, sourceScale: sourceScale).lattice
         let result = try proven(source.image, lattice: lattice, keepPeriod: keepPeriod, file: input)
         let after = PixelSize(width: result.image.width, height: result.image.height)
         var bytesAfter = data.count

@@ -43,16 +43,20 @@ public enum Backend {
     public static func auto(device: Int? = nil) -> (backend: Backend, reason: String) {
         do {
             let context = try GPUContext.make(device: device)
-            if context.isSoftware {
-                return (.cpu, "GL here is \(context.renderer), a software rasteriser: rendering on the CPU, "
-                              + "which is faster (--backend gpu forces GL)")
-            }
-            return (.gpu(try GPURenderer(context: context)), "a hardware GPU: \(context.renderer)")
+            let verdict = autoVerdict(for: context)
+            return (verdict.useGPU ? .gpu(try GPURenderer(context: context)) : .cpu, verdict.reason)
         } catch let error as GlsliceError {
             return (.cpu, "no GPU backend, rendering on the CPU: \(error.message)")
         } catch {
             return (.cpu, "no GPU backend, rendering on the CPU: \(error)")
         }
+    }
+
+    /// Whether `auto` draws through `context`, and why (also what `doctor` prints).
+    public static func autoVerdict(for context: GPUContext) -> (useGPU: Bool, reason: String) {
+        context.isSoftware
+            ? (false, "GL here is \(context.renderer), a software rasteriser: rendering on the CPU, which is faster (--backend gpu forces GL)")
+            : (true, "a hardware GPU: \(context.renderer)")
     }
 
     /// `cpu`, or `gpu (RENDERER)`.

@@ -59,6 +59,20 @@ public struct PremultipliedImage: Sendable, Equatable {
     public var width: Int { rgba.width }
     public var height: Int { rgba.height }
 
+    /// The image made of these source columns and rows, in order (an image
+    /// set's dropped centre pixels, an optimized source's shrunk bands).
+    public func keeping(columns: [Int], rows: [Int]) -> PremultipliedImage {
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(columns.count * rows.count * 4)
+        for y in rows {
+            for x in columns {
+                let i = (y * width + x) * 4
+                pixels += rgba.pixels[i..<(i + 4)]
+            }
+        }
+        return PremultipliedImage(RGBAImage(width: columns.count, height: rows.count, pixels: pixels))
+    }
+
     public func straight() -> StraightImage {
         var out = rgba.pixels
         let count = width * height

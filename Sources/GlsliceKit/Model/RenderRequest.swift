@@ -44,12 +44,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The source scale for `path`: its `@Nx` suffix, else the option, else 1.
     /// An option that contradicts the suffix is refused rather than guessed at.
     public func resolvedSourceScale(path: String) throws -> Double {
-        let inferred = Scale.inferred(fromFileName: path)
-        if let inferred, let sourceScale, abs(inferred - sourceScale) > 1e-9 {
-            throw GlsliceError(.usage, file: path,
-                "--source-scale \(formatNumber(sourceScale)) contradicts the @\(formatNumber(inferred))x in the file name")
-        }
-        return inferred ?? sourceScale ?? 1
+        try Scale.source(of: path, option: sourceScale)
     }
 }
 

@@ -17,6 +17,17 @@ public enum Scale {
         return value
     }
 
+    /// The source scale for `path`: its `@Nx` suffix, else `option`, else 1.
+    /// An option that contradicts the suffix is refused rather than guessed at.
+    public static func source(of path: String, option: Double?) throws -> Double {
+        let inferred = inferred(fromFileName: path)
+        if let inferred, let option, abs(inferred - option) > 1e-9 {
+            throw GlsliceError(.usage, file: path,
+                "--source-scale \(formatNumber(option)) contradicts the @\(formatNumber(inferred))x in the file name")
+        }
+        return inferred ?? option ?? 1
+    }
+
     /// Parses a scale option value such as `2` or `1.5`.
     public static func parse(_ text: String, option: String) throws -> Double {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0 else {

@@ -112,15 +112,7 @@ public struct ImageSet: Sendable {
         }
         let columns = try kept(image.width, caps.left, caps.right, resizing.centerWidth)
         let rows = try kept(image.height, caps.top, caps.bottom, resizing.centerHeight)
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(columns.count * rows.count * 4)
-        for y in rows {
-            for x in columns {
-                let i = (y * image.width + x) * 4
-                pixels += image.rgba.pixels[i..<(i + 4)]
-            }
-        }
-        let cropped = PremultipliedImage(RGBAImage(width: columns.count, height: rows.count, pixels: pixels))
+        let cropped = image.keeping(columns: columns, rows: rows)
         let lattice = try Lattice(width: cropped.width, height: cropped.height, insets: caps)
         var hints = loaded.hints
         hints.lattice = lattice
