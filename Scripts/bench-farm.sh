@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: times `glslice batch` on both backends over the manifest in $1,
-# with peak RSS from /usr/bin/time -v, then the encode-only floor of the CPU
-# outputs (the time no renderer of these PNGs can beat). Each is run $RUNS times
+# with peak RSS from /usr/bin/time -v, then the floor of the CPU outputs
+# (encoding them plus writing their bytes into as many files: the time no
+# renderer of these PNGs can beat). Each is run $RUNS times
 # (default 3) into fresh folders and the median is reported: this 2-core VM's
 # timings vary by ±20% from run to run. Prints figures, not verdicts.
 set -euo pipefail
@@ -32,8 +33,9 @@ for backend in cpu gpu; do
 done
 floors=()
 for run in $(seq "$runs"); do
-  floors+=("$("$bin/glslice-bench" floor "$dir/cpu-1" | sed -n 's/.* in \([0-9.]*\) s .*/\1/p')")
+  floors+=("$("$bin/glslice-bench" floor "$dir/cpu-1" | sed -n 's/.* sum \([0-9.]*\) s .*/\1/p')")
 done
 f=$(printf '%s\n' "${floors[@]}" | median)
-printf 'encode-only floor: median %.2f s of %s (%s), %.0f/s\n' "$f" "$runs" "${floors[*]}" "$(awk -v j="$jobs" -v t="$f" 'BEGIN {print j / t}')"
+printf 'floor (encode + write the files): median %.2f s of %s (%s), %.0f/s\n' "$f" "$runs" "${floors[*]}" \
+  "$(awk -v j="$jobs" -v t="$f" 'BEGIN {print j / t}')"
 echo "($jobs jobs)"

@@ -1,6 +1,9 @@
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "png_shim.h"
 
 #include <png.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,11 +217,18 @@ void gs_png_image_free(gs_png_image *image) {
     image->layout_bounds = NULL;
 }
 
+/* Encoded bytes collect here and reach the file in large write(2) calls: a
+   typical output is one call, a giant one streams at this buffer's size. */
+#define GS_WRITE_BUFFER (64 * 1024)
+
 struct gs_png_writer {
     png_structp png;
     png_infop info;
-    FILE *file;
+    int fd;
+    size_t used;
+    uint64_t total;
     char message[GS_PNG_MESSAGE_SIZE];
+    uint8_t buffer[GS_WRITE_BUFFER];
 };
 
 static void on_write_error(png_structp png, png_const_charp text) {
@@ -227,26 +237,61 @@ static void on_write_error(png_structp png, png_const_charp text) {
     png_longjmp(png, 1);
 }
 
+/* Writes the buffer out; 0 on success, else errno. */
+static int writer_drain(gs_png_writer *w) {
+    size_t done = 0;
+    while (done < w->used) {
+        ssize_t n = write(w->fd, w->buffer + done, w->used - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : EIO;
+        done += (size_t)n;
+    }
+    w->total += w->used;
+    w->used = 0;
+    return 0;
+}
+
+static void on_write(png_structp png, png_bytep data, png_size_t length) {
+    gs_png_writer *w = (gs_png_writer *)png_get_io_ptr(png);
+    while (length > 0) {
+        size_t room = GS_WRITE_BUFFER - w->used;
+        size_t n = length < room ? length : room;
+        memcpy(w->buffer + w->used, data, n);
+        w->used += n;
+        data += n;
+        length -= n;
+        if (w->used == GS_WRITE_BUFFER) {
+            int failure = writer_drain(w);
+            if (failure != 0) {
+                char text[GS_PNG_MESSAGE_SIZE];
+                snprintf(text, sizeof text, "write failed: %s", strerror(failure));
+                png_error(png, text);
+            }
+        }
+    }
+}
+
+static void on_flush(png_structp png) { (void)png; }
+
 static void writer_release(gs_png_writer *w) {
     if (w == NULL) return;
     if (w->png != NULL) png_destroy_write_struct(&w->png, &w->info);
-    if (w->file != NULL) fclose(w->file);
     free(w);
 }
 
 gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
-                                  int channels, int level, int filters,
+                                  int channels, const uint8_t *palette,
+                                  int palette_count, int level, int filters,
                                   const char *text_key, const char *text_value,
                                   char *message) {
-    gs_png_writer *w = (gs_png_writer *)calloc(1, sizeof *w);
-    if (w == NULL) { close(fd); set_message(message, "out of memory"); return NULL; }
-    w->file = fdopen(fd, "wb");
-    if (w->file == NULL) {
-        close(fd);
-        free(w);
-        set_message(message, "cannot open the output stream");
-        return NULL;
-    }
+    gs_png_writer *w = (gs_png_writer *)malloc(sizeof *w);
+    if (w == NULL) { set_message(message, "out of memory"); return NULL; }
+    w->png = NULL;
+    w->info = NULL;
+    w->fd = fd;
+    w->used = 0;
+    w->total = 0;
+    w->message[0] = 0;
     w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_write_error, on_warning);
     if (w->png != NULL) w->info = png_create_info_struct(w->png);
     if (w->png == NULL || w->info == NULL) {
@@ -259,10 +304,33 @@ gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
         writer_release(w);
         return NULL;
     }
-    png_init_io(w->png, w->file);
-    png_set_IHDR(w->png, w->info, width, height, 8,
-                 channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_write_fn(w->png, w, on_write, on_flush);
+    if (channels == 1) {
+        if (palette == NULL || palette_count < 1 || palette_count > 256) {
+            set_message(message, "an indexed PNG needs 1 to 256 palette entries");
+            writer_release(w);
+            return NULL;
+        }
+        int depth = palette_count <= 2 ? 1 : palette_count <= 4 ? 2 : palette_count <= 16 ? 4 : 8;
+        png_set_IHDR(w->png, w->info, width, height, depth, PNG_COLOR_TYPE_PALETTE,
+                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_color colours[256];
+        png_byte alphas[256];
+        int translucent = 0;
+        for (int i = 0; i < palette_count; i++) {
+            colours[i].red = palette[4 * i];
+            colours[i].green = palette[4 * i + 1];
+            colours[i].blue = palette[4 * i + 2];
+            alphas[i] = palette[4 * i + 3];
+            if (alphas[i] != 255) translucent = i + 1;
+        }
+        png_set_PLTE(w->png, w->info, colours, palette_count);
+        if (translucent > 0) png_set_tRNS(w->png, w->info, alphas, translucent, NULL);
+    } else {
+        png_set_IHDR(w->png, w->info, width, height, 8,
+                     channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    }
     png_set_filter(w->png, PNG_FILTER_TYPE_BASE, filters);
     png_set_compression_level(w->png, level);
     if (text_key != NULL && text_value != NULL) {
@@ -275,6 +343,7 @@ gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
     }
     png_write_info(w->png, w->info);
     if (channels == 3) png_set_filler(w->png, 0, PNG_FILLER_AFTER); /* strips alpha */
+    if (channels == 1) png_set_packing(w->png); /* one index per byte in, 1-8 bits out */
     return w;
 }
 
@@ -300,14 +369,13 @@ int gs_png_writer_finish(gs_png_writer *w, uint64_t *bytes, char *message) {
     png_write_end(w->png, NULL);
     png_destroy_write_struct(&w->png, &w->info);
     w->png = NULL;
-    int failed = fflush(w->file) != 0 || ferror(w->file);
-    long position = ftell(w->file);
-    if (position > 0) *bytes = (uint64_t)position;
-    failed |= fclose(w->file) != 0;
-    w->file = NULL;
+    int failure = writer_drain(w);
+    *bytes = w->total;
     free(w);
-    if (failed) {
-        set_message(message, "write failed (disk full or closed stream?)");
+    if (failure != 0) {
+        char text[GS_PNG_MESSAGE_SIZE];
+        snprintf(text, sizeof text, "write failed: %s", strerror(failure));
+        set_message(message, text);
         return GS_PNG_IO;
     }
     return GS_PNG_OK;
@@ -316,3 +384,13 @@ int gs_png_writer_finish(gs_png_writer *w, uint64_t *bytes, char *message) {
 void gs_png_writer_abort(gs_png_writer *w) { writer_release(w); }
 
 int gs_png_filter_none(void) { return PNG_FILTER_NONE; }
+
+int gs_open_unnamed(const char *folder) {
+#ifdef O_TMPFILE
+    return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+#else
+    (void)folder;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}

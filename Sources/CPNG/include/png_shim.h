@@ -54,12 +54,17 @@ void gs_png_image_free(gs_png_image *image);
 
 typedef struct gs_png_writer gs_png_writer;
 
-/* Opens a streaming encoder on `fd` (which it takes over and closes).
-   channels: 3 (the alpha byte of each RGBA input pixel is dropped) or 4.
+/* Opens a streaming encoder on `fd`, which stays the caller's to close.
+   channels: 1 (indexed: rows hold one palette index per byte, packed here to
+   1, 2, 4 or 8 bits as the palette's size allows), 3 (the alpha byte of each
+   RGBA input pixel is dropped) or 4.
+   palette: `palette_count` (1-256) straight RGBA entries when channels is 1,
+   written as PLTE plus a tRNS that stops after the last translucent entry.
    filters: a PNG_FILTER_* mask as libpng defines it; level: zlib 0-9.
    text_key/text_value: an optional tEXt chunk (both NULL for none). */
 gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
-                                  int channels, int level, int filters,
+                                  int channels, const uint8_t *palette,
+                                  int palette_count, int level, int filters,
                                   const char *text_key, const char *text_value,
                                   char *message);
 
@@ -68,16 +73,22 @@ gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
 int gs_png_read_text(const uint8_t *data, size_t length, const char *key,
                      char *value, size_t value_size, char *message);
 
-/* Writes `count` rows of straight RGBA8, `stride` bytes apart. */
+/* Writes `count` rows of straight RGBA8 (or indices, for channels 1),
+   `stride` bytes apart. */
 int gs_png_writer_write_rows(gs_png_writer *writer, const uint8_t *rows,
                              uint32_t count, size_t stride, char *message);
 
-/* Writes IEND, flushes and closes; frees the writer in every case. `bytes`
-   receives the file's length (0 where the stream cannot tell, as on a pipe). */
+/* Writes IEND and the bytes still buffered; frees the writer in every case.
+   `bytes` receives the number of bytes written. */
 int gs_png_writer_finish(gs_png_writer *writer, uint64_t *bytes, char *message);
 
-/* Closes and frees without finishing (the caller removes the file). */
+/* Frees without finishing (the caller removes the file). */
 void gs_png_writer_abort(gs_png_writer *writer);
+
+/* An unnamed file in `folder` (O_TMPFILE, mode 0644 less the umask), to be
+   linked into place once complete; -1 with errno where the file system or
+   kernel has none (EOPNOTSUPP, EISDIR, EINVAL) or the folder is unusable. */
+int gs_open_unnamed(const char *folder);
 
 /* libpng's "no filter" mask, re-exported so Swift need not import png.h. */
 int gs_png_filter_none(void);

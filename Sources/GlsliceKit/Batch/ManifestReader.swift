@@ -71,8 +71,11 @@ public final class ManifestReader: Sendable {
         }
     }
 
+    /// Joins by string: `URL.appendingPathComponent` was 2% of a batch of small jobs.
     private func resolve(_ path: String, against folder: URL) -> String {
-        path.hasPrefix("/") ? path : folder.appendingPathComponent(path).path
+        if path.hasPrefix("/") { return path }
+        let base = folder.path
+        return base.hasSuffix("/") ? base + path : base + "/" + path
     }
 }
 

@@ -14,6 +14,9 @@ struct AxisTaps {
     var visible: [Bool]
     /// Which span owns each destination pixel.
     var spanIndex: [Int32]
+    /// Where the run of pixels with this pixel's taps ends (exclusive): a
+    /// stretched 1-px centre is one run, computed once and filled.
+    var runEnd: [Int32]
 
     init(spans: [AxisSpan], length: Int, filter: Filter) {
         first = [Int32](repeating: 0, count: length)
@@ -21,6 +24,7 @@ struct AxisTaps {
         weight = [UInt32](repeating: 0, count: length)
         visible = [Bool](repeating: false, count: length)
         spanIndex = [Int32](repeating: -1, count: length)
+        runEnd = [Int32](repeating: Int32(length), count: length)
         for (index, span) in spans.enumerated() {
             for x in span.destination { spanIndex[x] = Int32(index) }
             let s0 = Double(span.segment.start)
@@ -48,6 +52,11 @@ struct AxisTaps {
                     }
                 }
             }
+        }
+        for x in stride(from: length - 2, through: 0, by: -1) {
+            let same = first[x] == first[x + 1] && second[x] == second[x + 1] && weight[x] == weight[x + 1]
+                && visible[x] == visible[x + 1] && spanIndex[x] == spanIndex[x + 1]
+            runEnd[x] = same ? runEnd[x + 1] : Int32(x + 1)
         }
     }
 }

@@ -103,46 +103,61 @@ public struct CPURenderer: Sendable {
             var weight: UInt32
         }
 
-        /// Two horizontal taps from one source row.
+        /// Two horizontal taps from one source row; a run of equal taps is one pixel, filled.
         @inline(__always)
         private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, row: UnsafePointer<UInt32>) {
             columns.first.withUnsafeBufferPointer { first in
             columns.second.withUnsafeBufferPointer { second in
             columns.weight.withUnsafeBufferPointer { weight in
             columns.visible.withUnsafeBufferPointer { visible in
-                for x in range where visible[x] {
-                    let wx = weight[x]
-                    let a = row[Int(first[x])]
-                    line[x] = wx == 0 ? a : lerp(a, row[Int(second[x])], wx)
+            columns.runEnd.withUnsafeBufferPointer { runEnd in
+                var x = range.lowerBound
+                while x < range.upperBound {
+                    let end = min(Int(runEnd[x]), range.upperBound)
+                    if visible[x] {
+                        let wx = weight[x]
+                        let a = row[Int(first[x])]
+                        let pixel = wx == 0 ? a : lerp(a, row[Int(second[x])], wx)
+                        if end - x == 1 { line[x] = pixel } else { (line + x).update(repeating: pixel, count: end - x) }
+                    }
+                    x = end
                 }
-            }}}}
+            }}}}}
         }
 
-        /// Two horizontal taps from a vertical blend (`blendRows`), rounded once.
+        /// Two horizontal taps from a vertical blend (`blendRows`), rounded once;
+        /// a run of equal taps is one pixel, filled.
         @inline(__always)
         private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, blended: UnsafePointer<UInt32>) {
             columns.first.withUnsafeBufferPointer { first in
             columns.second.withUnsafeBufferPointer { second in
             columns.weight.withUnsafeBufferPointer { weight in
             columns.visible.withUnsafeBufferPointer { visible in
-                for x in range where visible[x] {
-                    let a = blended + Int(first[x]) * 4
-                    let wx = weight[x]
-                    if wx == 0 {
-                        line[x] = (a[0] &+ 0x8000) >> 16 | ((a[1] &+ 0x8000) >> 16) << 8
-                            | ((a[2] &+ 0x8000) >> 16) << 16 | ((a[3] &+ 0x8000) >> 16) << 24
-                    } else {
-                        let b = blended + Int(second[x]) * 4
-                        let w1 = UInt64(wx), w0 = UInt64(AxisTaps.one) - w1
-                        var pixel: UInt32 = 0
-                        for c in 0..<4 {
-                            let v = (UInt64(a[c]) * w0 + UInt64(b[c]) * w1 + (1 << 31)) >> 32
-                            pixel |= UInt32(truncatingIfNeeded: v) << (8 * UInt32(c))
+            columns.runEnd.withUnsafeBufferPointer { runEnd in
+                var x = range.lowerBound
+                while x < range.upperBound {
+                    let end = min(Int(runEnd[x]), range.upperBound)
+                    if visible[x] {
+                        let a = blended + Int(first[x]) * 4
+                        let wx = weight[x]
+                        var pixel: UInt32
+                        if wx == 0 {
+                            pixel = (a[0] &+ 0x8000) >> 16 | ((a[1] &+ 0x8000) >> 16) << 8
+                                | ((a[2] &+ 0x8000) >> 16) << 16 | ((a[3] &+ 0x8000) >> 16) << 24
+                        } else {
+                            let b = blended + Int(second[x]) * 4
+                            let w1 = UInt64(wx), w0 = UInt64(AxisTaps.one) - w1
+                            pixel = 0
+                            for c in 0..<4 {
+                                let v = (UInt64(a[c]) * w0 + UInt64(b[c]) * w1 + (1 << 31)) >> 32
+                                pixel |= UInt32(truncatingIfNeeded: v) << (8 * UInt32(c))
+                            }
                         }
-                        line[x] = pixel
+                        if end - x == 1 { line[x] = pixel } else { (line + x).update(repeating: pixel, count: end - x) }
                     }
+                    x = end
                 }
-            }}}}
+            }}}}}
         }
     }
 }

@@ -18,10 +18,12 @@ extension Compression {
     var filters: Int32 { gs_png_filter_none() }
 }
 
-/// Where a PNG goes: a file (written to a temporary name, then renamed) or stdout.
+/// Where a PNG goes: a file (named only once complete), stdout, or a
+/// descriptor the caller opened and will close (a pipe, a socket).
 public enum OutputTarget: Sendable, Equatable {
     case file(String)
     case standardOutput
+    case descriptor(Int32)
 
     /// `-` means standard output.
     public init(_ path: String) {
@@ -32,21 +34,38 @@ public enum OutputTarget: Sendable, Equatable {
         switch self {
         case .file(let path): path
         case .standardOutput: "<stdout>"
+        case .descriptor(let fd): "<descriptor \(fd)>"
         }
     }
 }
 
 /// Streams premultiplied rows into a PNG, unpremultiplying on the way.
 ///
-/// Files appear only complete: rows go to a temporary file beside the target,
-/// renamed on `finish()`. An unfinished writer removes its temporary file.
+/// An image of at most `maxIndexedPixels` is held as palette indices while it
+/// has at most 256 colours and written indexed at `finish()`; a 257th colour
+/// (or a larger image) streams RGB or RGBA rows instead, the held rows first.
+/// Files appear only complete (see `OutputFile`), named on `finish()`; an
+/// unfinished writer leaves nothing behind.
 public final class PNGWriter: RowSink {
+    /// 8 MiB of indices at most: larger outputs stream at one band of memory.
+    public static let maxIndexedPixels = 1 << 23
+
     private var writer: OpaquePointer?
     private let target: OutputTarget
-    private var temporaryPath: String?
+    /// The file being written (nil for stdout).
+    private var file: OutputFile?
+    /// Where bytes go when not to a file.
+    private var descriptor: Int32 = -1
+    /// True for the duplicate of stdout, which this writer closes.
+    private var ownsDescriptor = false
     private let width: Int
     private let opaque: Bool
+    private let compression: Compression
+    private let text: (key: String, value: String)?
     private var scratch: [UInt8]
+    /// Set while the image is collected as indices.
+    private var palette: Palette?
+    private var indices: [UInt8] = []
     public private(set) var rowsWritten = 0
     public let size: PixelSize
 
@@ -59,44 +78,46 @@ public final class PNGWriter: RowSink {
         self.size = size
         self.width = size.width
         self.opaque = opaque
+        self.compression = compression
+        self.text = text
         self.scratch = []
-        let fd: Int32
         switch target {
         case .standardOutput:
-            fd = dup(STDOUT_FILENO)
-            guard fd >= 0 else { throw GlsliceError(.cannotWrite, file: "<stdout>", "cannot write to standard output") }
+            descriptor = dup(STDOUT_FILENO)
+            guard descriptor >= 0 else { throw GlsliceError(.cannotWrite, file: "<stdout>", "cannot write to standard output") }
+            ownsDescriptor = true
+        case .descriptor(let fd):
+            descriptor = fd
         case .file(let path):
-            let url = URL(fileURLWithPath: path)
-            let folder = url.deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw GlsliceError(.cannotWrite, file: path, "output folder \(folder) does not exist")
-            }
-            var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX.tmp".utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemps($0, 4) } ?? -1 }
-            guard fd >= 0 else {
-                throw GlsliceError(.cannotWrite, file: path, "cannot create a file in \(folder): \(systemError())")
-            }
-            temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            fchmod(fd, 0o644)
+            file = try OutputFile(path: path)
         }
-        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
-        writer = gs_png_writer_open(fd, UInt32(size.width), UInt32(size.height), opaque ? 3 : 4,
-                                    compression.zlibLevel, compression.filters, text?.key, text?.value, &message)
-        if writer == nil {
-            removeTemporary()
-            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+        if size.width * size.height <= PNGWriter.maxIndexedPixels {
+            palette = Palette()
+            indices = [UInt8](repeating: 0, count: size.width * size.height)
+        } else {
+            try open(channels: opaque ? 3 : 4)
         }
     }
 
     deinit {
         if let writer { gs_png_writer_abort(writer) }
-        removeTemporary()
+        if ownsDescriptor { close(descriptor) }
+        file?.discard()
     }
 
-    private func removeTemporary() {
-        if let temporaryPath { unlink(temporaryPath) }
-        temporaryPath = nil
+    /// Hands the descriptor to libpng: 1 channel (with `palette`), 3 or 4.
+    private func open(channels: Int32, palette: [UInt8] = []) throws {
+        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        let fd = file?.descriptor ?? descriptor
+        writer = palette.withUnsafeBufferPointer { entries in
+            gs_png_writer_open(fd, UInt32(size.width), UInt32(size.height), channels, entries.baseAddress,
+                               Int32(entries.count / 4), compression.zlibLevel, compression.filters,
+                               text?.key, text?.value, &message)
+        }
+        if writer == nil {
+            file?.discard()
+            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+        }
     }
 
     /// Appends `count` packed rows of premultiplied RGBA8, unpremultiplying
@@ -108,48 +129,117 @@ public final class PNGWriter: RowSink {
     /// Appends `count` rows that start `rowStride` bytes apart (a rectangle of a
     /// larger buffer, such as one output in a GPU atlas).
     public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
-        guard let writer else { throw GlsliceError(.internal, file: target.displayName, "write after finish") }
+        guard writer != nil || palette != nil else {
+            throw GlsliceError(.internal, file: target.displayName, "write after finish")
+        }
+        guard rowsWritten + count <= size.height else {
+            throw GlsliceError(.internal, file: target.displayName, "more than \(size.height) rows written")
+        }
         let stride = width * 4
         if scratch.count < stride { scratch = [UInt8](repeating: 0, count: stride) }
-        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
-        let status = scratch.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return Int32(GS_PNG_OK) }
-            if opaque {
-                // Alpha 255 everywhere: premultiplied and straight values are the same bytes.
-                return gs_png_writer_write_rows(writer, rows, UInt32(count), rowStride, &message)
-            }
-            for row in 0..<count {
-                Premultiply.unpremultiply(rows + row * rowStride, into: base, count: width)
-                let status = gs_png_writer_write_rows(writer, base, 1, stride, &message)
-                if status != Int32(GS_PNG_OK) { return status }
-            }
-            return Int32(GS_PNG_OK)
-        }
-        guard status == Int32(GS_PNG_OK) else {
-            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+        var done = 0
+        if palette != nil { done = collect(rows, count: count, rowStride: rowStride) }
+        if done < count {
+            if palette != nil { try streamCollectedRows(rowsWritten + done) }
+            try stream(rows + done * rowStride, count: count - done, rowStride: rowStride)
         }
         rowsWritten += count
     }
 
-    /// Completes the file and gives it its name. Returns the bytes written
-    /// (0 for stdout, where they are not counted).
+    /// Indexes rows while the palette holds; returns how many it took.
+    private func collect(_ rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) -> Int {
+        guard var palette else { return 0 }
+        self.palette = nil // keeps the palette uniquely referenced while it grows
+        defer { self.palette = palette }
+        let width = self.width, first = rowsWritten
+        return indices.withUnsafeMutableBufferPointer { indices in
+            guard let plane = indices.baseAddress else { return 0 }
+            for row in 0..<count {
+                let pixels = rows + row * rowStride, out = plane + (first + row) * width
+                // Stretched and tiled art repeats whole rows: copy their indices.
+                if row > 0, memcmp(pixels - rowStride, pixels, width * 4) == 0 {
+                    out.update(from: out - width, count: width)
+                    continue
+                }
+                if !palette.index(premultipliedRow: pixels, width: width, into: out) { return row }
+            }
+            return count
+        }
+    }
+
+    /// A 257th colour: writes the rows held so far as RGB or RGBA, and streams from here on.
+    private func streamCollectedRows(_ held: Int) throws {
+        guard let palette else { return }
+        self.palette = nil
+        try open(channels: opaque ? 3 : 4)
+        let plane = indices
+        indices = []
+        try plane.withUnsafeBufferPointer { plane in
+            guard let base = plane.baseAddress else { return }
+            for row in 0..<held {
+                try scratch.withUnsafeMutableBufferPointer { straight in
+                    guard let out = straight.baseAddress else { return }
+                    palette.expand(base + row * width, width: width, into: out)
+                    try writeStraight(UnsafePointer(out), count: 1, stride: width * 4)
+                }
+            }
+        }
+    }
+
+    private func stream(_ rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
+        if opaque {
+            // Alpha 255 everywhere: premultiplied and straight values are the same bytes.
+            try writeStraight(rows, count: count, stride: rowStride)
+            return
+        }
+        try scratch.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for row in 0..<count {
+                Premultiply.unpremultiply(rows + row * rowStride, into: base, count: width)
+                try writeStraight(UnsafePointer(base), count: 1, stride: width * 4)
+            }
+        }
+    }
+
+    private func writeStraight(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) throws {
+        guard let writer else { throw GlsliceError(.internal, file: target.displayName, "no encoder open") }
+        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        guard gs_png_writer_write_rows(writer, rows, UInt32(count), stride, &message) == Int32(GS_PNG_OK) else {
+            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+        }
+    }
+
+    /// Completes the file and gives it its name. Returns the bytes written.
     @discardableResult
     public func finish() throws -> Int {
-        guard let writer else { throw GlsliceError(.internal, file: target.displayName, "finish called twice") }
+        guard writer != nil || palette != nil else {
+            throw GlsliceError(.internal, file: target.displayName, "finish called twice")
+        }
         guard rowsWritten == size.height else {
             throw GlsliceError(.internal, file: target.displayName, "only \(rowsWritten) of \(size.height) rows were written")
         }
+        if let palette, palette.count == 0 {
+            // No pixels at all: nothing to index.
+            self.palette = nil
+            try open(channels: opaque ? 3 : 4)
+        } else if let palette {
+            self.palette = nil
+            try open(channels: 1, palette: palette.rgbaBytes)
+            let plane = indices
+            indices = []
+            try plane.withUnsafeBufferPointer { plane in
+                guard let base = plane.baseAddress else { return }
+                try writeStraight(base, count: size.height, stride: width)
+            }
+        }
+        guard let writer else { throw GlsliceError(.internal, file: target.displayName, "no encoder open") }
         self.writer = nil
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         var bytes: UInt64 = 0
         guard gs_png_writer_finish(writer, &bytes, &message) == Int32(GS_PNG_OK) else {
             throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
         }
-        guard case .file(let path) = target, let temporaryPath else { return 0 }
-        guard rename(temporaryPath, path) == 0 else {
-            throw GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(systemError())")
-        }
-        self.temporaryPath = nil
+        try file?.commit()
         return Int(bytes)
     }
 }

@@ -4,7 +4,7 @@ public enum Render {
     /// What one render produced.
     public struct Result: Sendable {
         public var size: PixelSize
-        /// PNG bytes written (0 for stdout).
+        /// PNG bytes written.
         public var bytes: Int
     }
 
