@@ -14,9 +14,6 @@ struct AxisTaps {
     var visible: [Bool]
     /// Which span owns each destination pixel.
     var spanIndex: [Int32]
-    /// Where the run of pixels with this pixel's taps ends (exclusive): a
-    /// stretched 1-px centre is one run, computed once and filled.
-    var runEnd: [Int32]
 
     init(spans: [AxisSpan], length: Int, filter: Filter) {
         first = [Int32](repeating: 0, count: length)
@@ -24,7 +21,6 @@ struct AxisTaps {
         weight = [UInt32](repeating: 0, count: length)
         visible = [Bool](repeating: false, count: length)
         spanIndex = [Int32](repeating: -1, count: length)
-        runEnd = [Int32](repeating: Int32(length), count: length)
         for (index, span) in spans.enumerated() {
             for x in span.destination { spanIndex[x] = Int32(index) }
             let s0 = Double(span.segment.start)
@@ -53,11 +49,6 @@ struct AxisTaps {
                 }
             }
         }
-        for x in stride(from: length - 2, through: 0, by: -1) {
-            let same = first[x] == first[x + 1] && second[x] == second[x + 1] && weight[x] == weight[x + 1]
-                && visible[x] == visible[x + 1] && spanIndex[x] == spanIndex[x + 1]
-            runEnd[x] = same ? runEnd[x + 1] : Int32(x + 1)
-        }
     }
 }
 
@@ -69,6 +60,19 @@ struct CopyRun {
 }
 
 extension AxisTaps {
+    /// Per pixel, where the run of pixels with its taps ends (exclusive): a
+    /// stretched 1-px centre is one run, computed once and filled.
+    func runEnds() -> [Int32] {
+        let length = first.count
+        var ends = [Int32](repeating: Int32(length), count: length)
+        for x in stride(from: length - 2, through: 0, by: -1) {
+            let same = first[x] == first[x + 1] && second[x] == second[x + 1] && weight[x] == weight[x + 1]
+                && visible[x] == visible[x + 1] && spanIndex[x] == spanIndex[x + 1]
+            ends[x] = same ? ends[x + 1] : Int32(x + 1)
+        }
+        return ends
+    }
+
     /// Maximal runs of exact, consecutive texels inside `range`. When a span is
     /// made only of these, a row that needs no vertical blend is a few memcpys.
     func copyRuns(in range: Range<Int>) -> [CopyRun]? {

@@ -27,6 +27,8 @@ public struct CPURenderer: Sendable {
         let rows: AxisTaps
         /// Per x span: its copy runs, or nil when some column blends.
         let spanRuns: [[CopyRun]?]
+        /// Per column, the end of its run of equal taps (`AxisTaps.runEnds`).
+        let columnRunEnds: [Int32]
         /// Per (y span, x span): whether that cell is drawn.
         let drawn: [[Bool]]
 
@@ -36,6 +38,7 @@ public struct CPURenderer: Sendable {
             columns = AxisTaps(spans: plan.xSpans, length: plan.size.width, filter: plan.filter)
             rows = AxisTaps(spans: plan.ySpans, length: plan.size.height, filter: plan.filter)
             spanRuns = plan.xSpans.map { [columns] in columns.copyRuns(in: $0.destination) }
+            columnRunEnds = columns.runEnds()
             drawn = plan.ySpans.map { y in
                 plan.xSpans.map { x in plan.cells.contains { $0.x == x && $0.y == y } }
             }
@@ -103,61 +106,60 @@ public struct CPURenderer: Sendable {
             var weight: UInt32
         }
 
-        /// Two horizontal taps from one source row; a run of equal taps is one pixel, filled.
+        /// Writes `pixel(x)` for each visible run of equal taps in `range`, once per run.
+        @inline(__always)
+        private func fillRuns(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, _ pixel: (Int) -> UInt32) {
+            columns.visible.withUnsafeBufferPointer { visible in
+            columnRunEnds.withUnsafeBufferPointer { runEnd in
+                var x = range.lowerBound
+                while x < range.upperBound {
+                    let end = min(Int(runEnd[x]), range.upperBound)
+                    if visible[x] {
+                        let value = pixel(x)
+                        if end - x == 1 { line[x] = value } else { (line + x).update(repeating: value, count: end - x) }
+                    }
+                    x = end
+                }
+            }}
+        }
+
+        /// Two horizontal taps from one source row.
         @inline(__always)
         private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, row: UnsafePointer<UInt32>) {
             columns.first.withUnsafeBufferPointer { first in
             columns.second.withUnsafeBufferPointer { second in
             columns.weight.withUnsafeBufferPointer { weight in
-            columns.visible.withUnsafeBufferPointer { visible in
-            columns.runEnd.withUnsafeBufferPointer { runEnd in
-                var x = range.lowerBound
-                while x < range.upperBound {
-                    let end = min(Int(runEnd[x]), range.upperBound)
-                    if visible[x] {
-                        let wx = weight[x]
-                        let a = row[Int(first[x])]
-                        let pixel = wx == 0 ? a : lerp(a, row[Int(second[x])], wx)
-                        if end - x == 1 { line[x] = pixel } else { (line + x).update(repeating: pixel, count: end - x) }
-                    }
-                    x = end
+                fillRuns(range, line: line) { x in
+                    let wx = weight[x]
+                    let a = row[Int(first[x])]
+                    return wx == 0 ? a : lerp(a, row[Int(second[x])], wx)
                 }
-            }}}}}
+            }}}
         }
 
-        /// Two horizontal taps from a vertical blend (`blendRows`), rounded once;
-        /// a run of equal taps is one pixel, filled.
+        /// Two horizontal taps from a vertical blend (`blendRows`), rounded once.
         @inline(__always)
         private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, blended: UnsafePointer<UInt32>) {
             columns.first.withUnsafeBufferPointer { first in
             columns.second.withUnsafeBufferPointer { second in
             columns.weight.withUnsafeBufferPointer { weight in
-            columns.visible.withUnsafeBufferPointer { visible in
-            columns.runEnd.withUnsafeBufferPointer { runEnd in
-                var x = range.lowerBound
-                while x < range.upperBound {
-                    let end = min(Int(runEnd[x]), range.upperBound)
-                    if visible[x] {
-                        let a = blended + Int(first[x]) * 4
-                        let wx = weight[x]
-                        var pixel: UInt32
-                        if wx == 0 {
-                            pixel = (a[0] &+ 0x8000) >> 16 | ((a[1] &+ 0x8000) >> 16) << 8
-                                | ((a[2] &+ 0x8000) >> 16) << 16 | ((a[3] &+ 0x8000) >> 16) << 24
-                        } else {
-                            let b = blended + Int(second[x]) * 4
-                            let w1 = UInt64(wx), w0 = UInt64(AxisTaps.one) - w1
-                            pixel = 0
-                            for c in 0..<4 {
-                                let v = (UInt64(a[c]) * w0 + UInt64(b[c]) * w1 + (1 << 31)) >> 32
-                                pixel |= UInt32(truncatingIfNeeded: v) << (8 * UInt32(c))
-                            }
-                        }
-                        if end - x == 1 { line[x] = pixel } else { (line + x).update(repeating: pixel, count: end - x) }
+                fillRuns(range, line: line) { x in
+                    let a = blended + Int(first[x]) * 4
+                    let wx = weight[x]
+                    if wx == 0 {
+                        return (a[0] &+ 0x8000) >> 16 | ((a[1] &+ 0x8000) >> 16) << 8
+                            | ((a[2] &+ 0x8000) >> 16) << 16 | ((a[3] &+ 0x8000) >> 16) << 24
                     }
-                    x = end
+                    let b = blended + Int(second[x]) * 4
+                    let w1 = UInt64(wx), w0 = UInt64(AxisTaps.one) - w1
+                    var pixel: UInt32 = 0
+                    for c in 0..<4 {
+                        let v = (UInt64(a[c]) * w0 + UInt64(b[c]) * w1 + (1 << 31)) >> 32
+                        pixel |= UInt32(truncatingIfNeeded: v) << (8 * UInt32(c))
+                    }
+                    return pixel
                 }
-            }}}}}
+            }}}
         }
     }
 }

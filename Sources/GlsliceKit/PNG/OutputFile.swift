@@ -30,9 +30,8 @@ final class OutputFile {
                 descriptor = fd
                 return
             }
-            if errno == ENOENT || errno == ENOTDIR {
-                throw GlsliceError(.cannotWrite, file: path, "output folder \(folder) does not exist")
-            }
+            // Any failure (no O_TMPFILE here, or a missing folder) falls through:
+            // mkstemps then succeeds or reports why the folder is unusable.
         }
         var template = Array("\(folder)/.\(name).XXXXXX.tmp".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemps($0, 4) } ?? -1 }

@@ -218,18 +218,18 @@ public final class PNGWriter: RowSink {
         guard rowsWritten == size.height else {
             throw GlsliceError(.internal, file: target.displayName, "only \(rowsWritten) of \(size.height) rows were written")
         }
-        if let palette, palette.count == 0 {
-            // No pixels at all: nothing to index.
+        if let palette {
             self.palette = nil
-            try open(channels: opaque ? 3 : 4)
-        } else if let palette {
-            self.palette = nil
-            try open(channels: 1, palette: palette.rgbaBytes)
-            let plane = indices
-            indices = []
-            try plane.withUnsafeBufferPointer { plane in
-                guard let base = plane.baseAddress else { return }
-                try writeStraight(base, count: size.height, stride: width)
+            if palette.count == 0 { // no pixels at all: nothing to index
+                try open(channels: opaque ? 3 : 4)
+            } else {
+                try open(channels: 1, palette: palette.rgbaBytes)
+                let plane = indices
+                indices = []
+                try plane.withUnsafeBufferPointer { plane in
+                    guard let base = plane.baseAddress else { return }
+                    try writeStraight(base, count: size.height, stride: width)
+                }
             }
         }
         guard let writer else { throw GlsliceError(.internal, file: target.displayName, "no encoder open") }
