@@ -19,7 +19,8 @@ struct RunResult {
 }
 
 /// Runs glslice with `arguments` and collects its output.
-func glslice(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
+func glslice(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:],
+             stdin: URL? = nil) throws -> RunResult {
     let process = Process()
     process.executableURL = glsliceBinary
     process.arguments = arguments
@@ -28,6 +29,7 @@ func glslice(_ arguments: [String], in folder: URL? = nil, environment: [String:
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     let out = Pipe(), err = Pipe()
+    if let stdin { process.standardInput = try FileHandle(forReadingFrom: stdin) }
     process.standardOutput = out
     process.standardError = err
     try process.run()

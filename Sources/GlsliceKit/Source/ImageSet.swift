@@ -43,14 +43,38 @@ public struct ImageSet: Sendable {
         }
         variants = try images.compactMap { entry in
             guard let file = entry["filename"] as? String else { return nil } // an empty slot in Xcode
+            try Self.checkInside(folder: folder, file: file, contents: contents)
+            guard entry["scale"] == nil || entry["scale"] is String else {
+                throw GlsliceError(.badInput, file: contents, "image \(file) has a numeric scale; Xcode writes it as a string such as \"2x\"")
+            }
             let scaleText = (entry["scale"] as? String) ?? "1x"
             guard scaleText.hasSuffix("x"), let scale = Double(scaleText.dropLast()), scale > 0 else {
                 throw GlsliceError(.badInput, file: contents, "image \(file) has scale '\(scaleText)'; expected 1x, 2x or 3x")
+            }
+            guard entry["resizing"] == nil || entry["resizing"] is [String: Any] else {
+                throw GlsliceError(.badInput, file: contents,
+                                   "image \(file): \"resizing\" must be an object with mode, center and cap-insets")
             }
             let resizing = try (entry["resizing"] as? [String: Any]).map { try Self.resizing($0, file: file, contents: contents) }
             return Variant(file: folder + "/" + file, scale: scale, resizing: resizing)
         }
         guard !variants.isEmpty else { throw GlsliceError(.badInput, file: contents, "the image set has no images") }
+    }
+
+    /// Xcode names images inside their set; a name that leads elsewhere (a
+    /// path, `..`, or a symlink out of the folder) would read files the set does not own.
+    private static func checkInside(folder: String, file: String, contents: String) throws {
+        guard !file.isEmpty, !file.contains("/"), file != ".", file != ".." else {
+            throw GlsliceError(.badInput, file: contents, "filename '\(file)' must be a file name inside the image set, not a path")
+        }
+        let path = folder + "/" + file
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { return }
+        let resolved = URL(fileURLWithPath: target.hasPrefix("/") ? target : folder + "/" + target)
+            .resolvingSymlinksInPath().standardizedFileURL.path
+        let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path
+        guard resolved.hasPrefix(root + "/") else {
+            throw GlsliceError(.badInput, file: contents, "filename '\(file)' is a symbolic link out of the image set")
+        }
     }
 
     private static func resizing(_ json: [String: Any], file: String, contents: String) throws -> Resizing {
@@ -65,12 +89,13 @@ public struct ImageSet: Sendable {
         case "stretch": centerMode = .stretch
         case let other: throw fail("center mode '\(other)' must be tile or stretch")
         }
+        // Bounded so that sums of caps and centres can never overflow.
         func int(_ value: Any?, _ name: String) throws -> Int? {
             guard let value else { return nil }
-            guard let n = value as? NSNumber, n.doubleValue >= 0, n.doubleValue == n.doubleValue.rounded() else {
-                throw fail("\(name) must be a whole number of pixels")
+            guard let n = value as? NSNumber, let whole = Int32(exactly: n.doubleValue), whole >= 0 else {
+                throw fail("\(name) must be a whole number of pixels from 0 to \(Int32.max)")
             }
-            return n.intValue
+            return Int(whole)
         }
         let caps = json["cap-insets"] as? [String: Any] ?? [:]
         var insets = PixelInsets(top: try int(caps["top"], "cap-insets.top") ?? 0, left: try int(caps["left"], "cap-insets.left") ?? 0,

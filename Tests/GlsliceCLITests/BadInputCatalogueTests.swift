@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// One test walks `Fixtures/bad/catalogue.tsv`: every hostile input found so far,
+/// with the exit code and message it must get (issue 10). A case that crashed
+/// exits 132/134/139 and fails here; a case that left a temporary file fails too.
+@Suite struct BadInputCatalogueTests {
+    struct Case: CustomStringConvertible {
+        var line: Int
+        var arguments: [String]
+        var stdin: String?
+        var exitCode: Int32
+        var message: String
+        var description: String { "catalogue.tsv:\(line): glslice \(arguments.joined(separator: " "))" }
+    }
+
+    static let folder = fixtures.appendingPathComponent("bad")
+
+    static func cases() throws -> [Case] {
+        let text = try String(contentsOf: folder.appendingPathComponent("catalogue.tsv"), encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            guard !line.hasPrefix("#"), !line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard columns.count == 4, let code = Int32(columns[2]) else { return nil }
+            let arguments = columns[0].split(separator: " ").map {
+                $0.replacingOccurrences(of: "{bad}", with: folder.path)
+                  .replacingOccurrences(of: "{fixtures}", with: fixtures.path)
+            }
+            return Case(line: index + 1, arguments: arguments, stdin: columns[1] == "-" ? nil : columns[1],
+                        exitCode: code, message: columns[3])
+        }
+    }
+
+    @Test func everyLineIsACase() throws {
+        let text = try String(contentsOf: Self.folder.appendingPathComponent("catalogue.tsv"), encoding: .utf8)
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(try Self.cases().count == lines.count, "a catalogue line is malformed")
+        #expect(lines.count >= 9)
+    }
+
+    @Test(arguments: try BadInputCatalogueTests.cases())
+    func refusedCleanly(_ entry: Case) throws {
+        let work = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let stdin = entry.stdin.map { Self.folder.appendingPathComponent($0) }
+        let result = try glslice(entry.arguments, in: work, stdin: stdin)
+        #expect(result.status == entry.exitCode, "\(entry): \(result.stderr)")
+        #expect(result.stderr.contains(entry.message), "\(entry): \(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrace"), "\(entry)")
+        let left = try FileManager.default.subpathsOfDirectory(atPath: work.path)
+        #expect(!left.contains { ($0 as NSString).lastPathComponent.hasPrefix(".") }, "\(entry) left \(left)")
+    }
+}
