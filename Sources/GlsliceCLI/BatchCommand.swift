@@ -29,11 +29,14 @@ struct BatchCommand: ParsableCommand {
     var outDir: String?
 
 
-    @Option(help: ArgumentHelp("Render workers on the CPU, encoder threads on the GPU (default: one per core).", valueName: "N"))
+    @Option(help: ArgumentHelp("Render workers on the CPU, encoder threads on the GPU (default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Append one JSON line per job here: line, output, status, error, ms, bytes.", valueName: "R.jsonl"))
     var results: String?
+
+    @Flag(help: "Allow outputs outside --out-dir (absolute paths, '..'); refused by default.")
+    var allowOutsideOutDir = false
 
     @Flag(help: "Skip jobs whose output exists and records the same job digest.")
     var resume = false
@@ -55,10 +58,14 @@ struct BatchCommand: ParsableCommand {
         options.backend = engine.backend
         options.device = engine.gpu
         if let jobs {
-            guard jobs > 0 else { throw GlsliceError(.usage, "--jobs must be positive") }
+            // Each worker is a thread with its own buffers; past this a number is a typo, not a machine.
+            guard (1...BatchOptions.maxWorkers).contains(jobs) else {
+                throw GlsliceError(.usage, "--jobs must be from 1 to \(BatchOptions.maxWorkers), got \(jobs)")
+            }
             options.workers = jobs
         }
         options.results = results
+        options.allowOutsideOutputFolder = allowOutsideOutDir
         options.resume = resume
         let (chosen, reason) = try Shard.choose(option: shard)
         if printShard {
@@ -70,29 +77,32 @@ struct BatchCommand: ParsableCommand {
         options.cacheBytes = cacheMb << 20
         options.limits = try engine.limits()
 
-        let progress = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: try BatchRunner.countJobs(options)) : nil
+        // The total is counted only from a manifest that can be read twice (a
+        // regular file); from a pipe or FIFO the bar shows progress without one.
+        let progress = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: try BatchRunner.countJobsIfRereadable(options)) : nil
         let onError: @Sendable (String) -> Void = { line in
             progress?.clear()
-            FileHandle.standardError.write(Data("glslice: \(line)\n".utf8))
+            standardError("glslice: \(line)\n")
         }
         var onProgress: (@Sendable (Int) -> Void)?
         if let progress { onProgress = { done in progress.update(done: done) } }
         let runner = BatchRunner(options: options, onError: onError, onProgress: onProgress)
         let summary = try runner.run(warn: warn)
         progress?.clear()
-        FileHandle.standardError.write(Data("glslice: \(summary.line)\n".utf8))
+        standardError("glslice: \(summary.line)\n")
         if !summary.succeeded { throw ExitCode(1) }
     }
 }
 
 /// done/total, rate and ETA on one terminal line, redrawn at most ten times a second.
 final class ProgressBar: Sendable {
-    let total: Int
+    /// nil when the manifest cannot be read twice to count it.
+    let total: Int?
     let start = Date()
     /// When the bar was last drawn; the mutex also keeps two redraws from interleaving.
     private let lastDraw = Mutex(Date.distantPast)
 
-    init(total: Int) { self.total = total }
+    init(total: Int?) { self.total = total }
 
     func update(done: Int) {
         lastDraw.withLock { lastDraw in
@@ -106,17 +116,21 @@ final class ProgressBar: Sendable {
     private func draw(done: Int, now: Date) {
         let elapsed = max(now.timeIntervalSince(start), 1e-6)
         let rate = Double(done) / elapsed
+        guard let total else {
+            standardError(String(format: "\r%d done %.0f/s ", done, rate))
+            return
+        }
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
         let line = String(format: "\r[%@] %d/%d %3.0f%% %.0f/s ETA %@ ", bar, done, total, fraction * 100, rate, duration(eta))
-        FileHandle.standardError.write(Data(line.utf8))
+        standardError(line)
     }
 
     func clear() {
-        lastDraw.withLock { _ in FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        lastDraw.withLock { _ in standardError("\r\u{1B}[K") }
     }
 
     private func duration(_ seconds: Double) -> String {

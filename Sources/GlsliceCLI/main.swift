@@ -11,7 +11,7 @@ func runGlslice() -> Never {
         try command.run()
         exit(0)
     } catch let error as GlsliceError {
-        FileHandle.standardError.write(Data("glslice: \(error)\n".utf8))
+        standardError("glslice: \(error)\n")
         exit(error.exitCode)
     } catch let error as ExitCode {
         exit(error.rawValue)
@@ -23,7 +23,7 @@ func runGlslice() -> Never {
         // ArgumentParser says 64 (EX_USAGE) for what it refused; anything else is unexpected.
         guard code == .validationFailure else { exitUnexpected(error) }
         let message = oneLine(GlsliceCommand.message(for: error))
-        FileHandle.standardError.write(Data("glslice: \(message) (see 'glslice --help')\n".utf8))
+        standardError("glslice: \(message) (see 'glslice --help')\n")
         exit(GlsliceError(.usage, "").exitCode)
     }
 }
@@ -31,7 +31,7 @@ func runGlslice() -> Never {
 /// An error that no part of glslice anticipated: a bug, exit 70.
 func exitUnexpected(_ error: any Error) -> Never {
     let report = GlsliceError(.internal, "unexpected error: \(error) (a bug: please report it)")
-    FileHandle.standardError.write(Data("glslice: \(report)\n".utf8))
+    standardError("glslice: \(report)\n")
     exit(report.exitCode)
 }
 

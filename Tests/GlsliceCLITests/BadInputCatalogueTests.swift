@@ -4,6 +4,8 @@ import Testing
 /// One test walks `Fixtures/bad/catalogue.tsv`: every hostile input found so far,
 /// with the exit code and message it must get (issue 10). A case that crashed
 /// exits 132/134/139 and fails here; a case that left a temporary file fails too.
+/// Each case runs on a fresh copy of the folder, so a regression that
+/// overwrites an input (as `--results` once did) cannot damage the fixtures.
 @Suite struct BadInputCatalogueTests {
     struct Case: CustomStringConvertible {
         var line: Int
@@ -22,11 +24,8 @@ import Testing
             guard !line.hasPrefix("#"), !line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard columns.count == 4, let code = Int32(columns[2]) else { return nil }
-            let arguments = columns[0].split(separator: " ").map {
-                $0.replacingOccurrences(of: "{bad}", with: folder.path)
-                  .replacingOccurrences(of: "{fixtures}", with: fixtures.path)
-            }
-            return Case(line: index + 1, arguments: arguments, stdin: columns[1] == "-" ? nil : columns[1],
+            return Case(line: index + 1, arguments: columns[0].split(separator: " ").map(String.init),
+                        stdin: columns[1] == "-" ? nil : columns[1],
                         exitCode: code, message: columns[3])
         }
     }
@@ -42,12 +41,20 @@ import Testing
     func refusedCleanly(_ entry: Case) throws {
         let work = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let stdin = entry.stdin.map { Self.folder.appendingPathComponent($0) }
-        let result = try glslice(entry.arguments, in: work, stdin: stdin)
+        let bad = work.appendingPathComponent("bad")
+        try FileManager.default.copyItem(at: Self.folder, to: bad)
+        let arguments = entry.arguments.map {
+            $0.replacingOccurrences(of: "{bad}", with: bad.path).replacingOccurrences(of: "{fixtures}", with: fixtures.path)
+        }
+        let stdin = entry.stdin.map { bad.appendingPathComponent($0) }
+        let result = try glslice(arguments, in: work, stdin: stdin)
         #expect(result.status == entry.exitCode, "\(entry): \(result.stderr)")
         #expect(result.stderr.contains(entry.message), "\(entry): \(result.stderr)")
         #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrace"), "\(entry)")
         let left = try FileManager.default.subpathsOfDirectory(atPath: work.path)
         #expect(!left.contains { ($0 as NSString).lastPathComponent.hasPrefix(".") }, "\(entry) left \(left)")
+        // Nothing escaped the work folder.
+        #expect(!FileManager.default.fileExists(atPath: work.deletingLastPathComponent().appendingPathComponent("escaped.png").path))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/glslice-escaped.png"))
     }
 }

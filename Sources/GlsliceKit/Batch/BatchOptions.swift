@@ -10,6 +10,8 @@ public struct BatchOptions: Sendable {
     /// Render workers (CPU) or encoder threads (GPU).
     public var workers: Int = ProcessInfo.processInfo.activeProcessorCount
     public var results: String?
+    /// Outputs may resolve outside `outputFolder` (`..`, absolute paths).
+    public var allowOutsideOutputFolder = false
     public var resume = false
     public var shard = Shard.all
     public var cacheBytes = 256 << 20
@@ -19,4 +21,7 @@ public struct BatchOptions: Sendable {
     public var limits = Limits()
 
     public init(manifest: String) { self.manifest = manifest }
+
+    /// The most `workers` a batch takes (`--jobs`).
+    public static let maxWorkers = 1024
 }

@@ -16,7 +16,9 @@ public final class BatchRunner: Sendable {
     /// What changes while a batch runs.
     private struct RunState {
         var summary = BatchSummary()
-        var results: FileHandle?
+        var results: ResultsLog?
+        /// Set once a results line could not be written (a full disk): said once, and the batch fails.
+        var resultsFailed = false
         /// `cpu` or `gpu`: part of every digest, since the backends may differ by 1.
         var backendKind = "cpu"
         var madeFolders: Set<String> = []
@@ -33,7 +35,15 @@ public final class BatchRunner: Sendable {
         self.onProgress = onProgress
     }
 
-    /// Counts the non-blank lines of this shard (for a progress bar's total).
+    /// Counts this shard's jobs for a progress bar's total, only when the manifest
+    /// is a regular file: reading a pipe or FIFO to count it would consume the jobs.
+    public static func countJobsIfRereadable(_ options: BatchOptions) throws -> Int? {
+        var status = stat()
+        guard stat(options.manifest, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return try countJobs(options)
+    }
+
+    /// Counts the non-blank lines of this shard.
     public static func countJobs(_ options: BatchOptions) throws -> Int {
         let reader = try ManifestReader(path: options.manifest)
         var count = 0
@@ -44,10 +54,11 @@ public final class BatchRunner: Sendable {
     }
 
     public func run(warn: (String) -> Void = { _ in }) throws -> BatchSummary {
-        let reader = try ManifestReader(path: options.manifest, outputFolder: options.outputFolder)
+        let reader = try ManifestReader(path: options.manifest, outputFolder: options.outputFolder,
+                                        allowOutside: options.allowOutsideOutputFolder)
         try createOutputFolder()
         try openResults()
-        defer { state.withLock { try? $0.results?.close() } }
+        defer { state.withLock { $0.results = nil } }
         let backend = try Backend.make(options.backend, device: options.device, warn: warn)
         state.withLock {
             $0.backendKind = backend.gpu == nil ? "cpu" : "gpu"
@@ -80,16 +91,8 @@ public final class BatchRunner: Sendable {
     /// Opens `--results` for appending (truncated first unless resuming).
     private func openResults() throws {
         guard let results = options.results else { return }
-        if !options.resume || !FileManager.default.fileExists(atPath: results) {
-            guard FileManager.default.createFile(atPath: results, contents: nil) else {
-                throw GlsliceError(.cannotWrite, file: results, "cannot create the results file")
-            }
-        }
-        guard let handle = FileHandle(forWritingAtPath: results) else {
-            throw GlsliceError(.cannotWrite, file: results, "cannot open the results file")
-        }
-        handle.seekToEndOfFile()
-        state.withLock { $0.results = handle }
+        let log = try ResultsLog(path: results, append: options.resume, manifest: options.manifest)
+        state.withLock { $0.results = log }
     }
 
     /// The thread that reads this shard's lines into `queue`; a bad line is
@@ -97,10 +100,18 @@ public final class BatchRunner: Sendable {
     private func feed(from reader: ManifestReader, into queue: BoundedQueue<ManifestJob>) -> Thread {
         let shard = options.shard
         let feeder = Thread { [self] in
+            // Two jobs writing one file would race; the later line is refused. Hashes
+            // of the normalized paths keep this at 8 bytes a job over millions of jobs.
+            var firstLineOf: [Int: Int] = [:]
             while let (number, text) = reader.nextLine() {
                 guard shard.owns(number - 1) else { continue }
                 do {
-                    guard queue.push(try reader.job(line: number, text: text)) else { break }
+                    let job = try reader.job(line: number, text: text)
+                    if let earlier = firstLineOf.updateValue(number, forKey: job.output.hashValue) {
+                        firstLineOf[job.output.hashValue] = earlier
+                        throw GlsliceError(.usage, "output \(job.output) is also line \(earlier)'s output; each job needs its own")
+                    }
+                    guard queue.push(job) else { break }
                 } catch let error as GlsliceError {
                     // The results file says the line in its own field; the message stands alone.
                     record(JobResult(line: number, output: nil, status: .error, error: error.message, milliseconds: 0, bytes: 0))
@@ -222,14 +233,21 @@ public final class BatchRunner: Sendable {
     /// Counts a result, appends it to the results file, reports errors.
     func record(_ result: JobResult) {
         // Encoded only for a results file: JSONEncoder was 3% of a batch of small jobs.
-        let line = options.results == nil ? nil : Data((result.jsonLine + "\n").utf8)
-        let done: Int = state.withLock {
+        let line = options.results == nil ? nil : result.jsonLine
+        let (done, lostResults): (Int, String?) = state.withLock {
             $0.summary.count(result)
-            if let line { $0.results?.write(line) }
-            return $0.summary.total
+            guard let line, let log = $0.results, !$0.resultsFailed, let why = log.append(line) else {
+                return ($0.summary.total, nil)
+            }
+            $0.resultsFailed = true
+            $0.summary.resultsLost = true
+            return ($0.summary.total, why)
         }
         if result.status == .error {
             onError("\(options.manifest):\(result.line): \(result.error ?? "failed")")
+        }
+        if let lostResults, let path = options.results {
+            onError("\(path): cannot write the results file (\(lostResults)); the batch goes on without it")
         }
         onProgress?(done)
     }

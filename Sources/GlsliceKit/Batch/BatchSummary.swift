@@ -8,8 +8,10 @@ public struct BatchSummary: Sendable {
     public var bytes = 0
     public var seconds = 0.0
     public var backend = ""
+    /// A `--results` line could not be written: the run fails even if every job rendered.
+    public var resultsLost = false
     public var total: Int { ok + skipped + failed }
-    public var succeeded: Bool { failed == 0 }
+    public var succeeded: Bool { failed == 0 && !resultsLost }
 
     public var line: String {
         let rate = seconds > 0 ? Double(ok) / seconds : 0

@@ -22,30 +22,48 @@ public final class ManifestReader: Sendable {
     let outputFolder: URL
     private let state: Mutex<LineState>
 
+    /// The longest line taken as a job. Longer lines are reported, not parsed:
+    /// a job is a few hundred bytes, and a runaway line must not grow memory.
+    public static let maxLineBytes = 1 << 20
+
     /// Where reading stands: the file, the unread bytes, the line count.
     fileprivate struct LineState {
-        var handle: FileHandle
-        var buffer = Data()
+        var descriptor: Int32
+        var buffer: [UInt8] = []
+        /// The unread part starts here.
         var start = 0
+        /// Bytes before this index (from `start`) hold no newline: each byte is scanned once.
+        var scanned = 0
         var atEnd = false
         var lineNumber = 0
     }
 
-    public init(path: String, outputFolder: String? = nil) throws {
+    /// Outputs may leave `outputFolder` (`--allow-outside-out-dir`); by default a
+    /// manifest from elsewhere cannot write over files outside the folder it was given.
+    let allowOutside: Bool
+
+    public init(path: String, outputFolder: String? = nil, allowOutside: Bool = false) throws {
         self.path = path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let handle = FileHandle(forReadingAtPath: path) else {
-            throw GlsliceError(.noInput, file: path, "no such manifest file")
+        self.allowOutside = allowOutside
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw GlsliceError(.noInput, file: path, errno == ENOENT ? "no such manifest file"
+                               : "cannot read the manifest: \(String(cString: strerror(errno)))")
         }
-        state = Mutex(LineState(handle: handle))
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else {
+            close(fd)
+            throw GlsliceError(.noInput, file: path, "the manifest is a folder, not a file")
+        }
+        state = Mutex(LineState(descriptor: fd))
         manifestFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        self.outputFolder = outputFolder.map { URL(fileURLWithPath: $0) } ?? manifestFolder
+        self.outputFolder = URL(fileURLWithPath: normalizedPath(outputFolder.map { URL(fileURLWithPath: $0).path } ?? manifestFolder.path))
     }
 
-    deinit { state.withLock { try? $0.handle.close() } }
+    deinit { state.withLock { _ = close($0.descriptor) } }
 
-    /// The next non-blank line, or nil at the end.
+    /// The next non-blank line, or nil at the end. A line over `maxLineBytes`
+    /// comes back empty, so that `job(line:text:)` reports it by number.
     public func nextLine() -> (number: Int, text: Data)? {
         state.withLock { $0.nextLine() }
     }
@@ -53,6 +71,9 @@ public final class ManifestReader: Sendable {
     /// Turns one line into a job, or an error that names the line.
     public func job(line: Int, text: Data) throws -> ManifestJob {
         do {
+            guard !text.isEmpty else {
+                throw GlsliceError(.usage, "the line is longer than \(Self.maxLineBytes >> 20) MiB, the limit for one job")
+            }
             let entry: ManifestEntry
             do {
                 entry = try JSONDecoder().decode(ManifestEntry.self, from: text)
@@ -61,8 +82,16 @@ public final class ManifestReader: Sendable {
             } catch {
                 throw GlsliceError(.usage, "not valid JSON")
             }
+            let output = normalizedPath(resolve(entry.output, against: outputFolder))
+            if !allowOutside {
+                let root = outputFolder.path
+                guard output.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+                    throw GlsliceError(.usage, "output '\(entry.output)' is outside the output folder \(root); "
+                                       + "give --allow-outside-out-dir to allow it")
+                }
+            }
             return ManifestJob(line: line, input: resolve(entry.input, against: manifestFolder),
-                               output: resolve(entry.output, against: outputFolder), request: entry.request)
+                               output: output, request: entry.request)
         } catch let error as GlsliceError {
             var located = error
             located.file = "\(path):\(line)"
@@ -79,33 +108,69 @@ public final class ManifestReader: Sendable {
     }
 }
 
+/// `path` with `.`, `..` and repeated slashes resolved by name alone (no file
+/// system access, so a symlink is not followed): how outputs are compared.
+func normalizedPath(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        switch part {
+        case ".": continue
+        case "..": if !parts.isEmpty && parts.last != ".." { parts.removeLast() } else if !path.hasPrefix("/") { parts.append(part) }
+        default: parts.append(part)
+        }
+    }
+    let joined = parts.joined(separator: "/")
+    return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+}
+
 /// One manifest line as JSON: `input`, `output`, and the `RenderRequest` keys.
 extension ManifestReader.LineState {
     mutating func nextLine() -> (number: Int, text: Data)? {
+        var overLimit = false
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            if let newline = buffer[(start + scanned)...].firstIndex(of: 0x0A) {
                 lineNumber += 1
-                var text = buffer[start..<newline]
+                var end = newline
+                let begin = start
                 start = newline + 1
-                if text.last == 0x0D { text = text.dropLast() }
-                if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                scanned = 0
+                if overLimit { return (lineNumber, Data()) }
+                if end > begin && buffer[end - 1] == 0x0D { end -= 1 }
+                if buffer[begin..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                return (lineNumber, Data(buffer[begin..<end]))
+            }
+            scanned = buffer.count - start
+            if atEnd {
+                guard start < buffer.count || overLimit else { return nil }
+                lineNumber += 1
+                let text = buffer[start...]
+                start = buffer.count
+                scanned = 0
+                if overLimit { return (lineNumber, Data()) }
+                if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
                 return (lineNumber, Data(text))
             }
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                lineNumber += 1
-                let text = Data(buffer[start...])
+            // A line past the limit is dropped as it is read, up to its newline.
+            if scanned > ManifestReader.maxLineBytes {
+                overLimit = true
                 start = buffer.count
-                if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
-                return (lineNumber, text)
+                scanned = 0
             }
             // Keep only the unread tail, then read more.
             if start > 0 {
-                buffer = Data(buffer[start...])
+                buffer.removeSubrange(0..<start)
                 start = 0
             }
-            let chunk = handle.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { atEnd = true } else { buffer.append(chunk) }
+            let old = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
+            let count = buffer.withUnsafeMutableBytes { raw in
+                var got: Int
+                guard let base = raw.baseAddress else { return 0 }
+                repeat { got = read(descriptor, base + old, 1 << 16) } while got < 0 && errno == EINTR
+                return got
+            }
+            buffer.removeSubrange((old + max(count, 0))...)
+            if count <= 0 { atEnd = true }
         }
     }
 }

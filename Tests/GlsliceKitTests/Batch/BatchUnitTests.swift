@@ -49,7 +49,7 @@ func readResults(_ path: String) throws -> [[String: Any]] {
             #"{"input": "panel.png", "output": "/abs/b.png", "pixels": [200, 44], "insets": [8, 8, 8, 8], "scale": "2", "center": false, "mode-x": "tile"}"#,
             #"{"input": "panel.png", "output": "c.png", "size": [10.5, 4], "insets": 8, "source-scale": 1, "filter": "nearest", "compression": "small"}"#,
         ], in: folder)
-        let reader = try ManifestReader(path: path, outputFolder: "/out")
+        let reader = try ManifestReader(path: path, outputFolder: "/out", allowOutside: true)
         var jobs: [ManifestJob] = []
         while let (number, text) = reader.nextLine() { jobs.append(try reader.job(line: number, text: text)) }
         #expect(jobs.count == 3)
@@ -93,6 +93,49 @@ func readResults(_ path: String) throws -> [[String: Any]] {
             line += 1
         }
         #expect(line == cases.count)
+    }
+
+    @Test func outputsStayInTheOutputFolderUnlessAllowed() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputs = ["../../x.png", "/etc/x.png", "a/../../x.png", "a/./../b/../../x.png", // escape
+                       "a/../x.png", "./b//c.png", "d/e/../f.png"] // stay inside
+        let path = try writeManifest(outputs.map { #"{"input": "p.png", "output": "\#($0)", "pixels": "1x1"}"# }, in: folder)
+        let strict = try ManifestReader(path: path, outputFolder: "/out/run")
+        var results: [String] = []
+        while let (number, text) = strict.nextLine() {
+            do { results.append(try strict.job(line: number, text: text).output) } catch let error as GlsliceError {
+                #expect(error.message.contains("outside the output folder /out/run"))
+                #expect(error.message.contains("--allow-outside-out-dir"))
+                results.append("refused")
+            }
+        }
+        #expect(results == ["refused", "refused", "refused", "refused", "/out/run/x.png", "/out/run/b/c.png", "/out/run/d/f.png"])
+        let loose = try ManifestReader(path: path, outputFolder: "/out/run", allowOutside: true)
+        var allowed: [String] = []
+        while let (number, text) = loose.nextLine() { allowed.append(try loose.job(line: number, text: text).output) }
+        #expect(allowed.prefix(4) == ["/x.png", "/etc/x.png", "/out/x.png", "/out/x.png"])
+    }
+
+    @Test func aLineOverTheLimitIsReportedByNumberAndReadingGoesOn() throws {
+        // Before issue 10 each read re-scanned the line from its start: 20 MB took 67 s.
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = #"{"input": "panel.png", "output": "x.png", "pixels": "40x40"}"#
+        let long = #"{"input": "panel.png", "output": ""# + String(repeating: "y", count: 3 << 20) + #"", "pixels": "40x40"}"#
+        let path = folder.appendingPathComponent("long.jsonl").path
+        try [good, long, good, long].joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = try ManifestReader(path: path)
+        var seen: [(Int, Bool)] = []
+        while let (number, text) = reader.nextLine() {
+            do { _ = try reader.job(line: number, text: text); seen.append((number, true)) } catch let error as GlsliceError {
+                #expect(error.message.contains("longer than 1 MiB"))
+                #expect(error.file == "\(path):\(number)")
+                seen.append((number, false))
+            }
+        }
+        #expect(seen.map(\.0) == [1, 2, 3, 4])
+        #expect(seen.map(\.1) == [true, false, true, false])
     }
 
     @Test func longManifestsStreamInChunks() throws {
