@@ -38,8 +38,11 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Allow outputs outside --out-dir (absolute paths, '..'); refused by default.")
     var allowOutsideOutDir = false
 
-    @Flag(help: "Skip jobs whose output exists and records the same job digest.")
+    @Flag(help: "Skip jobs whose output exists, is a whole PNG and records the same job digest.")
     var resume = false
+
+    @Flag(help: "Flush each output to disk before it is named, so a power cut never leaves an empty or partial file under its name.")
+    var fsync = false
 
     @Option(help: ArgumentHelp("Render only jobs whose index is K mod N.", valueName: "K/N"))
     var shard: String?
@@ -67,6 +70,7 @@ struct BatchCommand: ParsableCommand {
         options.results = results
         options.allowOutsideOutputFolder = allowOutsideOutDir
         options.resume = resume
+        options.durable = fsync
         let (chosen, reason) = try Shard.choose(option: shard)
         if printShard {
             print("shard \(chosen) (\(reason))")

@@ -82,4 +82,96 @@ import GlsliceKit
         try "{}\n\n{}\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(try BatchRunner.countJobsIfRereadable(BatchOptions(manifest: file)) == 2)
     }
+
+    let panel = fixtures.appendingPathComponent("panel.png").path
+
+    @Test func aCharacterDeviceIsWrittenToNotReplaced() throws {
+        // As root, -o /dev/null once renamed a PNG over the device node.
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "cpu", "-o", "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var status = stat()
+        #expect(lstat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test func aFIFOIsWrittenToNotReplaced() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("out.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        nonisolated(unsafe) var received = Data()
+        let reader = Thread {
+            let fd = open(fifo, O_RDONLY)
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while fd >= 0 {
+                let count = read(fd, &chunk, chunk.count)
+                if count <= 0 { break }
+                received.append(contentsOf: chunk[0..<count])
+            }
+            close(fd)
+        }
+        reader.start()
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "cpu", "-o", fifo])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Should glslice never have opened the FIFO, this releases the reader's open.
+        let release = open(fifo, O_WRONLY | O_NONBLOCK)
+        if release >= 0 { close(release) }
+        while !reader.isFinished { usleep(1000) }
+        #expect(try PNGDecoder.decode(data: received, maxPixels: 1 << 20).width == 40)
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test func aReadOnlyFileIsRefusedAndKept() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("keep.png").path
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(chmod(path, 0o444) == 0)
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "cpu", "-o", path])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("exists and is read-only"))
+        #expect(FileManager.default.contents(atPath: path) == Data("precious".utf8))
+    }
+
+    @Test func anOutputNameNearTheLimitIsWrittenAndReplaced() throws {
+        // The temporary name was the output's name plus a suffix: over NAME_MAX (255).
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent(String(repeating: "n", count: 251) + ".png").path
+        for size in ["40x40", "50x40"] { // the second run replaces the first's file
+            let result = try glslice(["render", panel, "--insets", "8", "--pixels", size, "--backend", "cpu", "-o", path])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try PNGDecoder.decode(path: path, maxPixels: 1 << 20).width == 50)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 1)
+    }
+
+    @Test func resumeRedoesATruncatedOutputAndStaleTemporariesAreSwept() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: panel, toPath: folder.appendingPathComponent("panel.png").path)
+        let manifest = folder.appendingPathComponent("m.jsonl").path
+        try (0..<4).map { #"{"input": "panel.png", "output": "out/\#($0).png", "pixels": "64x64", "insets": 8}"# }
+            .joined(separator: "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+        #expect(try glslice(["batch", manifest, "--backend", "cpu"]).status == 0)
+        // A crash mid-write: the head (and its digest) intact, the end missing.
+        let cut = folder.appendingPathComponent("out/2.png").path
+        let whole = try Data(contentsOf: URL(fileURLWithPath: cut))
+        try whole.prefix(whole.count - 20).write(to: URL(fileURLWithPath: cut))
+        // What kill -9 leaves in the rename fallback: one stale temporary, and one "in flight" (newer).
+        let stale = folder.appendingPathComponent("out/.glslice-AbCdEf.tmp").path
+        let fresh = folder.appendingPathComponent("out/.glslice-GhIjKl.tmp").path
+        for path in [stale, fresh] { try Data("partial".utf8).write(to: URL(fileURLWithPath: path)) }
+        var old = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        var later = [timespec(tv_sec: Int(Date().timeIntervalSince1970) + 3600, tv_nsec: 0),
+                     timespec(tv_sec: Int(Date().timeIntervalSince1970) + 3600, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, stale, &old, 0) == 0 && utimensat(AT_FDCWD, fresh, &later, 0) == 0)
+
+        let resumed = try glslice(["batch", manifest, "--backend", "cpu", "--resume", "--fsync"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("batch: 1 rendered, 3 skipped, 0 failed"), "\(resumed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cut)) == whole)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: fresh))
+    }
 }

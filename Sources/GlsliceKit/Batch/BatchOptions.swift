@@ -13,6 +13,8 @@ public struct BatchOptions: Sendable {
     /// Outputs may resolve outside `outputFolder` (`..`, absolute paths).
     public var allowOutsideOutputFolder = false
     public var resume = false
+    /// `fsync` each output before it is named (`--fsync`).
+    public var durable = false
     public var shard = Shard.all
     public var cacheBytes = 256 << 20
     /// GPU readback through a ring of pixel-pack buffers: nil chooses it on real

@@ -22,6 +22,8 @@ public final class BatchRunner: Sendable {
         /// `cpu` or `gpu`: part of every digest, since the backends may differ by 1.
         var backendKind = "cpu"
         var madeFolders: Set<String> = []
+        var sweptFolders: Set<String> = []
+        var started = Date()
     }
 
     /// - Parameters:
@@ -65,6 +67,7 @@ public final class BatchRunner: Sendable {
             $0.summary.backend = backend.description
         }
         let start = Date()
+        state.withLock { $0.started = start }
         // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
         let queue = BoundedQueue<ManifestJob>(capacity: options.backend == .cpu ? max(4, options.workers * 4) : 512)
         let feeder = feed(from: reader, into: queue)
@@ -145,7 +148,7 @@ public final class BatchRunner: Sendable {
         guard let ready = ready(job) else { return }
         do {
             let bytes = try Render.encode(CPURenderer.PlanWithTaps(plan: ready.plan, source: ready.source),
-                                          plan: ready.plan, source: ready.source, to: .file(job.output),
+                                          plan: ready.plan, source: ready.source, to: .file(job.output, durable: options.durable),
                                           compression: job.request.compression, text: (JobDigest.textKey, ready.digest))
             succeed(ready, bytes: bytes)
         } catch {
@@ -161,7 +164,8 @@ public final class BatchRunner: Sendable {
     /// With `--resume`: true when the output exists and records this job's digest.
     func alreadyDone(_ job: ManifestJob) throws -> Bool {
         guard options.resume, FileManager.default.fileExists(atPath: job.output),
-              let recorded = PNGDecoder.text(key: JobDigest.textKey, path: job.output) else { return false }
+              let recorded = PNGDecoder.text(key: JobDigest.textKey, path: job.output),
+              PNGDecoder.isWhole(path: job.output) else { return false }
         // A plain PNG is hashed without decoding. A source with a recipe (an image set, a
         // nine-patch, which may be compiled whatever its name) is resolved; its sources are
         // cached, and a job that is not done needs them anyway.
@@ -188,6 +192,7 @@ public final class BatchRunner: Sendable {
     /// already finished (skipped, or failed and reported).
     func ready(_ job: ManifestJob) -> ReadyJob? {
         let started = Date()
+        sweepOnce(folderOf: job.output)
         do {
             if try alreadyDone(job) {
                 // A skipped .9.png still reports its bounds, for builds that read only the latest results.
@@ -205,6 +210,14 @@ public final class BatchRunner: Sendable {
             fail(job, error, started: started)
             return nil
         }
+    }
+
+    /// The first time a batch meets an output folder, it removes the hidden
+    /// temporary files that an earlier, killed run left there.
+    private func sweepOnce(folderOf output: String) {
+        let folder = OutputFile.split(output).folder
+        let (first, start) = state.withLock { ($0.sweptFolders.insert(folder).inserted, $0.started) }
+        if first { OutputFile.sweepStale(in: folder, olderThan: start) }
     }
 
     /// Creates the output's folder once per batch, not once per job.

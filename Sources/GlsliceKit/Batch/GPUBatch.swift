@@ -93,7 +93,7 @@ extension BatchRunner {
     func encode(_ output: AtlasOutput) {
         let job = output.job, size = job.plan.size, atlas = output.atlas
         do {
-            let writer = try PNGWriter(target: .file(job.job.output), size: size,
+            let writer = try PNGWriter(target: .file(job.job.output, durable: options.durable), size: size,
                                        opaque: atlas.isOpaque(x: output.x, y: output.y, size: size),
                                        compression: job.job.request.compression, text: (JobDigest.textKey, job.digest))
             try atlas.bytes.withUnsafeBufferPointer { buffer in

@@ -21,7 +21,8 @@ extension Compression {
 /// Where a PNG goes: a file (named only once complete), stdout, or a
 /// descriptor the caller opened and will close (a pipe, a socket).
 public enum OutputTarget: Sendable, Equatable {
-    case file(String)
+    /// A file made atomically (`OutputFile`); `durable` flushes it to disk before it is named.
+    case file(String, durable: Bool = false)
     case standardOutput
     case descriptor(Int32)
 
@@ -32,7 +33,7 @@ public enum OutputTarget: Sendable, Equatable {
 
     var displayName: String {
         switch self {
-        case .file(let path): path
+        case .file(let path, _): path
         case .standardOutput: "<stdout>"
         case .descriptor(let fd): "<descriptor \(fd)>"
         }
@@ -88,8 +89,8 @@ public final class PNGWriter: RowSink {
             ownsDescriptor = true
         case .descriptor(let fd):
             descriptor = fd
-        case .file(let path):
-            file = try OutputFile(path: path)
+        case .file(let path, let durable):
+            file = try OutputFile(path: path, durable: durable)
         }
         if size.width * size.height <= PNGWriter.maxIndexedPixels {
             palette = Palette()

@@ -78,6 +78,17 @@ public enum PNGDecoder {
         return status == Int32(GS_PNG_OK) ? cMessage(value) : nil
     }
 
+    /// True when `path` holds a whole PNG: every chunk's CRC matches and IEND
+    /// ends it. `--resume` trusts an output only then, as a killed writer or a
+    /// full disk can leave a file whose head (and digest) is intact.
+    public static func isWhole(path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+        return data.withUnsafeBytes { raw in
+            gs_png_check_whole(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &message)
+        } == Int32(GS_PNG_OK)
+    }
+
     /// The whole input file; `-` is standard input.
     public static func readInput(_ path: String) throws -> Data {
         if path == "-" {
