@@ -46,7 +46,7 @@ import Testing
         let arguments = entry.arguments.map {
             $0.replacingOccurrences(of: "{bad}", with: bad.path).replacingOccurrences(of: "{fixtures}", with: fixtures.path)
         }
-        let stdin = entry.stdin.map { bad.appendingPathComponent($0) }
+        let stdin = entry.stdin.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : bad.appendingPathComponent($0) }
         let result = try glslice(arguments, in: work, stdin: stdin)
         #expect(result.status == entry.exitCode, "\(entry): \(result.stderr)")
         #expect(result.stderr.contains(entry.message), "\(entry): \(result.stderr)")

@@ -174,4 +174,74 @@ import GlsliceKit
         #expect(!FileManager.default.fileExists(atPath: stale))
         #expect(FileManager.default.fileExists(atPath: fresh))
     }
+
+    /// Runs glslice under `ulimit -v KiB` (a shell sets the limit for it alone).
+    func glsliceUnderMemoryLimit(_ kib: Int, _ arguments: [String]) throws -> RunResult {
+        let quoted = ([glsliceBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v \(kib) && exec \(quoted)"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: Data(), stderr: String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func aSourceThatDoesNotFitTheMemoryLimitIsRefusedNotAborted() throws {
+        // 7000x7000 is within the 50 Mpx source limit; its pixels need 187 MiB twice over.
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = fixtures.appendingPathComponent("bad/solid-7000x7000.png").path
+        let result = try glsliceUnderMemoryLimit(300_000, ["render", big, "--pixels", "100x100", "--backend", "cpu",
+                                                           "-o", folder.appendingPathComponent("o.png").path])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("not enough memory for a 7000x7000 source"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func glUnderATightMemoryLimitFallsBackOrSaysWhy() throws {
+        // Mesa's swrast_dri.so crashed (SIGSEGV) in eglInitialize with ~200 MiB of address space left.
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("o.png").path
+        let auto = try glsliceUnderMemoryLimit(300_000, ["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "auto", "-o", out])
+        #expect(auto.status == 0, "\(auto.stderr)")
+        #expect(auto.stderr.contains("rendering on the CPU: the address-space limit (ulimit -v)"), "\(auto.stderr)")
+        #expect(try PNGDecoder.decode(path: out, maxPixels: 1 << 20).width == 40)
+        let gpu = try glsliceUnderMemoryLimit(300_000, ["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "gpu", "-o", out])
+        #expect(gpu.status == 69, "\(gpu.stderr)")
+        #expect(gpu.stderr.contains("address-space limit"))
+    }
+
+    @Test func standardInputIsReadOnlyUpToIEND() throws {
+        // A PNG followed by junk: only the PNG is read (it was read whole: 3 GB of junk took 3.2 GB).
+        signal(SIGPIPE, SIG_IGN)
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try Data(contentsOf: URL(fileURLWithPath: panel))
+        let process = Process()
+        process.executableURL = glsliceBinary
+        let out = folder.appendingPathComponent("o.png").path
+        process.arguments = ["render", "-", "--insets", "8", "--pixels", "40x40", "--backend", "cpu", "-o", out]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let writer = input.fileHandleForWriting.fileDescriptor
+        var written = png.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+        let junk = [UInt8](repeating: 0xA5, count: 1 << 16)
+        while written < 64 << 20 { // stops at EPIPE once glslice is done with its input
+            let n = junk.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            written += n
+        }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(written < 4 << 20, "glslice read \(written) bytes of a \(png.count)-byte PNG")
+        #expect(try PNGDecoder.decode(path: out, maxPixels: 1 << 20).width == 40)
+    }
 }

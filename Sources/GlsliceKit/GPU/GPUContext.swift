@@ -82,10 +82,31 @@ public final class GPUContext {
         if explicit == nil, let text = ProcessInfo.processInfo.environment["GLSLICE_GPU"], Int(text) == nil {
             throw GlsliceError(.usage, "GLSLICE_GPU must be an EGL device index (see glslice doctor), got '\(text)'")
         }
+        if let headroom = addressSpaceHeadroom(), headroom < minimumHeadroom {
+            throw GlsliceError(.unavailable, "the address-space limit (ulimit -v) leaves \(headroom >> 20) MiB, "
+                               + "less than the \(minimumHeadroom >> 20) MiB a GL driver may map; raise it or use --backend cpu")
+        }
         var attempts: [Attempt] = []
         if let context = make(device: explicit, attempts: &attempts) { return context }
         throw GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context: "
             + attempts.map { "\($0.candidate): \($0.failure ?? "?")" }.joined(separator: "; "))
+    }
+
+    /// GL drivers do not survive running out of address space: under `ulimit -v`
+    /// with about 200 MiB to spare, Mesa's swrast_dri.so dereferences a failed
+    /// allocation (SIGSEGV) instead of failing `eglInitialize`. So no driver is
+    /// loaded unless this much is left; llvmpipe maps about 240 MiB.
+    static let minimumHeadroom = 512 << 20
+
+    /// Bytes of address space left under RLIMIT_AS; nil when there is no limit.
+    static func addressSpaceHeadroom() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        // /proc/self/statm: the first field is the mapped size in pages.
+        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        let pages = Int(statm.split(separator: " ").first ?? "") ?? 0
+        let mapped = pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return max(0, Int(clamping: limit.rlim_cur) - mapped)
     }
 
     /// Like `make(device:)`, recording every attempt.

@@ -53,6 +53,7 @@ public enum PNGDecoder {
         let width = Int(image.width), height = Int(image.height)
         let count = width * height * 4
         let pixels: [UInt8]
+        try ensureMemory(count, for: "a \(width)x\(height) source")
         if let base = image.pixels {
             pixels = Array(UnsafeBufferPointer(start: base, count: count))
         } else {
@@ -89,21 +90,87 @@ public enum PNGDecoder {
         } == Int32(GS_PNG_OK)
     }
 
-    /// The whole input file; `-` is standard input.
+    /// The largest PNG file read: a 16-bit RGBA source at the default pixel
+    /// limit (50 Mpx) is 400 MB raw, and deflate never grows data by more than 0.1%.
+    public static let maxFileBytes = 512 << 20
+
+    /// The input's PNG bytes, up to and including IEND; `-` is standard input.
+    ///
+    /// Read chunk by chunk, so nothing past IEND is read (a PNG followed by
+    /// gigabytes of junk costs the PNG), and a stream that is not a PNG stops
+    /// after its 8-byte signature (`render - < /dev/zero`). libpng still checks
+    /// everything it reads; this only frames.
     public static func readInput(_ path: String) throws -> Data {
+        let descriptor: Int32
         if path == "-" {
-            return FileHandle.standardInput.readDataToEndOfFile()
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT || errno == ENOTDIR { throw GlsliceError(.noInput, file: path, "no such file") }
+                throw GlsliceError(.noInput, file: path, "cannot be read: \(systemError())")
+            }
+            var status = stat()
+            if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+                close(descriptor)
+                throw GlsliceError(.noInput, file: path, "is a folder, not a PNG file")
+            }
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw GlsliceError(.noInput, file: path, "no such file")
+        defer { if path != "-" { close(descriptor) } }
+        var reader = ChunkFramer(descriptor: descriptor, name: path == "-" ? "<stdin>" : path)
+        return try reader.readPNG()
+    }
+}
+
+/// Reads a PNG's chunks from a descriptor, stopping after IEND.
+private struct ChunkFramer {
+    let descriptor: Int32
+    let name: String
+    var bytes: [UInt8] = []
+    var atEnd = false
+
+    /// Reads until `count` bytes are held or the input ends.
+    mutating func fill(to count: Int) throws {
+        while bytes.count < count && !atEnd {
+            let want = max(count - bytes.count, 1 << 16)
+            let old = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: want))
+            let got = bytes.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                var n: Int
+                repeat { n = read(descriptor, base + old, want) } while n < 0 && errno == EINTR
+                return n
+            }
+            if got < 0 {
+                let reason = systemError()
+                throw GlsliceError(.noInput, file: name, "cannot be read: \(reason)")
+            }
+            bytes.removeSubrange((old + got)...)
+            if got == 0 { atEnd = true }
         }
-        guard !isDirectory.boolValue else {
-            throw GlsliceError(.noInput, file: path, "is a folder, not a PNG file")
+    }
+
+    mutating func readPNG() throws -> Data {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        try fill(to: 8)
+        // Not a PNG (or too short): the decoder says so from these bytes.
+        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { return Data(bytes.prefix(8)) }
+        var offset = 8
+        while true {
+            try fill(to: offset + 8)
+            guard bytes.count >= offset + 8 else { break } // cut short: libpng reports it
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard length <= 0x7fff_ffff else { break } // libpng reports the bad length
+            let end = offset + 12 + length
+            guard end <= PNGDecoder.maxFileBytes else {
+                throw GlsliceError(.badInput, file: name,
+                                   "the PNG is larger than \(PNGDecoder.maxFileBytes >> 20) MiB, more than any source within the pixel limit needs")
+            }
+            try fill(to: end)
+            guard bytes.count >= end else { break }
+            if bytes[offset + 4..<offset + 8].elementsEqual("IEND".utf8) { return Data(bytes[0..<end]) }
+            offset = end
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GlsliceError(.noInput, file: path, "cannot be read (permissions?)")
-        }
-        return data
+        return Data(bytes)
     }
 }

@@ -22,6 +22,8 @@ public struct SourceImage: Sendable {
     public static func decode(data: Data, path: String, maxPixels: Int) throws -> SourceImage {
         do {
             let file = try PNGDecoder.decodeFile(data: data, maxPixels: maxPixels)
+            // Premultiplying copies the pixels once more.
+            try ensureMemory(file.image.width * file.image.height * 4, for: "a \(file.image.width)x\(file.image.height) source")
             if let chunk = file.ninePatchChunk {
                 // Compiled by Android's resource compiler: border gone, markers in the chunk.
                 let compiled = try NinePatch.compiled(chunk: chunk, layoutBounds: file.layoutBoundsChunk,
