@@ -60,6 +60,8 @@ static int open_reader(read_context *ctx, png_structp *png, png_infop *info, cha
         set_message(message, "out of memory");
         return GS_PNG_NO_MEMORY;
     }
+    /* Sides up to PNG's own limit: the caller's pixel budget bounds the area. */
+    png_set_user_limits(*png, 0x7fffffffu, 0x7fffffffu);
     png_set_read_fn(*png, ctx, on_read);
     return GS_PNG_OK;
 }
@@ -332,6 +334,9 @@ gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
         return NULL;
     }
     png_set_write_fn(w->png, w, on_write, on_flush);
+    /* libpng's default user limit is 1,000,000 px a side; PNG itself allows
+       2^31-1, and glslice checks sizes against its own limits before rendering. */
+    png_set_user_limits(w->png, 0x7fffffffu, 0x7fffffffu);
     if (channels == 1) {
         if (palette == NULL || palette_count < 1 || palette_count > 256) {
             set_message(message, "an indexed PNG needs 1 to 256 palette entries");

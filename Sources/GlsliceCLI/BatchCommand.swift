@@ -29,7 +29,7 @@ struct BatchCommand: ParsableCommand {
     var outDir: String?
 
 
-    @Option(help: ArgumentHelp("Render workers on the CPU, encoder threads on the GPU (default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render workers on the CPU, encoder threads on the GPU (default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Append one JSON line per job here: line, output, status, error, ms, bytes.", valueName: "R.jsonl"))
@@ -44,13 +44,13 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Flush each output to disk before it is named, so a power cut never leaves an empty or partial file under its name.")
     var fsync = false
 
-    @Option(help: ArgumentHelp("Render only jobs whose index is K mod N.", valueName: "K/N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render only jobs whose index is K mod N.", valueName: "K/N"))
     var shard: String?
 
     @Flag(help: "Print the shard this run would take and why, and render nothing.")
     var printShard = false
 
-    @Option(help: ArgumentHelp("Decoded-source cache size in MiB (default 256).", valueName: "MiB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Decoded-source cache size in MiB (default 256).", valueName: "MiB"))
     var cacheMb: Int = 256
 
     @OptionGroup(title: "Backend and limits") var engine: EngineOptions

@@ -14,10 +14,10 @@ struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("EGL device index to render on (default: GLSLICE_GPU, else hardware first; see 'glslice doctor').", valueName: "N"))
     var gpu: Int?
 
-    @Option(help: ArgumentHelp("Refuse sources with more pixels than this.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Refuse sources with more pixels than this.", valueName: "N"))
     var maxSourcePixels: Int = Limits.defaultMaxSourcePixels
 
-    @Option(help: ArgumentHelp("Refuse outputs with more pixels than this.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Refuse outputs with more pixels than this.", valueName: "N"))
     var maxOutputPixels: Int = Limits.defaultMaxOutputPixels
 
     func limits() throws -> Limits {
@@ -27,20 +27,22 @@ struct EngineOptions: ParsableArguments {
 }
 
 /// `render`'s flags: one per `RenderRequest` key (a manifest line says the same).
+/// Numeric values are taken even when they start with `-` (`.unconditional`),
+/// so `--pixels -5x5` gets glslice's "must be positive", not "Missing value".
 struct RenderOptionGroup: ParsableArguments {
-    @Option(help: ArgumentHelp("Output size in points (times --scale gives pixels).", valueName: "WxH"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output size in points (times --scale gives pixels).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Output size in pixels.", valueName: "WxH"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output size in pixels.", valueName: "WxH"))
     var pixels: String?
 
-    @Option(help: ArgumentHelp("Output scale (default: the source scale).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output scale (default: the source scale).", valueName: "S"))
     var scale: String?
 
-    @Option(help: ArgumentHelp("End caps in points, top,left,bottom,right; one number sets all four (default 0).", valueName: "T,L,B,R"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("End caps in points, top,left,bottom,right; one number sets all four (default 0).", valueName: "T,L,B,R"))
     var insets: String?
 
-    @Option(help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
     var sourceScale: String?
 
     @Option(help: ArgumentHelp("Resize mode on both axes.", valueName: "M"))
@@ -87,7 +89,7 @@ struct SlicingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("End caps in points, top,left,bottom,right, for a plain PNG.", valueName: "T,L,B,R"))
     var insets: String?
 
-    @Option(help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
     var sourceScale: String?
 
     func parsedInsets() throws -> Insets { try insets.map(Insets.init(parsing:)) ?? .zero }

@@ -6,6 +6,7 @@ import GlsliceKit
 /// documented exit code (README, "Exit codes").
 func runGlslice() -> Never {
     do {
+        try refuseNonUTF8Arguments()
         var command = try GlsliceCommand.parseAsRoot()
         try FaultInjection.fromEnvironment()
         try command.run()
@@ -33,6 +34,18 @@ func exitUnexpected(_ error: any Error) -> Never {
     let report = GlsliceError(.internal, "unexpected error: \(error) (a bug: please report it)")
     standardError("glslice: \(report)\n")
     exit(report.exitCode)
+}
+
+/// Swift turns argv into Strings by replacing invalid UTF-8 with U+FFFD, so a
+/// file name in another encoding would be read or written under a different,
+/// mangled name. Such an argument is refused instead.
+func refuseNonUTF8Arguments() throws {
+    for index in 1..<Int(CommandLine.argc) {
+        guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+        let shown = bytes.map { (0x20...0x7E).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+        throw GlsliceError(.usage, "argument \(index) ('\(shown)') is not valid UTF-8; glslice needs UTF-8 file names (rename the file, or link it under a UTF-8 name)")
+    }
 }
 
 runGlslice()

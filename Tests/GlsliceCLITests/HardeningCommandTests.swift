@@ -244,4 +244,34 @@ import GlsliceKit
         #expect(written < 4 << 20, "glslice read \(written) bytes of a \(png.count)-byte PNG")
         #expect(try PNGDecoder.decode(path: out, maxPixels: 1 << 20).width == 40)
     }
+
+    @Test func anOutputWiderThanAMillionPixelsIsWritten() throws {
+        // libpng's default user limit (1,000,000 px a side) failed these after rendering, with exit 73.
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("wide.png").path
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "1000001x1", "--mode", "stretch", "--backend", "cpu", "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let image = try PNGDecoder.decode(path: out, maxPixels: 2_000_000)
+        #expect(image.width == 1_000_001 && image.height == 1)
+    }
+
+    @Test func aNonUTF8FileNameIsRefusedNotMangled() throws {
+        // Swift replaced the bad bytes with U+FFFD: glslice wrote "out\u{FFFD}.png" instead.
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.currentDirectoryURL = folder
+        process.arguments = ["-c", #"exec "$0" render "$1" --insets 8 --pixels 9x9 --backend cpu -o "$(printf 'out\377.png')""#,
+                             glsliceBinary.path, panel]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64, "\(message)")
+        #expect(message.contains(#"('out\xFF.png') is not valid UTF-8"#), "\(message)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
 }

@@ -166,6 +166,11 @@ private struct ChunkFramer {
                 throw GlsliceError(.badInput, file: name,
                                    "the PNG is larger than \(PNGDecoder.maxFileBytes >> 20) MiB, more than any source within the pixel limit needs")
             }
+            if offset == 8 && !bytes[12..<16].elementsEqual("IHDR".utf8) {
+                // libpng's own words for this ("invalid location in png_set_unknown_chunks") say nothing to a user.
+                let type = String(decoding: bytes[12..<16].map { (0x20...0x7E).contains($0) ? $0 : 0x3F }, as: UTF8.self)
+                throw GlsliceError(.badInput, file: name, "corrupt PNG: the first chunk is '\(type)', but a PNG must start with IHDR")
+            }
             try fill(to: end)
             guard bytes.count >= end else { break }
             if bytes[offset + 4..<offset + 8].elementsEqual("IEND".utf8) { return Data(bytes[0..<end]) }
