@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
+.PHONY: fuzz test-asan test-tsan setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -99,6 +99,11 @@ bench-memory: setup time-tool
 time-tool:
 	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; } \
 	  || { echo "bench: install the 'time' package (apt-get install time)" >&2; exit 1; }
+
+# libFuzzer + AddressSanitizer over every input parser, FUZZ_SECONDS each (default 600),
+# FUZZ_JOBS targets at a time; corpora in Fuzz/corpus/ (Scripts/fuzz.sh). Not a CI step.
+fuzz: deps
+	Scripts/fuzz.sh
 
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).
 fixtures:

@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "GlsliceKit", targets: ["GlsliceKit"]),
         .executable(name: "glslice", targets: ["GlsliceCLI"]),
         .executable(name: "glslice-bench", targets: ["GlsliceBench"]),
+        .executable(name: "glslice-fuzz", targets: ["GlsliceFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,6 +44,13 @@ let package = Package(
             name: "GlsliceBench",
             dependencies: ["GlsliceKit"],
             path: "Benchmarks/GlsliceBench"
+        ),
+        // libFuzzer targets (`make fuzz`); a plain build replays corpora through them.
+        .executableTarget(
+            name: "GlsliceFuzz",
+            dependencies: ["GlsliceKit"],
+            path: "Fuzz",
+            exclude: ["corpus"]
         ),
         .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL"]),
         .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit"]),

@@ -32,11 +32,17 @@ public struct ImageSet: Sendable {
     public init(path: String) throws {
         var folder = path.hasSuffix("/") ? String(path.dropLast()) : path
         if folder.hasSuffix("/Contents.json") { folder = (folder as NSString).deletingLastPathComponent }
-        self.folder = folder
         let contents = folder + "/Contents.json"
         guard let data = FileManager.default.contents(atPath: contents) else {
             throw GlsliceError(.noInput, file: contents, "no such file")
         }
+        try self.init(folder: folder, contents: data)
+    }
+
+    /// Parses `Contents.json`'s bytes for the set in `folder` (the fuzz target's entry).
+    public init(folder: String, contents data: Data) throws {
+        self.folder = folder
+        let contents = folder + "/Contents.json"
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let images = root["images"] as? [[String: Any]] else {
             throw GlsliceError(.badInput, file: contents, "not an image set: expected {\"images\": [...]}")

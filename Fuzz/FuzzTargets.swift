@@ -1,0 +1,119 @@
+import Foundation
+import GlsliceKit
+
+/// libFuzzer targets for every parser that reads what a farm is handed
+/// (issue 10). One binary; `GLSLICE_FUZZ_TARGET` picks the target:
+///
+///   png       PNG decoding through the libpng shim
+///   ninepatch `.9.png` border markers (decoded, then parsed)
+///   nptc      a compiled nine-patch's `npTc` chunk
+///   contents  an image set's `Contents.json`
+///   manifest  one batch manifest line (paths, keys, values, containment)
+///   options   the option schema that `render` and manifest lines share,
+///             then layout and a CPU render of what it asks for
+///
+/// `make fuzz` builds it with `-sanitize=fuzzer,address -DFUZZING`. Without
+/// FUZZING it is a plain executable that replays files through a target
+/// (`glslice-fuzz TARGET FILE...`), so the corpora run in every test build.
+enum FuzzTarget: String, CaseIterable {
+    case png, ninepatch, nptc, contents, manifest, options
+
+    /// Runs one input. Errors are the expected answer to bad input; a crash,
+    /// a trap or a sanitizer report is the bug being hunted.
+    func run(_ data: Data) {
+        switch self {
+        case .png:
+            _ = try? PNGDecoder.decodeFile(data: data, maxPixels: 1 << 22)
+        case .ninepatch:
+            _ = try? SourceImage.decode(data: data, path: "fuzz.9.png", maxPixels: 1 << 20)
+        case .nptc:
+            // The first two bytes choose the image the chunk describes.
+            guard data.count >= 2 else { return }
+            _ = try? NinePatch.compiled(chunk: data.dropFirst(2), width: Int(data[data.startIndex]) + 1,
+                                        height: Int(data[data.startIndex + 1]) + 1)
+        case .contents:
+            guard let set = try? ImageSet(folder: "/nonexistent.imageset", contents: data) else { return }
+            _ = set.variant(for: 2)
+        case .manifest:
+            _ = try? FuzzTarget.reader?.job(line: 1, text: data)
+        case .options:
+            guard let request = try? JSONDecoder().decode(RenderRequest.self, from: data) else { return }
+            let source = FuzzTarget.source
+            guard let plan = try? PlanBuilder.plan(request, source: source, limits: Limits(maxSourcePixels: 1 << 20,
+                                                                                          maxOutputPixels: 1 << 16)) else { return }
+            _ = CPURenderer().render(plan, source: source.image)
+        }
+    }
+
+    /// A manifest reader over an empty file, for `job(line:text:)`.
+    nonisolated(unsafe) static let reader: ManifestReader? = {
+        let path = NSTemporaryDirectory() + "/glslice-fuzz-manifest.jsonl"
+        FileManager.default.createFile(atPath: path, contents: Data())
+        return try? ManifestReader(path: path, outputFolder: "/out")
+    }()
+
+    /// An 8x6 source with distinct pixels, for the options target's renders.
+    nonisolated(unsafe) static let source: SourceImage = {
+        var pixels: [UInt8] = []
+        for i in 0..<48 { pixels += [UInt8(i * 5), UInt8(255 - i * 5), UInt8(i * 3), UInt8(128 + i)] }
+        return SourceImage(image: StraightImage(RGBAImage(width: 8, height: 6, pixels: pixels)).premultiplied(), file: "fuzz.png")
+    }()
+
+    static var selected: FuzzTarget {
+        let name = ProcessInfo.processInfo.environment["GLSLICE_FUZZ_TARGET"] ?? ""
+        guard let target = FuzzTarget(rawValue: name) else {
+            let names = allCases.map(\.rawValue).joined(separator: ", ")
+            print("glslice-fuzz: set GLSLICE_FUZZ_TARGET to one of \(names)")
+            exit(64)
+        }
+        return target
+    }
+}
+
+#if FUZZING
+nonisolated(unsafe) private var chosen: FuzzTarget?
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    if chosen == nil { chosen = FuzzTarget.selected }
+    chosen?.run(Data(bytes: bytes, count: count))
+    return 0
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func runDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+               _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+/// SwiftPM links an executable's entry point as `<target>_main`; libFuzzer's driver runs from it.
+@_cdecl("GlsliceFuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var vector = argv
+    return runDriver(&count, &vector) { fuzzOneInput($0, $1) }
+}
+#else
+/// Replays files (or every file in folders) through a target: `glslice-fuzz TARGET PATH...`.
+@main enum Replay {
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
+            print("usage: glslice-fuzz {\(FuzzTarget.allCases.map(\.rawValue).joined(separator: "|"))} FILE-OR-FOLDER...")
+            exit(64)
+        }
+        var count = 0
+        for path in arguments.dropFirst() {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+            let files = isFolder.boolValue
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 }
+                : [path]
+            for file in files {
+                guard let data = FileManager.default.contents(atPath: file) else { continue }
+                target.run(data)
+                count += 1
+            }
+        }
+        print("glslice-fuzz: \(name): replayed \(count) inputs")
+    }
+}
+#endif
