@@ -20,6 +20,13 @@ flat in vec2 den;
 flat in vec2 wrapAxis;    // 1.0 where the axis wraps
 flat in vec2 offset;      // job pixel at the framebuffer's (0, 0)
 flat in float linearFilter;
+// CSS space per axis (count 0: not space): tile j starts at
+// origin + floor(gap + j * period + 0.5); a pixel draws when it is within the
+// first `pixels` pixels of the last tile starting at or before it.
+flat in vec2 spaceGap;
+flat in vec2 spacePeriod;
+flat in vec2 spaceCount;
+flat in vec2 spacePixels;
 
 out vec4 color;
 
@@ -27,9 +34,38 @@ vec4 texel(vec2 index) {
     return texture(cell, (index + 0.5) / cellSize);
 }
 
+// The CPU adds 1e-9 in double so that an exact whole number stays whole; in
+// float the same sums land a few ulps off, so the nudge is larger here.
+const float SPACE_EPSILON = 1.0 / 4096.0;
+
+float tileStart(float j, float gap, float period) {
+    return floor(gap + j * period + 0.5 + SPACE_EPSILON);
+}
+
+// The start of the tile drawing pixel `rel` (relative to the span), or -1.0 in a gap.
+float spaceStart(float rel, float gap, float period, float count, float pixels) {
+    float j = clamp(floor((rel - gap) / period), 0.0, count - 1.0);
+    float s = tileStart(j, gap, period);
+    if (j + 1.0 < count && tileStart(j + 1.0, gap, period) <= rel) {
+        s = tileStart(j + 1.0, gap, period);
+    } else if (j > 0.0 && s > rel) {
+        s = tileStart(j - 1.0, gap, period);
+    }
+    return (s <= rel && rel - s < pixels) ? s : -1.0;
+}
+
 void main() {
     vec2 centre = gl_FragCoord.xy + offset;
-    vec2 u = (centre - origin) * num / den;
+    vec2 from = origin;
+    for (int a = 0; a < 2; a++) {
+        if (spaceCount[a] > 0.0) {
+            float rel = floor(centre[a]) - origin[a];
+            float s = spaceStart(rel, spaceGap[a], spacePeriod[a], spaceCount[a], spacePixels[a]);
+            if (s < 0.0) discard;
+            from[a] = origin[a] + s;
+        }
+    }
+    vec2 u = (centre - from) * num / den;
     vec2 wrapped = u - cellSize * floor(u / cellSize);
     u = mix(u, wrapped, wrapAxis);
     if (linearFilter > 0.5) {

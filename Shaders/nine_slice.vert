@@ -11,6 +11,10 @@ in vec2 denIn;
 in vec2 wrapIn;
 in vec2 offsetIn;
 in float linearIn;
+in vec2 spaceGapIn;
+in vec2 spacePeriodIn;
+in vec2 spaceCountIn;
+in vec2 spacePixelsIn;
 
 flat out vec2 cellSize;
 flat out vec2 origin;
@@ -19,6 +23,10 @@ flat out vec2 den;
 flat out vec2 wrapAxis;
 flat out vec2 offset;
 flat out float linearFilter;
+flat out vec2 spaceGap;
+flat out vec2 spacePeriod;
+flat out vec2 spaceCount;
+flat out vec2 spacePixels;
 
 void main() {
     cellSize = cellSizeIn;
@@ -28,5 +36,9 @@ void main() {
     wrapAxis = wrapIn;
     offset = offsetIn;
     linearFilter = linearIn;
+    spaceGap = spaceGapIn;
+    spacePeriod = spacePeriodIn;
+    spaceCount = spaceCountIn;
+    spacePixels = spacePixelsIn;
     gl_Position = vec4(position / viewportSize * 2.0 - 1.0, 0.0, 1.0);
 }

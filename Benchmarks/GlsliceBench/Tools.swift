@@ -43,8 +43,23 @@ func writePlans(_ argv: [String]) throws {
         }
         let plan = try PlanBuilder.plan(job.request, source: source)
         var cells: [String] = []
+        // Peers draw `space` tile by tile: one piece per tile, as the plan once listed them.
+        func tiles(_ span: AxisSpan) -> [AxisPiece] {
+            span.pieces.flatMap { piece -> [AxisPiece] in
+                guard let spacing = piece.tiles else { return [piece] }
+                return (0..<spacing.count).compactMap { j in
+                    let start = spacing.start(j), end = min(start + spacing.pixels, spacing.end)
+                    guard start < end else { return nil }
+                    var tile = piece
+                    tile.destination = start..<end
+                    tile.origin = Double(start)
+                    tile.tiles = nil
+                    return tile
+                }
+            }
+        }
         for cell in plan.cells {
-            for y in cell.y.pieces { for x in cell.x.pieces { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }
+            for y in tiles(cell.y) { for x in tiles(cell.x) { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }
         }
         out += #"{"input": "\#(job.input)", "output": "\#(URL(fileURLWithPath: job.output).lastPathComponent)", "#
             + #""width": \#(plan.size.width), "height": \#(plan.size.height), "linear": \#(plan.filter == .linear), "#

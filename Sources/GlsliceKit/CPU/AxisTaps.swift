@@ -1,10 +1,15 @@
-/// Per-column (or per-row) sampling decisions, precomputed once per axis so the
-/// pixel loop does no division, no addressing and no allocation.
+/// Per-column (or per-row) sampling decisions for the pixels `range` of one
+/// axis, precomputed so the pixel loop does no division, no addressing and no
+/// allocation. Arrays are indexed by `x − range.lowerBound`; a window of an
+/// axis, never more than `CPURenderer.window` columns or one band's rows, so
+/// their memory is bounded whatever the output's length (17 bytes a pixel
+/// over a 100,000,000-px row took 1.7 GB).
 struct AxisTaps {
     /// Fixed-point weight scale: weights are in `0...one`.
     static let shift: UInt64 = 16
     static let one: UInt32 = 1 << 16
 
+    let range: Range<Int>
     /// First and second texel (absolute source indices, already addressed).
     var first: [Int32]
     var second: [Int32]
@@ -15,36 +20,40 @@ struct AxisTaps {
     /// Which span owns each destination pixel.
     var spanIndex: [Int32]
 
-    init(spans: [AxisSpan], length: Int, filter: Filter) {
-        first = [Int32](repeating: 0, count: length)
+    init(spans: [AxisSpan], range: Range<Int>, filter: Filter) {
+        self.range = range
+        let base = range.lowerBound
+        first = [Int32](repeating: 0, count: range.count)
         second = first
-        weight = [UInt32](repeating: 0, count: length)
-        visible = [Bool](repeating: false, count: length)
-        spanIndex = [Int32](repeating: -1, count: length)
+        weight = [UInt32](repeating: 0, count: range.count)
+        visible = [Bool](repeating: false, count: range.count)
+        spanIndex = [Int32](repeating: -1, count: range.count)
         for (index, span) in spans.enumerated() {
-            for x in span.destination { spanIndex[x] = Int32(index) }
+            for x in span.destination.clamped(to: range) { spanIndex[x - base] = Int32(index) }
             let s0 = Double(span.segment.start)
             for piece in span.pieces {
-                for x in piece.destination {
-                    let u = s0 + piece.offset(at: x, length: span.segment.length)
-                    visible[x] = true
+                for x in piece.destination.clamped(to: range) {
+                    guard let offset = piece.offset(at: x, length: span.segment.length) else { continue }
+                    let u = s0 + offset
+                    let at = x - base
+                    visible[at] = true
                     switch filter {
                     case .nearest:
                         let i = span.address(Int(u.rounded(.down)), piece.addressing)
-                        first[x] = Int32(i)
-                        second[x] = Int32(i)
+                        first[at] = Int32(i)
+                        second[at] = Int32(i)
                     case .linear:
                         let t = u - 0.5
-                        let base = t.rounded(.down)
-                        var w = UInt32(((t - base) * Double(AxisTaps.one)).rounded())
-                        var i = Int(base)
+                        let floor = t.rounded(.down)
+                        var w = UInt32(((t - floor) * Double(AxisTaps.one)).rounded())
+                        var i = Int(floor)
                         if w >= AxisTaps.one { // f rounded up to a whole texel
                             i += 1
                             w = 0
                         }
-                        first[x] = Int32(span.address(i, piece.addressing))
-                        second[x] = w == 0 ? first[x] : Int32(span.address(i + 1, piece.addressing))
-                        weight[x] = w
+                        first[at] = Int32(span.address(i, piece.addressing))
+                        second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, piece.addressing))
+                        weight[at] = w
                     }
                 }
             }
@@ -60,8 +69,8 @@ struct CopyRun {
 }
 
 extension AxisTaps {
-    /// Per pixel, where the run of pixels with its taps ends (exclusive): a
-    /// stretched 1-px centre is one run, computed once and filled.
+    /// Per pixel (window index), where the run of pixels with its taps ends
+    /// (exclusive, window index): a stretched 1-px centre is one run, computed once and filled.
     func runEnds() -> [Int32] {
         let length = first.count
         var ends = [Int32](repeating: Int32(length), count: length)
@@ -73,14 +82,16 @@ extension AxisTaps {
         return ends
     }
 
-    /// Maximal runs of exact, consecutive texels inside `range`. When a span is
-    /// made only of these, a row that needs no vertical blend is a few memcpys.
-    func copyRuns(in range: Range<Int>) -> [CopyRun]? {
+    /// Maximal runs of exact, consecutive texels inside `pixels` (absolute
+    /// indices, within `range`). When a span is made only of these, a row that
+    /// needs no vertical blend is a few memcpys.
+    func copyRuns(in pixels: Range<Int>) -> [CopyRun]? {
         var runs: [CopyRun] = []
-        for x in range {
-            guard weight[x] == 0 else { return nil }
-            guard visible[x] else { continue }
-            let s = Int(first[x])
+        for x in pixels {
+            let at = x - range.lowerBound
+            guard weight[at] == 0 else { return nil }
+            guard visible[at] else { continue }
+            let s = Int(first[at])
             if var last = runs.last, last.destination + last.count == x, last.source + last.count == s {
                 last.count += 1
                 runs[runs.count - 1] = last

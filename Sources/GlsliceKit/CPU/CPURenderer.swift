@@ -19,29 +19,50 @@ public struct CPURenderer: Sendable {
         return PremultipliedImage(RGBAImage(width: plan.size.width, height: plan.size.height, pixels: pixels))
     }
 
-    /// A plan with its taps computed, ready to render any band of rows.
+    /// A plan ready to render any band of rows: the columns' taps in windows
+    /// of at most `window` pixels (kept when the output is at most
+    /// `keptWidth` wide, else made per band), the rows' taps per band. Memory
+    /// is bounded by the window and the band, never by the output's length.
     public final class PlanWithTaps: Sendable {
         let plan: RenderPlan
         let source: PremultipliedImage
-        let columns: AxisTaps
-        let rows: AxisTaps
-        /// Per x span: its copy runs, or nil when some column blends.
-        let spanRuns: [[CopyRun]?]
-        /// Per column, the end of its run of equal taps (`AxisTaps.runEnds`).
-        let columnRunEnds: [Int32]
-        /// Per (y span, x span): whether that cell is drawn.
-        let drawn: [[Bool]]
+        /// `plan.draws(x:y:)` for every span pair, flat (`y × xSpans.count + x`).
+        let drawn: [Bool]
+        /// Every column window, when the output is narrow enough to keep them.
+        let keptWindows: [ColumnWindow]?
+
+        static let window = 1 << 16
+        static let keptWidth = 1 << 20
+
+        /// The columns `taps.range`: their taps, runs and the x spans that reach them.
+        struct ColumnWindow: Sendable {
+            let taps: AxisTaps
+            /// Per column (window index), the end of its run of equal taps (`AxisTaps.runEnds`).
+            let runEnds: [Int32]
+            /// Indices of the x spans with pixels in this window.
+            let spans: Range<Int>
+            /// Per span of `spans`: its copy runs in this window, or nil when some column blends.
+            let spanRuns: [[CopyRun]?]
+
+            init(plan: RenderPlan, columns: Range<Int>) {
+                taps = AxisTaps(spans: plan.xSpans, range: columns, filter: plan.filter)
+                runEnds = taps.runEnds()
+                let reaching = plan.xSpans.indices.filter { !plan.xSpans[$0].destination.clamped(to: columns).isEmpty }
+                spans = (reaching.first ?? 0)..<((reaching.last ?? -1) + 1)
+                spanRuns = spans.map { [taps] in taps.copyRuns(in: plan.xSpans[$0].destination.clamped(to: columns)) }
+            }
+        }
 
         public init(plan: RenderPlan, source: PremultipliedImage) {
             self.plan = plan
             self.source = source
-            columns = AxisTaps(spans: plan.xSpans, length: plan.size.width, filter: plan.filter)
-            rows = AxisTaps(spans: plan.ySpans, length: plan.size.height, filter: plan.filter)
-            spanRuns = plan.xSpans.map { [columns] in columns.copyRuns(in: $0.destination) }
-            columnRunEnds = columns.runEnds()
-            drawn = plan.ySpans.map { y in
-                plan.xSpans.map { x in plan.cells.contains { $0.x == x && $0.y == y } }
-            }
+            drawn = plan.ySpans.indices.flatMap { y in plan.xSpans.indices.map { x in plan.draws(x: x, y: y) } }
+            keptWindows = plan.size.width <= PlanWithTaps.keptWidth
+                ? PlanWithTaps.windows(of: plan.size.width).map { ColumnWindow(plan: plan, columns: $0) } : nil
+        }
+
+        static func windows(of width: Int) -> [Range<Int>] {
+            stride(from: 0, to: width, by: window).map { $0..<min($0 + window, width) }
         }
 
         /// Renders output rows `band` into `output`, whose first byte is row
@@ -54,9 +75,17 @@ public struct CPURenderer: Sendable {
         /// that blend with two horizontal taps: exactly the bilinear sum, with
         /// half the work per output pixel.
         public func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
-            let width = plan.size.width
-            output.initialize(repeating: 0, count: band.count * width * 4)
-            let sourceWidth = source.width
+            output.initialize(repeating: 0, count: band.count * plan.size.width * 4)
+            let rows = AxisTaps(spans: plan.ySpans, range: band, filter: plan.filter)
+            for (index, columns) in PlanWithTaps.windows(of: plan.size.width).enumerated() {
+                let window = keptWindows?[index] ?? ColumnWindow(plan: plan, columns: columns)
+                render(band, rows: rows, window: window, into: output)
+            }
+        }
+
+        private func render(_ band: Range<Int>, rows: AxisTaps, window: ColumnWindow, into output: UnsafeMutablePointer<UInt8>) {
+            let width = plan.size.width, columns = window.taps.range
+            let sourceWidth = source.width, xCount = plan.xSpans.count
             var blended = [UInt32](repeating: 0, count: sourceWidth * 4)
             var done: [RowKey: Int] = [:]
             source.rgba.pixels.withUnsafeBytes { raw in
@@ -66,32 +95,33 @@ public struct CPURenderer: Sendable {
                 blended.withUnsafeMutableBufferPointer { blendBuffer in
                     guard let blend = blendBuffer.baseAddress else { return }
                     for y in band {
-                        guard rows.visible[y] else { continue }
-                        let line = out + (y - band.lowerBound) * width
-                        let key = RowKey(span: rows.spanIndex[y], first: rows.first[y], second: rows.second[y],
-                                         weight: rows.weight[y])
+                        let at = y - band.lowerBound
+                        guard rows.visible[at] else { continue }
+                        let line = out + at * width
+                        let key = RowKey(span: rows.spanIndex[at], first: rows.first[at], second: rows.second[at],
+                                         weight: rows.weight[at])
                         if let earlier = done[key] {
-                            line.update(from: out + (earlier - band.lowerBound) * width, count: width)
+                            (line + columns.lowerBound).update(from: out + (earlier - band.lowerBound) * width + columns.lowerBound,
+                                                              count: columns.count)
                             continue
                         }
                         done[key] = y
                         let ySpan = Int(key.span)
                         let row0 = texels + Int(key.first) * sourceWidth
-                        if key.weight == 0 {
-                            for (xIndex, span) in plan.xSpans.enumerated() where drawn[ySpan][xIndex] {
-                                if let runs = spanRuns[xIndex] {
-                                    for run in runs {
-                                        (line + run.destination).update(from: row0 + run.source, count: run.count)
-                                    }
-                                } else {
-                                    drawSpan(span.destination, line: line, row: row0)
-                                }
-                            }
-                        } else {
+                        if key.weight != 0 {
                             blendRows(row0, texels + Int(key.second) * sourceWidth, weight: key.weight,
                                       count: sourceWidth, into: blend)
-                            for (xIndex, span) in plan.xSpans.enumerated() where drawn[ySpan][xIndex] {
-                                drawSpan(span.destination, line: line, blended: blend)
+                        }
+                        for xIndex in window.spans where drawn[ySpan * xCount + xIndex] {
+                            let pixels = plan.xSpans[xIndex].destination.clamped(to: columns)
+                            if key.weight != 0 {
+                                drawSpan(pixels, window: window, line: line, blended: blend)
+                            } else if let runs = window.spanRuns[xIndex - window.spans.lowerBound] {
+                                for run in runs {
+                                    (line + run.destination).update(from: row0 + run.source, count: run.count)
+                                }
+                            } else {
+                                drawSpan(pixels, window: window, line: line, row: row0)
                             }
                         }
                     }
@@ -106,16 +136,20 @@ public struct CPURenderer: Sendable {
             var weight: UInt32
         }
 
-        /// Writes `pixel(x)` for each visible run of equal taps in `range`, once per run.
+        /// Writes `pixel(at)` (`at` a window index) for each visible run of
+        /// equal taps in `pixels`, once per run.
         @inline(__always)
-        private func fillRuns(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, _ pixel: (Int) -> UInt32) {
-            columns.visible.withUnsafeBufferPointer { visible in
-            columnRunEnds.withUnsafeBufferPointer { runEnd in
-                var x = range.lowerBound
-                while x < range.upperBound {
-                    let end = min(Int(runEnd[x]), range.upperBound)
-                    if visible[x] {
-                        let value = pixel(x)
+        private func fillRuns(_ pixels: Range<Int>, window: ColumnWindow, line: UnsafeMutablePointer<UInt32>,
+                              _ pixel: (Int) -> UInt32) {
+            let base = window.taps.range.lowerBound
+            window.taps.visible.withUnsafeBufferPointer { visible in
+            window.runEnds.withUnsafeBufferPointer { runEnd in
+                var x = pixels.lowerBound
+                while x < pixels.upperBound {
+                    let at = x - base
+                    let end = min(Int(runEnd[at]) + base, pixels.upperBound)
+                    if visible[at] {
+                        let value = pixel(at)
                         if end - x == 1 { line[x] = value } else { (line + x).update(repeating: value, count: end - x) }
                     }
                     x = end
@@ -125,32 +159,34 @@ public struct CPURenderer: Sendable {
 
         /// Two horizontal taps from one source row.
         @inline(__always)
-        private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, row: UnsafePointer<UInt32>) {
-            columns.first.withUnsafeBufferPointer { first in
-            columns.second.withUnsafeBufferPointer { second in
-            columns.weight.withUnsafeBufferPointer { weight in
-                fillRuns(range, line: line) { x in
-                    let wx = weight[x]
-                    let a = row[Int(first[x])]
-                    return wx == 0 ? a : lerp(a, row[Int(second[x])], wx)
+        private func drawSpan(_ pixels: Range<Int>, window: ColumnWindow, line: UnsafeMutablePointer<UInt32>,
+                              row: UnsafePointer<UInt32>) {
+            window.taps.first.withUnsafeBufferPointer { first in
+            window.taps.second.withUnsafeBufferPointer { second in
+            window.taps.weight.withUnsafeBufferPointer { weight in
+                fillRuns(pixels, window: window, line: line) { at in
+                    let wx = weight[at]
+                    let a = row[Int(first[at])]
+                    return wx == 0 ? a : lerp(a, row[Int(second[at])], wx)
                 }
             }}}
         }
 
         /// Two horizontal taps from a vertical blend (`blendRows`), rounded once.
         @inline(__always)
-        private func drawSpan(_ range: Range<Int>, line: UnsafeMutablePointer<UInt32>, blended: UnsafePointer<UInt32>) {
-            columns.first.withUnsafeBufferPointer { first in
-            columns.second.withUnsafeBufferPointer { second in
-            columns.weight.withUnsafeBufferPointer { weight in
-                fillRuns(range, line: line) { x in
-                    let a = blended + Int(first[x]) * 4
-                    let wx = weight[x]
+        private func drawSpan(_ pixels: Range<Int>, window: ColumnWindow, line: UnsafeMutablePointer<UInt32>,
+                              blended: UnsafePointer<UInt32>) {
+            window.taps.first.withUnsafeBufferPointer { first in
+            window.taps.second.withUnsafeBufferPointer { second in
+            window.taps.weight.withUnsafeBufferPointer { weight in
+                fillRuns(pixels, window: window, line: line) { at in
+                    let a = blended + Int(first[at]) * 4
+                    let wx = weight[at]
                     if wx == 0 {
                         return (a[0] &+ 0x8000) >> 16 | ((a[1] &+ 0x8000) >> 16) << 8
                             | ((a[2] &+ 0x8000) >> 16) << 16 | ((a[3] &+ 0x8000) >> 16) << 24
                     }
-                    let b = blended + Int(second[x]) * 4
+                    let b = blended + Int(second[at]) * 4
                     let w1 = UInt64(wx), w0 = UInt64(AxisTaps.one) - w1
                     var pixel: UInt32 = 0
                     for c in 0..<4 {

@@ -37,6 +37,7 @@ public final class GPURenderer {
     static let attributes: [(name: String, size: Int)] = [
         ("position", 2), ("cellSizeIn", 2), ("originIn", 2), ("numIn", 2), ("denIn", 2), ("wrapIn", 2),
         ("offsetIn", 2), ("linearIn", 1),
+        ("spaceGapIn", 2), ("spacePeriodIn", 2), ("spaceCountIn", 2), ("spacePixelsIn", 2),
     ]
     static let floatsPerVertex = attributes.reduce(0) { $0 + $1.size }
 

@@ -2,7 +2,8 @@ import CEGL
 
 extension GPURenderer {
     /// Quads to draw into the framebuffer: one per (x piece, y piece) of each
-    /// cell, each with the uniforms that map its pixels back to its job.
+    /// cell (one per cell: a span is one piece, `space` included), each with
+    /// the attributes that map its pixels back to its job.
     struct QuadList {
         /// Consecutive quads that share a texture: one draw call.
         struct Run {
@@ -34,6 +35,10 @@ extension GPURenderer {
                             Float(xPiece.num), Float(yPiece.num), Float(xPiece.den), Float(yPiece.den),
                             xPiece.addressing == .wrap ? 1 : 0, yPiece.addressing == .wrap ? 1 : 0,
                             offset.0, offset.1, linear,
+                            Float(xPiece.tiles?.gap ?? 0), Float(yPiece.tiles?.gap ?? 0),
+                            Float(xPiece.tiles?.period ?? 1), Float(yPiece.tiles?.period ?? 1),
+                            Float(xPiece.tiles?.count ?? 0), Float(yPiece.tiles?.count ?? 0),
+                            Float(xPiece.tiles?.pixels ?? 0), Float(yPiece.tiles?.pixels ?? 0),
                         ]
                         for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x0, y1), (x1, y0), (x1, y1)] {
                             vertices.append(px)

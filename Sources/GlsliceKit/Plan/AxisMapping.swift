@@ -8,31 +8,87 @@ public enum AxisMapping: Sendable, Equatable {
     /// `u = s0 + mod((x + 0.5 − origin) × num / den, n)`, texel indices wrapped.
     /// `tile` and `repeat` (`1/k`) and `round` (`n/T`, kept as `n·c / L`).
     case wrapped(origin: Double, num: Double, den: Double)
-    /// CSS `space`: whole tiles `tileLength` pixels long at `starts`, each
-    /// `u = s0 + (x + 0.5 − start) / k`, clamped; pixels between tiles are transparent.
-    case spaced(starts: [Int], tileLength: Double, k: Double)
+    /// CSS `space`: whole tiles, each `u = s0 + (x + 0.5 − start) / k`,
+    /// clamped; pixels between tiles are transparent. Which tile a pixel is in
+    /// is arithmetic (`TileSpacing`), never a list: the count of tiles is the
+    /// input's to choose (a 1-px tile at 1/64 scale made millions).
+    case spaced(TileSpacing, k: Double)
 
     /// How a texel index outside the segment comes back into it.
     public enum Addressing: Sendable { case clamp, wrap }
 }
 
+/// CSS `space` along one span: `count` tiles whose starts are
+/// `start(j) = origin + floor(gap + j × period + 0.5)` (docs/RENDERING.md §3),
+/// each drawing its first `pixels` pixels (a pixel is in a tile when its
+/// centre is). Both backends find a pixel's tile with `start(containing:)`.
+public struct TileSpacing: Sendable, Equatable {
+    public var origin: Int
+    public var gap: Double
+    /// Tile length plus gap, in output pixels.
+    public var period: Double
+    public var count: Int
+    /// Pixels drawn per tile: ceil(tile length − 0.5); 0 draws nothing.
+    public var pixels: Int
+    /// The span's end: a tile never draws past it.
+    public var end: Int
+
+    public static func none(origin: Int, end: Int) -> TileSpacing {
+        TileSpacing(origin: origin, gap: 0, period: 1, count: 0, pixels: 0, end: end)
+    }
+
+    @inline(__always)
+    public func start(_ j: Int) -> Int {
+        origin + Int((gap + Double(j) * period + 0.5 + Layout.epsilon).rounded(.down))
+    }
+
+    /// The start of the tile that draws pixel `x`, or nil in a gap: the last
+    /// tile starting at or before `x`, found from an estimate and corrected
+    /// with `start(_:)` itself, so it agrees with the formula exactly.
+    @inline(__always)
+    public func start(containing x: Int) -> Int? {
+        guard count > 0, pixels > 0, x >= origin, x < end else { return nil }
+        let estimate = (Double(x - origin) - gap) / period
+        var j = estimate.isFinite ? Int(min(max(estimate.rounded(.down), 0), Double(count - 1))) : 0
+        while j + 1 < count && start(j + 1) <= x { j += 1 }
+        while j > 0 && start(j) > x { j -= 1 }
+        let s = start(j)
+        return s <= x && x - s < pixels ? s : nil
+    }
+}
+
 /// A run of destination pixels that share one affine source mapping:
 /// `u = s0 + (x + 0.5 − origin) × num / den`, wrapped into the segment or not.
-/// A span is one piece, or one piece per whole tile in `space` mode; pixels of
-/// a span outside its pieces are transparent. The CPU evaluates pieces per
-/// pixel; the GPU draws one quad per piece with these numbers as uniforms.
+/// A span is one piece; in `space` mode the piece's origin is each pixel's
+/// tile start (`tiles`), and pixels in gaps are transparent. The CPU evaluates
+/// pieces per pixel; the GPU draws one quad per piece with these numbers as
+/// per-quad attributes and does the same per-pixel arithmetic in its shader.
 public struct AxisPiece: Sendable, Equatable {
     public var destination: Range<Int>
     public var origin: Double
     public var num: Double
     public var den: Double
     public var addressing: AxisMapping.Addressing
+    /// `space` tiles: the origin is the start of the pixel's tile.
+    public var tiles: TileSpacing?
 
-    /// `u − s0` for destination pixel `x`, before addressing texel indices.
+    /// `u − s0` for destination pixel `x`, before addressing texel indices;
+    /// nil where nothing is drawn (a `space` gap).
     @inline(__always)
-    public func offset(at x: Int, length n: Int) -> Double {
-        let v = (Double(x) + 0.5 - origin) * num / den
+    public func offset(at x: Int, length n: Int) -> Double? {
+        var from = origin
+        if let tiles {
+            guard let start = tiles.start(containing: x) else { return nil }
+            from = Double(start)
+        }
+        let v = (Double(x) + 0.5 - from) * num / den
         return addressing == .wrap ? positiveRemainder(v, Double(n)) : v
+    }
+
+    /// How many pixels of `destination` are drawn.
+    public var drawnCount: Int {
+        guard let tiles else { return destination.count }
+        return destination.reduce(0) { $0 + (tiles.start(containing: $1) == nil ? 0 : 1) }
     }
 }
 
@@ -54,15 +110,10 @@ public struct AxisSpan: Sendable, Equatable {
             pieces = [AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .clamp)]
         case .wrapped(let origin, let num, let den):
             pieces = [AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .wrap)]
-        case .spaced(let starts, let tileLength, let k):
-            // Pixel x belongs to the tile at `start` when its centre is in
-            // [start, start + tileLength): x − start < ceil(tileLength − 0.5).
-            let count = Int((tileLength - 0.5 - Layout.epsilon).rounded(.up))
-            pieces = starts.map { start in
-                let end = min(start + max(count, 0), destination.upperBound)
-                return AxisPiece(destination: start..<max(start, end), origin: Double(start), num: 1, den: k,
-                                 addressing: .clamp)
-            }
+        case .spaced(let tiles, let k):
+            let drawn = tiles.count > 0 && tiles.pixels > 0
+            pieces = [AxisPiece(destination: drawn ? destination : destination.lowerBound..<destination.lowerBound,
+                                origin: Double(destination.lowerBound), num: 1, den: k, addressing: .clamp, tiles: tiles)]
         }
         pieces.removeAll { $0.destination.isEmpty }
     }

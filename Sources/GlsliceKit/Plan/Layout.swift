@@ -71,13 +71,16 @@ public enum Layout {
             let count = max(1, (l / tile + 0.5 + epsilon).rounded(.down))
             return .wrapped(origin: p, num: n * count, den: l)
         case .space:
+            // A pixel is in a tile when its centre is: ceil(tile − 0.5) pixels a tile.
+            let pixels = (tile - 0.5 - epsilon).rounded(.up)
             let count = (l / tile + epsilon).rounded(.down)
-            guard count >= 1 else { return .spaced(starts: [], tileLength: tile, k: k) }
-            let gap = (l - count * tile) / (count + 1)
-            let starts = (0..<Int(count)).map { j in
-                destination.lowerBound + Int((gap + Double(j) * (tile + gap) + 0.5 + epsilon).rounded(.down))
+            guard count >= 1, pixels >= 1 else {
+                return .spaced(.none(origin: destination.lowerBound, end: destination.upperBound), k: k)
             }
-            return .spaced(starts: starts, tileLength: tile, k: k)
+            // pixels ≥ 1 means tile > 0.5 px, so count < 2L: whole numbers that fit an Int.
+            let gap = (l - count * tile) / (count + 1)
+            return .spaced(TileSpacing(origin: destination.lowerBound, gap: gap, period: tile + gap, count: Int(count),
+                                       pixels: Int(pixels), end: destination.upperBound), k: k)
         }
     }
 }

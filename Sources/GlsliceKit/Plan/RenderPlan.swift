@@ -20,6 +20,16 @@ public struct RenderPlan: Sendable, Equatable {
     /// The cells to draw: non-empty, and not the centre when fill is off.
     /// Pixels outside every cell stay transparent.
     public var cells: [CellPlan]
+    public var fillCenter: Bool
+
+    /// Whether the cell of x span `x` and y span `y` (indices) is drawn: the
+    /// rule `cells` is built from, asked by index (a lattice has up to
+    /// source-size spans per axis; searching `cells` per pair was quartic).
+    @inline(__always)
+    public func draws(x: Int, y: Int) -> Bool {
+        !xSpans[x].destination.isEmpty && !ySpans[y].destination.isEmpty
+            && (fillCenter || !(xSpans[x].segment.scalable && ySpans[y].segment.scalable))
+    }
 
     public init(lattice: Lattice, size: PixelSize, k: Double,
                 modes: PerAxis<ResizeMode>, filter: Filter, fillCenter: Bool) throws {
@@ -29,21 +39,18 @@ public struct RenderPlan: Sendable, Equatable {
         self.filter = filter
         xSpans = try Layout.axis(lattice.x, destination: size.width, k: k, mode: modes.x, axisName: "x")
         ySpans = try Layout.axis(lattice.y, destination: size.height, k: k, mode: modes.y, axisName: "y")
-        var cells: [CellPlan] = []
-        for y in ySpans where !y.destination.isEmpty {
-            for x in xSpans where !x.destination.isEmpty {
-                if !fillCenter && x.segment.scalable && y.segment.scalable { continue }
-                cells.append(CellPlan(x: x, y: y))
-            }
+        self.fillCenter = fillCenter
+        self.cells = []
+        for y in ySpans.indices {
+            for x in xSpans.indices where draws(x: x, y: y) { cells.append(CellPlan(x: xSpans[x], y: ySpans[y])) }
         }
-        self.cells = cells
     }
 
     /// True when every output pixel belongs to a cell and no `space` gap exists,
     /// so an opaque source gives an opaque output.
     public var coversEveryPixel: Bool {
         func full(_ spans: [AxisSpan]) -> Bool {
-            spans.allSatisfy { span in span.pieces.reduce(0) { $0 + $1.destination.count } == span.destination.count }
+            spans.allSatisfy { span in span.pieces.reduce(0) { $0 + $1.drawnCount } == span.destination.count }
         }
         let cellArea = cells.reduce(0) { $0 + $1.x.destination.count * $1.y.destination.count }
         return cellArea == size.pixelCount && full(xSpans) && full(ySpans)

@@ -84,8 +84,11 @@ import Testing
         let out = folder.appendingPathComponent("out")
         try Data("garbage".utf8).write(to: out.appendingPathComponent("0.png"))
         try FileManager.default.removeItem(at: out.appendingPathComponent("1.png"))
+        // A tEXt chunk before IEND: same pixels, different file. (Bytes after IEND
+        // are never read, so they change nothing; see PNGDecoder.readInput.)
         var texture = try Data(contentsOf: folder.appendingPathComponent("texture.png"))
-        texture.append(contentsOf: [0, 0, 0, 0]) // bytes after IEND: same pixels, different file
+        let text: [UInt8] = [0, 0, 0, 5] + Array("tEXta\0bcd".utf8) + [0x41, 0xBC, 0x7E, 0x6F] // CRC-32 of "tEXta\0bcd" (zlib.crc32)
+        texture.insert(contentsOf: text, at: texture.count - 12)
         try texture.write(to: folder.appendingPathComponent("texture.png"))
         let third = try run(options).0
         // Jobs 2 and 7 use texture.png.

@@ -4,6 +4,30 @@ import Testing
 /// Hand-computed pixels for docs/RENDERING.md §3. Source row: caps 10 | 20 30 40 | 50.
 /// Every expectation below was worked out on paper from the formulas in the
 /// spec (see the comments), never produced by the renderer.
+/// Outputs wider than one column window (65,536 px), and wider than the
+/// width whose windows are kept (1,048,576 px): the per-axis tables are made
+/// window by window (issue 10), and every pixel still follows §3.
+@Suite struct CPUWindowTests {
+    @Test(arguments: [70_001, 1_048_577 + 3])
+    func tiledPixelsAcrossWindows(width: Int) throws {
+        // Caps 10 | 20 30 40 | 50, tile at k = 1, nearest: pixel x in the centre
+        // [1, width − 1) shows texel 1 + (x − 1) mod 3, i.e. 20, 30, 40 repeating.
+        let values: [UInt8] = [10, 20, 30, 40, 50]
+        let lattice = try lineLattice([(0, 1, false), (1, 4, true), (4, 5, false)], vertical: false)
+        let plan = try RenderPlan(lattice: lattice, size: PixelSize(width: width, height: 2), k: 1,
+                                  modes: PerAxis(x: .tile, y: .stretch), filter: .nearest, fillCenter: true)
+        let image = CPURenderer().render(plan, source: greyRow(values))
+        var wrong = 0
+        for y in 0..<2 {
+            for x in 0..<width {
+                let expected: UInt8 = x == 0 ? 10 : x == width - 1 ? 50 : [20, 30, 40][(x - 1) % 3]
+                if image.rgba[x, y] != [expected, expected, expected, 255] { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+    }
+}
+
 @Suite struct CPURendererTests {
     let source: [UInt8] = [10, 20, 30, 40, 50]
     let nine = [(0, 1, false), (1, 4, true), (4, 5, false)]
