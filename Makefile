@@ -105,6 +105,18 @@ time-tool:
 fuzz: deps
 	Scripts/fuzz.sh
 
+# The whole suite under AddressSanitizer (with LeakSanitizer; Mesa's own
+# lifetime allocations suppressed in Scripts/lsan.supp). Not a CI step: about
+# three times the plain suite's time.
+test-asan: deps
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp \
+	  $(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+# The batch tests (queues, workers, source cache, GPU batch) under ThreadSanitizer.
+test-tsan: deps
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
+	  --filter 'Batch|BoundedQueue|SourceCache|Shard|Manifest|Hardening'
+
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).
 fixtures:
 	python3 Scripts/make-fixtures.py
