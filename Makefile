@@ -119,8 +119,10 @@ test-asan: deps
 	  $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # The batch tests (queues, workers, source cache, GPU batch) under ThreadSanitizer.
+# GLSLICE_TSAN makes `Locked` (Sources/GlsliceKit/Model/Locked.swift) annotate its
+# critical sections: ThreadSanitizer cannot see Synchronization.Mutex on Linux.
 test-tsan: deps
-	GLSLICE_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
+	GLSLICE_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan -Xswiftc -DGLSLICE_TSAN \
 	  --filter 'Batch|BoundedQueue|SourceCache|Shard|Manifest|Hardening'
 
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).

@@ -21,8 +21,14 @@ struct RunResult {
 /// Runs glslice with `arguments` and collects its output.
 func glslice(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:],
              stdin: URL? = nil) throws -> RunResult {
+    try run(glsliceBinary, arguments, in: folder, environment: environment, stdin: stdin)
+}
+
+/// Runs `executable` with `arguments` and collects its output.
+func run(_ executable: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:],
+         stdin: URL? = nil) throws -> RunResult {
     let process = Process()
-    process.executableURL = glsliceBinary
+    process.executableURL = executable
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = folder }
     if !environment.isEmpty {

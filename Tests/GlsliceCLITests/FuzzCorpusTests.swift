@@ -8,15 +8,10 @@ import Testing
 
     @Test(arguments: FuzzCorpusTests.targets)
     func corpusReplaysWithoutACrash(_ target: String) throws {
-        let process = Process()
-        process.executableURL = glsliceBinary.deletingLastPathComponent().appendingPathComponent("glslice-fuzz")
-        process.arguments = [target, packageRoot.appendingPathComponent("Fuzz/corpus/\(target)").path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let result = try run(glsliceBinary.deletingLastPathComponent().appendingPathComponent("glslice-fuzz"),
+                             [target, packageRoot.appendingPathComponent("Fuzz/corpus/\(target)").path])
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 0, "\(text)")
         let count = text.split(separator: " ").dropLast().last.flatMap { Int($0) } ?? 0
         #expect(count > 0, "\(text)")
     }

@@ -99,7 +99,9 @@ import GlsliceKit
         let fifo = folder.appendingPathComponent("out.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         nonisolated(unsafe) var received = Data()
+        let finished = DispatchSemaphore(value: 0)
         let reader = Thread {
+            defer { finished.signal() }
             let fd = open(fifo, O_RDONLY)
             var chunk = [UInt8](repeating: 0, count: 4096)
             while fd >= 0 {
@@ -115,7 +117,7 @@ import GlsliceKit
         // Should glslice never have opened the FIFO, this releases the reader's open.
         let release = open(fifo, O_WRONLY | O_NONBLOCK)
         if release >= 0 { close(release) }
-        while !reader.isFinished { usleep(1000) }
+        finished.wait() // also orders the reader's writes to `received` before the reads below
         #expect(try PNGDecoder.decode(data: received, maxPixels: 1 << 20).width == 40)
         var status = stat()
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
@@ -178,16 +180,7 @@ import GlsliceKit
     /// Runs glslice under `ulimit -v KiB` (a shell sets the limit for it alone).
     func glsliceUnderMemoryLimit(_ kib: Int, _ arguments: [String]) throws -> RunResult {
         let quoted = ([glsliceBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v \(kib) && exec \(quoted)"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: Data(), stderr: String(decoding: data, as: UTF8.self))
+        return try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -v \(kib) && exec \(quoted)"])
     }
 
     /// ASan and TSan reserve terabytes of shadow address space: no `ulimit -v` fits them.
@@ -265,17 +258,11 @@ import GlsliceKit
         // Swift replaced the bad bytes with U+FFFD: glslice wrote "out\u{FFFD}.png" instead.
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.currentDirectoryURL = folder
-        process.arguments = ["-c", #"exec "$0" render "$1" --insets 8 --pixels 9x9 --backend cpu -o "$(printf 'out\377.png')""#,
-                             glsliceBinary.path, panel]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 64, "\(message)")
+        let result = try run(URL(fileURLWithPath: "/bin/sh"),
+                             ["-c", #"exec "$0" render "$1" --insets 8 --pixels 9x9 --backend cpu -o "$(printf 'out\377.png')""#,
+                              glsliceBinary.path, panel], in: folder)
+        let message = result.stderr
+        #expect(result.status == 64, "\(message)")
         #expect(message.contains(#"('out\xFF.png') is not valid UTF-8"#), "\(message)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }

@@ -11,7 +11,7 @@ public final class BatchRunner: Sendable {
     let cache: SourceCache
     let onError: @Sendable (String) -> Void
     let onProgress: (@Sendable (_ done: Int) -> Void)?
-    private let state = Mutex(RunState())
+    private let state = Locked(RunState())
 
     /// What changes while a batch runs.
     private struct RunState {

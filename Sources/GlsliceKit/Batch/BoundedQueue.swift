@@ -29,7 +29,7 @@ final class BoundedQueue<Element: Sendable>: Sendable {
         }
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
     private let freeSlots: DispatchSemaphore
     private let queued = DispatchSemaphore(value: 0)
 

@@ -20,7 +20,7 @@ public final class ManifestReader: Sendable {
     let manifestFolder: URL
     /// Relative outputs resolve against this (the `--out-dir`, else the manifest's folder).
     let outputFolder: URL
-    private let state: Mutex<LineState>
+    private let state: Locked<LineState>
 
     /// The longest line taken as a job. Longer lines are reported, not parsed:
     /// a job is a few hundred bytes, and a runaway line must not grow memory.
@@ -55,7 +55,7 @@ public final class ManifestReader: Sendable {
             close(fd)
             throw GlsliceError(.noInput, file: path, "the manifest is a folder, not a file")
         }
-        state = Mutex(LineState(descriptor: fd))
+        state = Locked(LineState(descriptor: fd))
         manifestFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
         self.outputFolder = URL(fileURLWithPath: normalizedPath(outputFolder.map { URL(fileURLWithPath: $0).path } ?? manifestFolder.path))
     }

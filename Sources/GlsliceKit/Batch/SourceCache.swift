@@ -38,7 +38,7 @@ public final class SourceCache: Sendable {
 
     private let capacity: Int
     private let maxPixels: Int
-    private let contents = Mutex(Contents())
+    private let contents = Locked(Contents())
 
     public init(capacityBytes: Int, maxPixels: Int) {
         capacity = capacityBytes

@@ -44,6 +44,16 @@ public struct CPURenderer: Sendable {
             /// Per span of `spans`: its copy runs in this window, or nil when some column blends.
             let spanRuns: [[CopyRun]?]
 
+            /// The three tap arrays, without bounds checks, for the pixel loops.
+            @inline(__always)
+            func withTaps<R>(_ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt32>) -> R) -> R {
+                taps.first.withUnsafeBufferPointer { first in
+                    taps.second.withUnsafeBufferPointer { second in
+                        taps.weight.withUnsafeBufferPointer { weight in body(first, second, weight) }
+                    }
+                }
+            }
+
             init(plan: RenderPlan, columns: Range<Int>) {
                 taps = AxisTaps(spans: plan.xSpans, range: columns, filter: plan.filter)
                 runEnds = taps.runEnds()
@@ -161,24 +171,20 @@ public struct CPURenderer: Sendable {
         @inline(__always)
         private func drawSpan(_ pixels: Range<Int>, window: ColumnWindow, line: UnsafeMutablePointer<UInt32>,
                               row: UnsafePointer<UInt32>) {
-            window.taps.first.withUnsafeBufferPointer { first in
-            window.taps.second.withUnsafeBufferPointer { second in
-            window.taps.weight.withUnsafeBufferPointer { weight in
+            window.withTaps { first, second, weight in
                 fillRuns(pixels, window: window, line: line) { at in
                     let wx = weight[at]
                     let a = row[Int(first[at])]
                     return wx == 0 ? a : lerp(a, row[Int(second[at])], wx)
                 }
-            }}}
+            }
         }
 
         /// Two horizontal taps from a vertical blend (`blendRows`), rounded once.
         @inline(__always)
         private func drawSpan(_ pixels: Range<Int>, window: ColumnWindow, line: UnsafeMutablePointer<UInt32>,
                               blended: UnsafePointer<UInt32>) {
-            window.taps.first.withUnsafeBufferPointer { first in
-            window.taps.second.withUnsafeBufferPointer { second in
-            window.taps.weight.withUnsafeBufferPointer { weight in
+            window.withTaps { first, second, weight in
                 fillRuns(pixels, window: window, line: line) { at in
                     let a = blended + Int(first[at]) * 4
                     let wx = weight[at]
@@ -195,7 +201,7 @@ public struct CPURenderer: Sendable {
                     }
                     return pixel
                 }
-            }}}
+            }
         }
     }
 }

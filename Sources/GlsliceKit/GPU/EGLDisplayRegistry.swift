@@ -5,7 +5,7 @@ import Synchronization
 /// ends it for all of them. So a display is initialised when its first context
 /// comes and terminated when its last one goes, never by a context alone.
 enum EGLDisplayRegistry {
-    private static let users = Mutex(DisplayUsers())
+    private static let users = Locked(DisplayUsers())
 
     /// Initialises `display` for one more user; returns the EGL version.
     static func acquire(_ display: EGLDisplay) throws -> (major: Int32, minor: Int32) {
