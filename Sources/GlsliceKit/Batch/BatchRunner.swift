@@ -110,10 +110,11 @@ public final class BatchRunner: Sendable {
                 guard shard.owns(number - 1) else { continue }
                 do {
                     let job = try reader.job(line: number, text: text)
-                    if let earlier = firstLineOf.updateValue(number, forKey: job.output.hashValue) {
-                        firstLineOf[job.output.hashValue] = earlier
+                    let key = job.output.hashValue
+                    if let earlier = firstLineOf[key] {
                         throw GlsliceError(.usage, "output \(job.output) is also line \(earlier)'s output; each job needs its own")
                     }
+                    firstLineOf[key] = number
                     guard queue.push(job) else { break }
                 } catch let error as GlsliceError {
                     // The results file says the line in its own field; the message stands alone.
@@ -161,11 +162,12 @@ public final class BatchRunner: Sendable {
         JobDigest.make(backend: state.withLock { $0.backendKind }, sourceKey: sourceKey, request: job.request)
     }
 
-    /// With `--resume`: true when the output exists and records this job's digest.
+    /// With `--resume`: true when the output is a whole PNG (a killed writer or
+    /// a full disk can leave an intact head and digest) that records this job's digest.
     func alreadyDone(_ job: ManifestJob) throws -> Bool {
-        guard options.resume, FileManager.default.fileExists(atPath: job.output),
-              let recorded = PNGDecoder.text(key: JobDigest.textKey, path: job.output),
-              PNGDecoder.isWhole(path: job.output) else { return false }
+        guard options.resume, let output = FileManager.default.contents(atPath: job.output),
+              PNGDecoder.isWhole(output),
+              let recorded = PNGDecoder.text(key: JobDigest.textKey, data: output) else { return false }
         // A plain PNG is hashed without decoding. A source with a recipe (an image set, a
         // nine-patch, which may be compiled whatever its name) is resolved; its sources are
         // cached, and a job that is not done needs them anyway.
@@ -192,7 +194,8 @@ public final class BatchRunner: Sendable {
     /// already finished (skipped, or failed and reported).
     func ready(_ job: ManifestJob) -> ReadyJob? {
         let started = Date()
-        sweepOnce(folderOf: job.output)
+        let folder = OutputFile.split(job.output).folder
+        sweepOnce(folder)
         do {
             if try alreadyDone(job) {
                 // A skipped .9.png still reports its bounds, for builds that read only the latest results.
@@ -203,7 +206,7 @@ public final class BatchRunner: Sendable {
             }
             let (source, key) = try resolveSource(job)
             let plan = try PlanBuilder.plan(job.request, source: source, limits: options.limits)
-            try ensureFolder(of: job.output)
+            try ensureFolder(folder, for: job.output)
             return ReadyJob(job: job, source: source.image, plan: plan, digest: digest(job, sourceKey: key),
                             started: started, sourceKey: key, ninePatch: source.hints.ninePatch)
         } catch {
@@ -214,15 +217,13 @@ public final class BatchRunner: Sendable {
 
     /// The first time a batch meets an output folder, it removes the hidden
     /// temporary files that an earlier, killed run left there.
-    private func sweepOnce(folderOf output: String) {
-        let folder = OutputFile.split(output).folder
+    private func sweepOnce(_ folder: String) {
         let (first, start) = state.withLock { ($0.sweptFolders.insert(folder).inserted, $0.started) }
         if first { OutputFile.sweepStale(in: folder, olderThan: start) }
     }
 
     /// Creates the output's folder once per batch, not once per job.
-    private func ensureFolder(of output: String) throws {
-        let folder = (output as NSString).deletingLastPathComponent
+    private func ensureFolder(_ folder: String, for output: String) throws {
         if state.withLock({ $0.madeFolders.contains(folder) }) { return }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

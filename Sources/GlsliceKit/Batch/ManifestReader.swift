@@ -48,7 +48,7 @@ public final class ManifestReader: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw GlsliceError(.noInput, file: path, errno == ENOENT ? "no such manifest file"
-                               : "cannot read the manifest: \(String(cString: strerror(errno)))")
+                               : "cannot read the manifest: \(systemError())")
         }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else {
@@ -161,16 +161,7 @@ extension ManifestReader.LineState {
                 buffer.removeSubrange(0..<start)
                 start = 0
             }
-            let old = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
-            let count = buffer.withUnsafeMutableBytes { raw in
-                var got: Int
-                guard let base = raw.baseAddress else { return 0 }
-                repeat { got = read(descriptor, base + old, 1 << 16) } while got < 0 && errno == EINTR
-                return got
-            }
-            buffer.removeSubrange((old + max(count, 0))...)
-            if count <= 0 { atEnd = true }
+            if readAppending(descriptor, into: &buffer, count: 1 << 16) <= 0 { atEnd = true }
         }
     }
 }

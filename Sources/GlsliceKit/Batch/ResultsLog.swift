@@ -18,7 +18,7 @@ final class ResultsLog: Sendable {
         var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         if fd < 0 && (errno == EACCES || errno == ENXIO) { fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC) }
         guard fd >= 0 else {
-            throw GlsliceError(.cannotWrite, file: path, "cannot open the results file: \(String(cString: strerror(errno)))")
+            throw GlsliceError(.cannotWrite, file: path, "cannot open the results file: \(systemError())")
         }
         do {
             var status = stat()
@@ -66,7 +66,7 @@ final class ResultsLog: Sendable {
                 if written == raw.count { return nil }
                 if written < 0 && errno == EINTR { continue }
                 // A short write of a regular file means no space.
-                return written < 0 ? String(cString: strerror(errno)) : "No space left on device"
+                return written < 0 ? systemError() : "No space left on device"
             }
         }
     }

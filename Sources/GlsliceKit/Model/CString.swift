@@ -12,6 +12,21 @@ func systemError() -> String {
     return String(validatingCString: text) ?? "error \(errno)"
 }
 
+/// Reads up to `count` bytes from `descriptor` onto the end of `bytes`
+/// (retrying on EINTR); returns what `read(2)` returned: 0 at the end, −1 on error.
+func readAppending(_ descriptor: Int32, into bytes: inout [UInt8], count: Int) -> Int {
+    let old = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: count))
+    let got = bytes.withUnsafeMutableBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return -1 }
+        var n: Int
+        repeat { n = read(descriptor, base + old, count) } while n < 0 && errno == EINTR
+        return n
+    }
+    bytes.removeSubrange((old + max(got, 0))...)
+    return got
+}
+
 /// Swift traps when an allocation fails, so an allocation whose size the
 /// input decides is tried first with `malloc`: under `ulimit -v` or a
 /// container limit the job then fails with a message instead of aborting.

@@ -70,7 +70,11 @@ public enum PNGDecoder {
     public static func text(key: String, path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        let head = handle.readData(ofLength: 1 << 16)
+        return text(key: key, data: handle.readData(ofLength: 1 << 16))
+    }
+
+    /// The tEXt chunk `key` of a PNG held in memory (its head is enough).
+    public static func text(key: String, data head: Data) -> String? {
         var value = [CChar](repeating: 0, count: 1024)
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         let status = head.withUnsafeBytes { raw in
@@ -79,11 +83,10 @@ public enum PNGDecoder {
         return status == Int32(GS_PNG_OK) ? cMessage(value) : nil
     }
 
-    /// True when `path` holds a whole PNG: every chunk's CRC matches and IEND
+    /// True when `data` is a whole PNG: every chunk's CRC matches and IEND
     /// ends it. `--resume` trusts an output only then, as a killed writer or a
     /// full disk can leave a file whose head (and digest) is intact.
-    public static func isWhole(path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
+    public static func isWhole(_ data: Data) -> Bool {
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         return data.withUnsafeBytes { raw in
             gs_png_check_whole(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &message)
@@ -132,20 +135,11 @@ private struct ChunkFramer {
     /// Reads until `count` bytes are held or the input ends.
     mutating func fill(to count: Int) throws {
         while bytes.count < count && !atEnd {
-            let want = max(count - bytes.count, 1 << 16)
-            let old = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: want))
-            let got = bytes.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                var n: Int
-                repeat { n = read(descriptor, base + old, want) } while n < 0 && errno == EINTR
-                return n
-            }
+            let got = readAppending(descriptor, into: &bytes, count: max(count - bytes.count, 1 << 16))
             if got < 0 {
                 let reason = systemError()
                 throw GlsliceError(.noInput, file: name, "cannot be read: \(reason)")
             }
-            bytes.removeSubrange((old + got)...)
             if got == 0 { atEnd = true }
         }
     }
