@@ -12,6 +12,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // libpng lives behind this shim: every setjmp/longjmp stays inside C.
@@ -33,10 +37,24 @@ let package = Package(
             name: "GlsliceKit",
             dependencies: ["CPNG", "CEGL", "Shaders", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The HTTP service sits after the library in the flow, so GlsliceKit stays free of NIO.
+        .target(
+            name: "GlsliceServe",
+            dependencies: [
+                "GlsliceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.embedInCode("Preview/preview.html")]
+        ),
         .executableTarget(
             name: "GlsliceCLI",
             dependencies: [
                 "GlsliceKit",
+                "GlsliceServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,6 +72,7 @@ let package = Package(
         ),
         .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL"]),
         .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit"]),
+        .testTarget(name: "GlsliceServeTests", dependencies: ["GlsliceServe", "GlsliceKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

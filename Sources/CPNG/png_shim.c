@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -423,6 +424,15 @@ int gs_open_unnamed(const char *folder) {
 #else
     (void)folder;
     errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
+int gs_open_memory(void) {
+#ifdef MFD_CLOEXEC
+    return memfd_create("glslice-png", MFD_CLOEXEC);
+#else
+    errno = ENOSYS;
     return -1;
 #endif
 }

@@ -9,6 +9,6 @@ struct GlsliceCommand: ParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [RenderCommand.self, BatchCommand.self, InspectCommand.self, OptimizeCommand.self, PreviewCommand.self,
-                      CompareCommand.self, DoctorCommand.self, ParityCommand.self]
+                      CompareCommand.self, DoctorCommand.self, ParityCommand.self, ServeCommand.self, SignCommand.self]
     )
 }

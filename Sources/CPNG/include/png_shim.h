@@ -94,6 +94,10 @@ void gs_png_writer_abort(gs_png_writer *writer);
    kernel has none (EOPNOTSUPP, EISDIR, EINVAL) or the folder is unusable. */
 int gs_open_unnamed(const char *folder);
 
+/* A file in memory (memfd_create), for PNGs that are answered rather than
+   stored; -1 with errno where the kernel has none. */
+int gs_open_memory(void);
+
 /* libpng's "no filter" mask, re-exported so Swift need not import png.h. */
 int gs_png_filter_none(void);
 

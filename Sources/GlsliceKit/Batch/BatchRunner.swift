@@ -177,17 +177,9 @@ public final class BatchRunner: Sendable {
         return recorded == digest(job, sourceKey: try resolveSource(job).key)
     }
 
-    /// The job's source through the cache, and the digest key for it: the file's
-    /// SHA-256, plus an image set's recipe when there is one.
+    /// The job's source through the cache, and the digest key for it.
     private func resolveSource(_ job: ManifestJob) throws -> (source: SourceImage, key: String) {
-        var contentHash = ""
-        let source = try SourceResolver.resolve(path: job.input, outputScale: job.request.outputScale) { file in
-            let entry = try cache.source(at: file)
-            contentHash = entry.contentHash
-            return entry.source
-        }
-        let recipe = source.hints.recipe
-        return (source, recipe.isEmpty ? contentHash : "\(contentHash):\(recipe)")
+        try cache.resolve(input: job.input, outputScale: job.request.outputScale)
     }
 
     /// Resume check, source, plan, output folder. Returns nil when the job is

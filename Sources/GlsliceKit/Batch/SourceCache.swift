@@ -102,5 +102,19 @@ public final class SourceCache: Sendable {
         return entry
     }
 
+    /// What `input` draws (a PNG, a nine-patch or an image set's variant for
+    /// `outputScale`) through this cache, and the digest key for it: the file's
+    /// SHA-256, plus an image set's recipe when there is one.
+    public func resolve(input: String, outputScale: Double?) throws -> (source: SourceImage, key: String) {
+        var contentHash = ""
+        let source = try SourceResolver.resolve(path: input, outputScale: outputScale) { file in
+            let entry = try self.source(at: file)
+            contentHash = entry.contentHash
+            return entry.source
+        }
+        let recipe = source.hints.recipe
+        return (source, recipe.isEmpty ? contentHash : "\(contentHash):\(recipe)")
+    }
+
     static func hash(_ data: Data) -> String { JobDigest.sha256Hex(data) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pipeline of one job, the flow of the whole package in one place:
 /// source → plan → backend → PNG.
 public enum Render {
@@ -36,6 +38,17 @@ public enum Render {
         let writer = try PNGWriter(target: output, size: plan.size, opaque: opaque, compression: compression, text: text)
         try banding.render(renderer, size: plan.size, into: writer)
         return try writer.finish()
+    }
+
+    /// Draws a prepared plan into PNG bytes in memory: the same bytes `run`
+    /// writes to a file for the same job, for answers sent rather than stored.
+    public static func pngData(_ renderer: any BandRenderer, plan: RenderPlan, source: PremultipliedImage,
+                               compression: Compression, banding: Banding = Banding()) throws -> Data {
+        let fd = try MemoryFile.open()
+        defer { close(fd) }
+        let bytes = try encode(renderer, plan: plan, source: source, to: .descriptor(fd), compression: compression,
+                               banding: banding)
+        return try MemoryFile.read(fd, count: bytes)
     }
 
     /// Draws `plan` into memory, band by band as `encode` does.

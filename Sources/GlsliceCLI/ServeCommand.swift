@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import GlsliceKit
+import GlsliceServe
+import Logging
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve nine-slice images on demand over HTTP, and a live preview page.",
+        discussion: """
+        GET /render/PATH?pixels=WxH|size=WxH&scale=…&insets=…&mode=…&mode-x=…&mode-y=…&filter=…&center=… renders the source PATH under --root with the same options as 'render' and a manifest line. Answers are image/png with a strong ETag (the job digest) and Cache-Control: immutable; If-None-Match gets 304. Identical requests in flight render once; encoded answers are kept in an LRU of --cache-mb.
+
+        Errors: 400 bad request (one line of JSON with the CLI's message), 403 missing or wrong signature, 404 no such source under the root (or a path that leads out of it), 503 queue full or render timed out (with Retry-After).
+
+        GET /healthz says whether the render threads are up; GET /metrics gives Prometheus text. With --key-file every render URL must carry sig= (see 'glslice sign'); without one the server listens on loopback only, unless --insecure-public. The preview page at / is on by default on loopback without a key. SIGTERM or SIGINT: stop accepting, finish the requests in flight, exit 0.
+
+        Examples:
+          # Designers' preview on this machine: open http://127.0.0.1:8080/
+          glslice serve --root Fixtures
+
+          # A farm node: signed URLs only, 4 render threads, 512 MiB of cached answers:
+          head -c 32 /dev/urandom | base64 > serve.key
+          glslice serve --root /srv/art --bind 0.0.0.0:8080 --key-file serve.key --workers 4 --cache-mb 512
+
+          # Ask for a button at 187x44 pt @3x:
+          curl -o b.png 'http://127.0.0.1:8080/render/button@2x.png?size=187x44&scale=3&insets=14,12,14,12'
+        """
+    )
+
+    @Option(help: ArgumentHelp("The folder sources are read from; nothing outside it is served.", valueName: "DIR"))
+    var root: String
+
+    @Option(help: ArgumentHelp("Address and port to listen on (port 0 picks a free one).", valueName: "HOST:PORT"))
+    var bind = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("Require render URLs signed with this key (HMAC-SHA256; at least 16 bytes).", valueName: "K"))
+    var keyFile: String?
+
+    @Flag(help: "Listen on a non-loopback address without --key-file: anyone who can reach it may render.")
+    var insecurePublic = false
+
+    @Option(help: ArgumentHelp("Rendering backend (see 'glslice render --help').", valueName: "B"))
+    var backend: BackendChoice = .auto
+
+    @Option(help: ArgumentHelp("EGL device index to render on.", valueName: "N"))
+    var gpu: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render threads (default: one per core).", valueName: "N"))
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Renders that may wait for a thread; past this, 503 with Retry-After.", valueName: "N"))
+    var queue: Int = 64
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("MiB of encoded PNG answers kept in memory.", valueName: "MB"))
+    var cacheMb: Int = 256
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("MiB of decoded sources kept in memory.", valueName: "MB"))
+    var sourceCacheMb: Int = 256
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Refuse outputs with more pixels than this (400).", valueName: "N"))
+    var maxOutputPixels: Int = ServeOptions.defaultMaxOutputPixels
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Refuse sources with more pixels than this (400).", valueName: "N"))
+    var maxSourcePixels: Int = Limits.defaultMaxSourcePixels
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a request waits for its render before a 503.", valueName: "S"))
+    var timeout: Double = 30
+
+    @Flag(inversion: .prefixedNo, help: "Serve the preview page at / (default: on for loopback without --key-file).")
+    var preview: Bool?
+
+    @Flag(help: "Leave out the access log (one line per request on stderr).")
+    var noAccessLog = false
+
+    func run() throws {
+        guard cacheMb >= 0, sourceCacheMb >= 0 else { throw GlsliceError(.usage, "--cache-mb and --source-cache-mb must not be negative") }
+        guard maxOutputPixels > 0, maxSourcePixels > 0 else { throw GlsliceError(.usage, "pixel limits must be positive") }
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw GlsliceError(.usage, "--timeout must be 0 to 86400 seconds, got \(timeout)") }
+        let (host, port) = try ServeOptions.parseBind(bind)
+        let options = try ServeOptions(
+            root: SourceRoot(root), host: host, port: port, signer: try keyFile.map(URLSigner.init(keyFile:)),
+            backend: backend, device: gpu, workers: workers, queueLimit: queue,
+            cacheBytes: cacheMb << 20, sourceCacheBytes: sourceCacheMb << 20,
+            limits: Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels),
+            timeout: .milliseconds(Int64(timeout * 1000)), preview: preview, insecurePublic: insecurePublic,
+            accessLog: !noAccessLog)
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "glslice")
+        logger.logLevel = .info
+        let server = try GlsliceServer(options: options, logger: logger, warn: warn)
+        let outcome = Locked<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let shown = "\(host.contains(":") ? "[\(host)]" : host)"
+        Task {
+            do {
+                try await server.run { port in
+                    standardError("glslice: serving \(options.root.path) on http://\(shown):\(port)/ with \(server.backendDescription), \(options.workers) render threads\(options.preview ? "; preview at /" : "")\(options.signer != nil ? "; signed URLs only" : "")\n")
+                }
+                outcome.withLock { $0 = .success(()) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        if case .failure(let error) = outcome.withLock({ $0 }) {
+            throw GlsliceError(.unavailable, "cannot serve on \(bind): \(error)")
+        }
+        standardError("glslice: stopped; the requests in flight were answered\n")
+    }
+}
+
+struct SignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Print a render URL signed for a server started with --key-file.",
+        discussion: """
+        The signature (sig=) is the HMAC-SHA256 of the URL's path and query in a canonical form: every escape decoded and written one way, the query sorted, any old sig left out. So the same URL signs the same whichever way a client escapes it.
+
+        Examples:
+          glslice sign 'http://farm:8080/render/button@2x.png?size=187x44&scale=3&insets=14,12,14,12' --key-file serve.key
+          glslice sign '/render/panel.png?pixels=320x200&insets=8' --key-file serve.key
+        """
+    )
+
+    @Argument(help: "The render URL: http://HOST:PORT/render/PATH?QUERY, or /render/PATH?QUERY.")
+    var url: String
+
+    @Option(help: ArgumentHelp("The server's key file.", valueName: "K"))
+    var keyFile: String
+
+    func run() throws {
+        print(try URLSigner(keyFile: keyFile).sign(url: url))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GlsliceKit
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `glslice serve`: the render endpoint, health, metrics and the preview page
+/// on Hummingbird. Its lifetime is a swift-service-lifecycle service, so
+/// SIGTERM stops new connections, lets the requests in flight finish, and
+/// only then returns.
+public final class GlsliceServer: Sendable {
+    public let options: ServeOptions
+    public let metrics = ServeMetrics()
+    let service: RenderService
+    let catalog: PreviewCatalog
+    let logger: Logger
+
+    /// Opens the render threads and their backends (a failure here, such as
+    /// `--backend gpu` without a GPU, is thrown before any port is bound).
+    public convenience init(options: ServeOptions, logger: Logger, warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        try self.init(options: options, logger: logger, warn: warn, beforeRender: nil)
+    }
+
+    init(options: ServeOptions, logger: Logger, warn: @escaping @Sendable (String) -> Void,
+         beforeRender: (@Sendable () -> Void)?) throws {
+        self.options = options
+        self.logger = logger
+        service = try RenderService(options: options, metrics: metrics, warn: warn, beforeRender: beforeRender)
+        catalog = PreviewCatalog(root: options.root, limits: options.limits)
+    }
+
+    /// What the render threads draw with (`cpu`, or `gpu (RENDERER)`).
+    public var backendDescription: String { service.pool.backendDescription }
+
+    /// The Hummingbird application; `onListening` gets the bound port (useful with port 0).
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: AccessLogMiddleware(logger: logger, metrics: metrics, enabled: options.accessLog))
+        router.get("/healthz") { [self] _, _ in health() }
+        router.get("/metrics") { [self] _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
+        }
+        router.get("/render/**") { [self] request, _ in
+            await respond(to: request, signed: true)
+        }
+        if options.preview {
+            router.get("/") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.preview_html)))
+            }
+            router.get("/preview/sources") { [self] _, _ in
+                Self.json(200, catalog.sources())
+            }
+            router.get("/preview/info/**") { [self] request, _ in
+                let path = request.uri.path.dropFirst("/preview/info/".count)
+                let scale = request.uri.queryParameters["scale"].flatMap { Double(String($0)) }
+                switch catalog.info(escapedPath: path, outputScale: scale) {
+                case .success(let info): return Self.json(200, info)
+                case .failure(let refusal): return Self.refusalResponse(refusal)
+                }
+            }
+        }
+        let address = BindAddress.hostname(options.host, port: options.port)
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: address, serverName: "glslice"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGTERM or SIGINT, drains, then stops the render threads.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        defer { shutdown() }
+        try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// Lets queued renders finish and stops the render threads.
+    public func shutdown() { service.pool.shutdown() }
+
+    private func respond(to request: Request, signed: Bool) async -> Response {
+        let answer = await service.answer(path: Substring(request.uri.path), query: request.uri.query.map { Substring($0) },
+                                          ifNoneMatch: request.headers[.ifNoneMatch], signed: signed)
+        switch answer {
+        case .png(let png, let etag):
+            return Response(status: .ok, headers: [.contentType: "image/png", .eTag: etag, .cacheControl: Self.immutable],
+                            body: ResponseBody(byteBuffer: png))
+        case .notModified(let etag):
+            return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: Self.immutable])
+        case .refused(let refusal):
+            return Self.refusalResponse(refusal)
+        }
+    }
+
+    static let immutable = "public, max-age=31536000, immutable"
+
+    private func health() -> Response {
+        let load = service.pool.load
+        return Self.json(200, Health(status: "ok", backend: service.pool.backendDescription, workers: service.pool.workers,
+                                     queued: load.queued, rendering: load.running))
+    }
+
+    struct Health: Encodable {
+        var status: String
+        var backend: String
+        var workers: Int
+        var queued: Int
+        var rendering: Int
+    }
+
+    struct ErrorBody: Encodable {
+        var error: String
+    }
+
+    static func refusalResponse(_ refusal: Refusal) -> Response {
+        var response = json(refusal.status, ErrorBody(error: refusal.message))
+        if let retry = refusal.retryAfter { response.headers[.retryAfter] = String(retry) }
+        return response
+    }
+
+    /// One line of JSON and a newline.
+    static func json<T: Encodable>(_ status: Int, _ value: T) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var bytes = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        bytes.append(0x0A)
+        return Response(status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+/// One structured log line per request (swift-log), and the request counter by status.
+struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+    let metrics: ServeMetrics
+    let enabled: Bool
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var status = 500
+        var bytes: Int?
+        defer {
+            metrics.countRequest(status: status)
+            if enabled {
+                let elapsed = clock.now - started
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                logger.info("request", metadata: [
+                    "method": .string(request.method.rawValue),
+                    "path": .string(Self.redacted(path: request.uri.path, query: request.uri.query)),
+                    "status": .stringConvertible(status),
+                    "bytes": .stringConvertible(bytes ?? 0),
+                    "ms": .string(String(format: "%.2f", ms)),
+                ])
+            }
+        }
+        do {
+            let response = try await next(request, context)
+            status = response.status.code
+            bytes = response.body.contentLength
+            return response
+        } catch let error as any HTTPResponseError {
+            status = error.status.code
+            throw error
+        }
+    }
+
+    /// The path and query with the signature's value left out.
+    static func redacted(path: String, query: String?) -> String {
+        guard let query, !query.isEmpty else { return path }
+        let parts = query.split(separator: "&").map { $0.hasPrefix(URLSigner.parameter + "=") ? "\(URLSigner.parameter)=…" : String($0) }
+        return path + "?" + parts.joined(separator: "&")
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import GlsliceKit
+import NIOCore
+
+/// A render request's answer, before it is HTTP.
+public enum RenderAnswer: Sendable {
+    case png(ByteBuffer, etag: String)
+    case notModified(etag: String)
+    case refused(Refusal)
+}
+
+/// A request that gets no image: its status, the CLI's message, and when to retry.
+public struct Refusal: Error, Sendable, Equatable {
+    public var status: Int
+    public var message: String
+    public var retryAfter: Int?
+
+    static let notFound = Refusal(status: 404, message: "not found")
+    static let badSignature = Refusal(status: 403, message: "missing or wrong signature (sig)")
+}
+
+/// Turns render URLs into PNGs: through the source root, the one option
+/// schema, a response cache keyed by job digest, coalescing of identical
+/// requests in flight, and the render pool.
+final class RenderService: Sendable {
+    let options: ServeOptions
+    let metrics: ServeMetrics
+    let pool: RenderPool
+    private let sources: SourceCache
+    private let cache: ResponseCache
+    /// Request key → the digest it rendered to, and the files that decided it.
+    private let memo = Locked<[String: Memo]>([:])
+    private let flights = Locked(Flights())
+    /// Runs on the render thread just before a render (tests hold renders here).
+    let beforeRender: (@Sendable () -> Void)?
+
+    private struct Memo {
+        var digest: String
+        var stamps: [FileStamp]
+    }
+
+    private struct Flights {
+        var byKey: [String: Flight] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private struct Flight {
+        var id: UInt64
+        var waiters: [CheckedContinuation<Result<(ByteBuffer, String), Refusal>, Never>]
+    }
+
+    init(options: ServeOptions, metrics: ServeMetrics, warn: @escaping @Sendable (String) -> Void,
+         beforeRender: (@Sendable () -> Void)? = nil) throws {
+        self.options = options
+        self.metrics = metrics
+        self.beforeRender = beforeRender
+        pool = try RenderPool(workers: options.workers, queueLimit: options.queueLimit, backend: options.backend,
+                              device: options.device, warn: warn)
+        sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels)
+        cache = ResponseCache(capacityBytes: options.cacheBytes)
+    }
+
+    /// `path` is the request's escaped path (`/render/...`), `query` its raw query.
+    func answer(path: Substring, query rawQuery: Substring?, ifNoneMatch: String?, signed: Bool = true) async -> RenderAnswer {
+        let query = QueryItems(raw: rawQuery)
+        if signed, let signer = options.signer {
+            guard let query, signer.isValid(path: path, query: query) else { return .refused(.badSignature) }
+        }
+        guard let query else { return .refused(Refusal(status: 400, message: "the query has a malformed %-escape")) }
+        let escaped = path.dropFirst("/render/".count)
+        guard path.hasPrefix("/render/"), let file = options.root.file(forEscaped: escaped) else { return .refused(.notFound) }
+        let request: RenderRequest
+        do {
+            request = try RenderQuery.request(from: query)
+        } catch {
+            return .refused(refusal(for: error, file: file))
+        }
+        let key = file + "\n" + request.canonicalJSON
+        if let digest = rememberedDigest(key) {
+            if Self.matches(ifNoneMatch, digest) { return .notModified(etag: Self.etag(digest)) }
+            if let png = cache.get(digest) {
+                metrics.cacheHits.increment()
+                return .png(png, etag: Self.etag(digest))
+            }
+        }
+        metrics.cacheMisses.increment()
+        switch await render(key: key, file: file, request: request) {
+        case .success(let (png, digest)):
+            if Self.matches(ifNoneMatch, digest) { return .notModified(etag: Self.etag(digest)) }
+            return .png(png, etag: Self.etag(digest))
+        case .failure(let refusal):
+            return .refused(refusal)
+        }
+    }
+
+    /// Joins the render of `key` in flight, or starts one.
+    private func render(key: String, file: String, request: RenderRequest) async -> Result<(ByteBuffer, String), Refusal> {
+        await withCheckedContinuation { continuation in
+            let started: UInt64? = flights.withLock { flights in
+                if flights.byKey[key] != nil {
+                    flights.byKey[key]?.waiters.append(continuation)
+                    return nil
+                }
+                flights.nextID += 1
+                flights.byKey[key] = Flight(id: flights.nextID, waiters: [continuation])
+                return flights.nextID
+            }
+            guard let id = started else {
+                metrics.coalesced.increment()
+                return
+            }
+            let submitted = pool.submit { [self] backend in
+                execute(key: key, id: id, file: file, request: request, backend: backend)
+            }
+            updateGauges()
+            guard submitted else {
+                finish(key: key, id: id, .failure(Refusal(status: 503, message: "the render queue is full (\(options.queueLimit) waiting); try again", retryAfter: 1)))
+                return
+            }
+            let timeout = options.timeout
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                if finish(key: key, id: id, .failure(Refusal(status: 503, message: "the render took longer than --timeout (\(formatSeconds(seconds)) s); try again", retryAfter: 1))) {
+                    metrics.renderFailures.increment()
+                }
+            }
+        }
+    }
+
+    /// On a render thread: source, plan, digest, cache, draw.
+    private func execute(key: String, id: UInt64, file: String, request: RenderRequest, backend: Backend) {
+        defer { updateGauges() }
+        // Nobody is waiting any more (timed out while queued): skip the work.
+        guard flights.withLock({ $0.byKey[key]?.id == id }) else { return }
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            let stamps = FileStamp.stamps(for: file)
+            let (source, sourceKey) = try sources.resolve(input: file, outputScale: request.outputScale)
+            let digest = JobDigest.make(backend: pool.backendKind, sourceKey: sourceKey, request: request)
+            remember(key, Memo(digest: digest, stamps: stamps))
+            if let png = cache.get(digest) {
+                finish(key: key, id: id, .success((png, digest)))
+                return
+            }
+            let plan = try PlanBuilder.plan(request, source: source, limits: options.limits)
+            beforeRender?()
+            let data = try Render.pngData(backend.prepare(plan, source: source.image), plan: plan, source: source.image,
+                                          compression: request.compression)
+            let png = ByteBuffer(bytes: data)
+            cache.put(digest, png)
+            metrics.renders.increment()
+            metrics.renderSeconds.record(clock.now - started)
+            finish(key: key, id: id, .success((png, digest)))
+        } catch {
+            metrics.renderFailures.increment()
+            finish(key: key, id: id, .failure(refusal(for: error, file: file)))
+        }
+    }
+
+    /// Answers everyone waiting on flight `id` of `key`; false when it was already answered.
+    @discardableResult
+    private func finish(key: String, id: UInt64, _ result: Result<(ByteBuffer, String), Refusal>) -> Bool {
+        let waiters = flights.withLock { flights -> [CheckedContinuation<Result<(ByteBuffer, String), Refusal>, Never>]? in
+            guard let flight = flights.byKey[key], flight.id == id else { return nil }
+            flights.byKey[key] = nil
+            return flight.waiters
+        }
+        guard let waiters else { return false }
+        for waiter in waiters { waiter.resume(returning: result) }
+        return true
+    }
+
+    private func rememberedDigest(_ key: String) -> String? {
+        guard let memo = memo.withLock({ $0[key] }) else { return nil }
+        return memo.stamps.allSatisfy({ $0.isCurrent }) ? memo.digest : nil
+    }
+
+    private func remember(_ key: String, _ entry: Memo) {
+        memo.withLock { memo in
+            if memo.count >= 100_000 { memo.removeAll(keepingCapacity: true) } // a bound, not an LRU
+            memo[key] = entry
+        }
+    }
+
+    private func updateGauges() {
+        let load = pool.load
+        metrics.queueDepth.set(Double(load.queued))
+        metrics.rendersRunning.set(Double(load.running))
+        metrics.cacheBytes.set(Double(cache.stats.bytes))
+    }
+
+    /// What a client is told of a failure: the CLI's message, naming the
+    /// source by its path under the root and nothing else of the file system.
+    func refusal(for error: any Error, file: String) -> Refusal {
+        guard let error = error as? GlsliceError else {
+            return Refusal(status: 500, message: "internal error (a bug: please report it)")
+        }
+        let status: Int
+        switch error.kind {
+        case .usage, .badInput: status = 400
+        case .noInput: return .notFound
+        case .unavailable: status = 503
+        case .cannotWrite, .internal: status = 500
+        }
+        return Refusal(status: status, message: options.root.redact(error.about(file).description),
+                       retryAfter: status == 503 ? 1 : nil)
+    }
+
+    static func etag(_ digest: String) -> String { "\"\(digest)\"" }
+
+    /// If-None-Match: `*`, or a list of entity tags (weak comparison, RFC 9110 §13.1.2).
+    static func matches(_ header: String?, _ digest: String) -> Bool {
+        guard let header else { return false }
+        let tag = etag(digest)
+        return header.split(separator: ",").contains { item in
+            var item = item.trimmingCharacters(in: .whitespaces)
+            if item.hasPrefix("W/") { item.removeFirst(2) }
+            return item == "*" || item == tag
+        }
+    }
+}
+
+/// A file's identity and version, so a cached digest is used only while its
+/// sources are unchanged (an edited file has a new size, mtime or ctime).
+struct FileStamp: Sendable, Equatable {
+    var path: String
+    var identity: [Int64]
+
+    init(path: String) {
+        self.path = path
+        identity = Self.read(path)
+    }
+
+    var isCurrent: Bool { Self.read(path) == identity }
+
+    /// The files a source path depends on: itself, or an image set's
+    /// Contents.json and each file in the set.
+    static func stamps(for path: String) -> [FileStamp] {
+        guard ImageSet.isImageSet(path: path) else { return [FileStamp(path: path)] }
+        let folder = path.hasSuffix("/Contents.json") ? String(path.dropLast("/Contents.json".count)) : path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+        return [FileStamp(path: folder)] + names.map { FileStamp(path: folder + "/" + $0) }
+    }
+
+    private static func read(_ path: String) -> [Int64] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [] }
+        return [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size),
+                Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)]
+    }
+}
+
+func formatSeconds(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+}

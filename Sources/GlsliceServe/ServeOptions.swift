@@ -1,0 +1,94 @@
+import Foundation
+import GlsliceKit
+
+/// Everything `glslice serve` is told, checked once before anything starts.
+public struct ServeOptions: Sendable {
+    public var root: SourceRoot
+    public var host: String
+    public var port: Int
+    /// Set: every render URL must be signed with it.
+    public var signer: URLSigner?
+    public var backend: BackendChoice
+    public var device: Int?
+    /// Render threads (each with its own backend).
+    public var workers: Int
+    /// Renders that may wait for a thread; past this a request gets 503.
+    public var queueLimit: Int
+    /// Bytes of encoded PNG the response cache keeps.
+    public var cacheBytes: Int
+    /// Bytes of decoded sources the source cache keeps.
+    public var sourceCacheBytes: Int
+    public var limits: Limits
+    /// How long a request waits for its render before a 503.
+    public var timeout: Duration
+    /// Serve the preview page at `/` (and the source list it reads).
+    public var preview: Bool
+    /// One log line per request.
+    public var accessLog: Bool
+
+    public static let defaultMaxOutputPixels = 16_777_216
+    public static let defaultPort = 8080
+
+    public init(root: SourceRoot, host: String = "127.0.0.1", port: Int = ServeOptions.defaultPort,
+                signer: URLSigner? = nil, backend: BackendChoice = .auto, device: Int? = nil,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 64,
+                cacheBytes: Int = 256 << 20, sourceCacheBytes: Int = 256 << 20,
+                limits: Limits = Limits(maxOutputPixels: ServeOptions.defaultMaxOutputPixels),
+                timeout: Duration = .seconds(30), preview: Bool? = nil, insecurePublic: Bool = false,
+                accessLog: Bool = true) throws {
+        guard (1...1024).contains(workers) else { throw GlsliceError(.usage, "--workers must be 1 to 1024, got \(workers)") }
+        guard (0...1_000_000).contains(queueLimit) else { throw GlsliceError(.usage, "--queue must be 0 to 1000000, got \(queueLimit)") }
+        guard (0...65535).contains(port) else { throw GlsliceError(.usage, "the port must be 0 to 65535, got \(port)") }
+        guard timeout > .zero else { throw GlsliceError(.usage, "--timeout must be positive") }
+        let loopback = Self.isLoopback(host)
+        if signer == nil && !loopback && !insecurePublic {
+            throw GlsliceError(.usage, "without --key-file the server listens on loopback only (127.0.0.1, ::1, localhost), not \(host); give --key-file K to require signed URLs, or --insecure-public to serve anyone")
+        }
+        if preview == true && signer != nil {
+            throw GlsliceError(.usage, "the preview page asks for unsigned renders, so it cannot run with --key-file; run a second server on loopback without a key for previews")
+        }
+        self.root = root
+        self.host = host
+        self.port = port
+        self.signer = signer
+        self.backend = backend
+        self.device = device
+        self.workers = workers
+        self.queueLimit = queueLimit
+        self.cacheBytes = cacheBytes
+        self.sourceCacheBytes = sourceCacheBytes
+        self.limits = limits
+        self.timeout = timeout
+        // On by default where only this machine can reach it and no key is asked for.
+        self.preview = preview ?? (loopback && signer == nil)
+        self.accessLog = accessLog
+    }
+
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// `HOST:PORT`, `[V6]:PORT`, `HOST` or `:PORT`.
+    public static func parseBind(_ text: String) throws -> (host: String, port: Int) {
+        var host = text, port = defaultPort
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let value = Int(rest.dropFirst()) else { throw bindError(text) }
+                port = value
+            }
+        } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
+            host = String(text[..<colon])
+            guard let value = Int(text[text.index(after: colon)...]) else { throw bindError(text) }
+            port = value
+            if host.isEmpty { host = "127.0.0.1" }
+        }
+        guard !host.isEmpty, (0...65535).contains(port) else { throw bindError(text) }
+        return (host, port)
+    }
+
+    private static func bindError(_ text: String) -> GlsliceError {
+        GlsliceError(.usage, "--bind must be HOST:PORT (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080), got '\(text)'")
+    }
+}
