@@ -72,7 +72,14 @@ let package = Package(
         ),
         .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL"]),
         .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit"]),
-        .testTarget(name: "GlsliceServeTests", dependencies: ["GlsliceServe", "GlsliceKit"]),
+        .testTarget(
+            name: "GlsliceServeTests",
+            dependencies: [
+                "GlsliceServe", "GlsliceKit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

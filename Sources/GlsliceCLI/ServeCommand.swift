@@ -88,7 +88,7 @@ struct ServeCommand: ParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "glslice")
         logger.logLevel = .info
-        let server = try GlsliceServer(options: options, logger: logger, warn: warn)
+        let server = try GlsliceServer(options: options, logger: logger, warn: warn, beforeRender: Self.renderDelay())
         let outcome = Locked<Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let shown = "\(host.contains(":") ? "[\(host)]" : host)"
@@ -108,6 +108,15 @@ struct ServeCommand: ParsableCommand {
             throw GlsliceError(.unavailable, "cannot serve on \(bind): \(error)")
         }
         standardError("glslice: stopped; the requests in flight were answered\n")
+    }
+}
+
+extension ServeCommand {
+    /// A failpoint for the tests: `GLSLICE_RENDER_DELAY_MS=N` holds each render
+    /// N ms, so a shutdown can be caught with a render in flight.
+    static func renderDelay() -> (@Sendable () -> Void)? {
+        guard let text = ProcessInfo.processInfo.environment["GLSLICE_RENDER_DELAY_MS"], let ms = UInt32(text) else { return nil }
+        return { usleep(ms * 1000) }
     }
 }
 

@@ -17,12 +17,10 @@ public final class GlsliceServer: Sendable {
 
     /// Opens the render threads and their backends (a failure here, such as
     /// `--backend gpu` without a GPU, is thrown before any port is bound).
-    public convenience init(options: ServeOptions, logger: Logger, warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
-        try self.init(options: options, logger: logger, warn: warn, beforeRender: nil)
-    }
-
-    init(options: ServeOptions, logger: Logger, warn: @escaping @Sendable (String) -> Void,
-         beforeRender: (@Sendable () -> Void)?) throws {
+    /// `beforeRender` runs on a render thread before each render: a hook for
+    /// tests and failpoints that need a render to be slow.
+    public init(options: ServeOptions, logger: Logger, warn: @escaping @Sendable (String) -> Void = { _ in },
+                beforeRender: (@Sendable () -> Void)? = nil) throws {
         self.options = options
         self.logger = logger
         service = try RenderService(options: options, metrics: metrics, warn: warn, beforeRender: beforeRender)

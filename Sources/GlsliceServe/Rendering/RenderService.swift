@@ -132,6 +132,7 @@ final class RenderService: Sendable {
         defer { updateGauges() }
         // Nobody is waiting any more (timed out while queued): skip the work.
         guard flights.withLock({ $0.byKey[key]?.id == id }) else { return }
+        updateGauges()
         let clock = ContinuousClock()
         let started = clock.now
         do {

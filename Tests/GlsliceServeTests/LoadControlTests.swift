@@ -1,0 +1,88 @@
+import Foundation
+import GlsliceKit
+@testable import GlsliceServe
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Coalescing, the bounded queue and time-outs, with renders held at a gate so
+/// that what is in flight is known, not raced.
+@Suite struct LoadControlTests {
+    @Test func identicalRequestsInFlightRenderOnce() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let gate = Gate()
+        let count = 8
+        try await withServer(world, gate: gate) { port, _ in
+            let url = "/render/panel.png?pixels=300x200&insets=8"
+            let responses = try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
+                for _ in 0..<count { group.addTask { try await get(port, url) } }
+                // Every request but the first joins the one render, which waits at the gate.
+                try await eventually("\(count - 1) coalesced requests") {
+                    try await metric(port, "glslice_coalesced_total") == Double(count - 1)
+                }
+                gate.open()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(responses.count == count)
+            #expect(responses.allSatisfy { $0.status == .ok })
+            #expect(Set(responses.map(\.bytes)).count == 1)
+            #expect(try await metric(port, "glslice_renders_total") == 1)
+        }
+    }
+
+    @Test func aFullQueueGets503WithRetryAfter() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let gate = Gate()
+        try await withServer(world, workers: 1, queueLimit: 1, gate: gate) { port, _ in
+            try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
+                group.addTask { try await get(port, "/render/panel.png?pixels=50x50") }
+                try await eventually("one render running") { try await metric(port, "glslice_renders_running") == 1 }
+                group.addTask { try await get(port, "/render/panel.png?pixels=60x60") }
+                try await eventually("one render queued") { try await metric(port, "glslice_queue_depth") == 1 }
+                let refused = try await get(port, "/render/panel.png?pixels=70x70")
+                #expect(refused.status == .serviceUnavailable)
+                #expect(refused.headers[.retryAfter] == "1")
+                #expect(refused.errorMessage?.contains("the render queue is full") == true)
+                gate.open()
+                for try await response in group { #expect(response.status == .ok) }
+            }
+            // Once the queue drains the same request renders.
+            #expect(try await get(port, "/render/panel.png?pixels=70x70").status == .ok)
+        }
+    }
+
+    @Test func aSlowRenderTimesOutThenServesFromTheCache() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let gate = Gate()
+        try await withServer(world, timeout: .milliseconds(300), gate: gate) { port, _ in
+            let url = "/render/panel.png?pixels=90x90"
+            let late = try await get(port, url)
+            #expect(late.status == .serviceUnavailable)
+            #expect(late.headers[.retryAfter] == "1")
+            #expect(late.errorMessage?.contains("--timeout") == true)
+            gate.open()
+            // The render went on and was kept: the retry is a cache hit.
+            try await eventually("the late render finished") { try await metric(port, "glslice_renders_total") == 1 }
+            #expect(try await get(port, url).status == .ok)
+            #expect(try await metric(port, "glslice_cache_hits_total") == 1)
+        }
+    }
+
+    @Test func responseCacheIsCappedInBytesLeastRecentFirst() {
+        var lru = ResponseCache.LRU()
+        func buffer(_ n: Int) -> ByteBuffer { ByteBuffer(repeating: 7, count: n) }
+        lru.put("a", buffer(40), capacity: 100)
+        lru.put("b", buffer(40), capacity: 100)
+        #expect(lru.get("a") != nil)          // a is now the newer
+        lru.put("c", buffer(40), capacity: 100) // 120 > 100: b, the least recent, goes
+        #expect(lru.get("b") == nil)
+        #expect(lru.get("a") != nil && lru.get("c") != nil)
+        #expect(lru.bytes == 80)
+        lru.put("d", buffer(100), capacity: 100) // fills it alone
+        #expect(lru.index.keys.sorted() == ["d"])
+        #expect(lru.bytes == 100)
+    }
+}

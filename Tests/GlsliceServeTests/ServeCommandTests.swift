@@ -1,0 +1,58 @@
+import Foundation
+import GlsliceKit
+import Testing
+
+/// `glslice serve` as a process: where it may listen, and SIGTERM with a request in flight.
+@Suite struct ServeCommandTests {
+    @Test func withoutAKeyOnlyLoopback() throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let refused = try runGlslice(["serve", "--root", world.root.path, "--bind", "0.0.0.0:0"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("without --key-file the server listens on loopback only"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        let noRoot = try runGlslice(["serve", "--root", world.folder.appendingPathComponent("none").path])
+        #expect(noRoot.status == 66)
+        let badBind = try runGlslice(["serve", "--root", world.root.path, "--bind", "127.0.0.1:http"])
+        #expect(badBind.status == 64)
+        #expect(badBind.stderr.contains("--bind must be HOST:PORT"))
+    }
+
+    @Test func sigtermLetsTheRequestInFlightFinishThenExitsZero() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let process = Process()
+        process.executableURL = glsliceBinary
+        process.arguments = ["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["GLSLICE_RENDER_DELAY_MS": "1500"]) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        // The first line names the port.
+        var seen = Data()
+        var port = 0
+        while port == 0 {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+            let text = String(decoding: seen, as: UTF8.self)
+            if let match = text.firstMatch(of: /serving .* on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) ?? 0 }
+        }
+        try #require(port > 0, "\(String(decoding: seen, as: UTF8.self))")
+        let url = "/render/panel.png?pixels=64x64&insets=8"
+        async let inFlight = get(port, url)
+        // Sent while the render is held (1.5 s).
+        try await Task.sleep(for: .milliseconds(400))
+        kill(process.processIdentifier, SIGTERM)
+        let response = try await inFlight
+        #expect(response.status == .ok)
+        #expect(response.bytes.count > 8 && response.bytes.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let rest = err.fileHandleForReading.readDataToEndOfFile()
+        let log = String(decoding: seen + rest, as: UTF8.self)
+        #expect(log.contains("stopped; the requests in flight were answered"), "\(log)")
+        #expect(log.contains("path=/render/panel.png?pixels=64x64&insets=8 status=200"), "\(log)")
+    }
+}

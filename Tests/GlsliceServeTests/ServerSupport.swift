@@ -1,0 +1,165 @@
+import Foundation
+import GlsliceKit
+@testable import GlsliceServe
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Testing
+
+let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let fixtures = packageRoot.appendingPathComponent("Fixtures")
+
+/// The `glslice` binary built beside this test bundle (or `GLSLICE_BIN`).
+let glsliceBinary: URL = {
+    if let path = ProcessInfo.processInfo.environment["GLSLICE_BIN"] { return URL(fileURLWithPath: path) }
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return me.deletingLastPathComponent().appendingPathComponent("glslice")
+}()
+
+/// A fresh folder laid out as a server's world: `root/` with sources, and
+/// `outside/` beside it holding a valid PNG that no request may reach.
+struct ServeWorld {
+    let folder: URL
+    var root: URL { folder.appendingPathComponent("root") }
+    var outside: URL { folder.appendingPathComponent("outside") }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-serve-\(UUID().uuidString)")
+        let files = FileManager.default
+        try files.createDirectory(at: root.appendingPathComponent("ui"), withIntermediateDirectories: true)
+        try files.createDirectory(at: outside, withIntermediateDirectories: true)
+        for name in ["button@2x.png", "panel.png", "bubble.9.png"] {
+            try files.copyItem(at: fixtures.appendingPathComponent(name), to: root.appendingPathComponent(name))
+        }
+        try files.copyItem(at: fixtures.appendingPathComponent("button.imageset"), to: root.appendingPathComponent("ui/button.imageset"))
+        try files.copyItem(at: fixtures.appendingPathComponent("panel.png"), to: outside.appendingPathComponent("secret.png"))
+        // A link inside the root that leads out of it.
+        try files.createSymbolicLink(atPath: root.appendingPathComponent("escape.png").path,
+                                     withDestinationPath: outside.appendingPathComponent("secret.png").path)
+        try files.createSymbolicLink(atPath: root.appendingPathComponent("out").path, withDestinationPath: outside.path)
+        // A corrupt PNG (PngSuite xcsn0g01: a wrong IDAT checksum).
+        try files.copyItem(at: fixtures.appendingPathComponent("pngsuite/xcsn0g01.png"), to: root.appendingPathComponent("corrupt.png"))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+/// Log lines kept in memory, so a test can count them.
+final class CapturedLog: Sendable {
+    let lines = Locked<[(message: String, metadata: Logger.Metadata)]>([])
+
+    var logger: Logger {
+        Logger(label: "glslice-test") { _ in Handler(log: self) }
+    }
+
+    struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+                 file: String, function: String, line: UInt) {
+            log.lines.withLock { $0.append((message.description, metadata ?? [:])) }
+        }
+    }
+
+    var requests: [Logger.Metadata] { lines.withLock { $0.filter { $0.message == "request" }.map(\.metadata) } }
+}
+
+/// Renders wait here until the test opens it.
+final class Gate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func wait() { semaphore.wait(); semaphore.signal() }
+    func open() { semaphore.signal() }
+}
+
+/// Runs `body` against a real server on a loopback port, then shuts it down gracefully.
+func withServer(_ world: ServeWorld, signer: URLSigner? = nil, workers: Int = 2, queueLimit: Int = 64,
+                limits: Limits = Limits(maxOutputPixels: ServeOptions.defaultMaxOutputPixels),
+                timeout: Duration = .seconds(30), log: CapturedLog = CapturedLog(), gate: Gate? = nil,
+                _ body: @Sendable (Int, GlsliceServer) async throws -> Void) async throws {
+    let options = try ServeOptions(root: SourceRoot(world.root.path), host: "127.0.0.1", port: 0, signer: signer,
+                                   backend: .cpu, workers: workers, queueLimit: queueLimit, limits: limits,
+                                   timeout: timeout, preview: signer == nil ? true : nil)
+    let hold: (@Sendable () -> Void)? = gate.map { gate in { @Sendable in gate.wait() } }
+    let server = try GlsliceServer(options: options, logger: log.logger, warn: { _ in }, beforeRender: hold)
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let app = server.application { port in continuation.yield(port) }
+    let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw ServeTestError.noPort }
+        do {
+            try await body(port, server)
+        } catch {
+            gate?.open()
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+        gate?.open()
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+    }
+    server.shutdown()
+}
+
+enum ServeTestError: Error { case noPort }
+
+/// One GET on its own connection, the path sent exactly as written.
+func get(_ port: Int, _ path: String, headers: HTTPFields = [:]) async throws -> TestClient.Response {
+    try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+        try await client.get(path, headers: headers)
+    }
+}
+
+extension TestClient.Response {
+    var bytes: [UInt8] { body.map { Array($0.readableBytesView) } ?? [] }
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The `error` of a JSON error body.
+    var errorMessage: String? {
+        (try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["error"] as? String
+    }
+}
+
+/// A counter or gauge's value in `/metrics` (nil when absent).
+func metric(_ port: Int, _ name: String) async throws -> Double? {
+    let text = try await get(port, "/metrics").text
+    for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+        return Double(line.split(separator: " ").last ?? "")
+    }
+    return nil
+}
+
+/// Polls `condition` until it holds (the test fails on time-out, it does not skip).
+func eventually(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("timed out waiting for: \(what)")
+    throw ServeTestError.noPort
+}
+
+/// Runs glslice with `arguments`; returns status, stdout and stderr.
+func runGlslice(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
+    let process = Process()
+    process.executableURL = glsliceBinary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+}
