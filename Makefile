@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
+.PHONY: test-browser bench-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -56,6 +56,14 @@ demo: setup
 test: setup
 	python3 Scripts/check-flow.py
 	$(SWIFT) test
+
+# The preview page in headless Chromium (Debian's chromium), driven over the DevTools
+# protocol: pick, drag a cap guide, drag the resize handle, switch modes; each time the
+# page's image must equal `glslice render` for the command line it shows.
+BROWSER_PACKAGES := chromium
+test-browser: setup
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BROWSER_PACKAGES)"
+	python3 Scripts/test-browser.py $(GLSLICE)
 
 # A single-node Slurm cluster on this machine (as root): three array shapes over one
 # manifest must render every job once, byte-identical to one machine (Scripts/test-slurm.sh).

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""The preview page in a real browser (make test-browser).
+
+Starts `glslice serve` on a loopback port over a copy of Fixtures/, and Debian's
+headless Chromium driven through the DevTools protocol on a pipe
+(--remote-debugging-pipe: JSON messages ended by NUL on fds 3 and 4, so no
+WebSocket library is needed). The script then does what a designer does:
+
+1. picks texture.png in the source menu;
+2. drags the left cap guide 3 source pixels to the right with real mouse events;
+3. drags the resize handle by (+90, +40) CSS pixels;
+4. switches mode x to `round`.
+
+After each step it waits for the page's image of the new URL, then checks that
+- the page's `glslice render` command line, run for real, writes the same PNG
+  bytes the page's /render URL answers, and
+- the pixels the browser decoded from the page's <img> equal, pixel for pixel,
+  the pixels it decodes from that `glslice render` output.
+
+It saves a screenshot to out/preview-browser.png. Exit 0 only when every check held.
+"""
+import base64
+import fcntl
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GLSLICE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/glslice"))
+SHOT = os.path.join(ROOT, "out", "preview-browser.png")
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+class Browser:
+    """Chromium with the DevTools protocol on fds 3 (to it) and 4 (from it)."""
+
+    def __init__(self, profile):
+        to_r, self.to_w = os.pipe()
+        self.from_r, from_w = os.pipe()
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if not chromium:
+            sys.exit("test-browser: chromium is not installed (apt-get install chromium)")
+
+        def fds():
+            # Out of the way first, so that neither dup2 overwrites the other's source.
+            high_r, high_w = fcntl.fcntl(to_r, fcntl.F_DUPFD, 10), fcntl.fcntl(from_w, fcntl.F_DUPFD, 10)
+            os.dup2(high_r, 3)
+            os.dup2(high_w, 4)
+
+        self.proc = subprocess.Popen(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+             "--remote-debugging-pipe", f"--user-data-dir={profile}", "--window-size=1400,900", "about:blank"],
+            preexec_fn=fds, pass_fds=(3, 4), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_r)
+        os.close(from_w)
+        self.buffer = b""
+        self.next_id = 0
+        self.session = None
+
+    def send(self, method, params=None, session=True):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session and self.session:
+            message["sessionId"] = self.session
+        os.write(self.to_w, json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self.read()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+
+    def read(self):
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.from_r, 1 << 16)
+            if not chunk:
+                raise RuntimeError("chromium closed the DevTools pipe")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def open(self, url):
+        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+        self.send("Page.enable")
+        self.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        self.send("Page.navigate", {"url": url})
+
+    def eval(self, expression):
+        result = self.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"page error: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, what, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.eval(expression):
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"timed out waiting for {what}")
+
+    def drag(self, x0, y0, x1, y1, steps=6):
+        self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0})
+        self.send("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x0, "y": y0, "button": "left", "buttons": 1, "clickCount": 1})
+        for step in range(1, steps + 1):
+            x = x0 + (x1 - x0) * step / steps
+            y = y0 + (y1 - y0) * step / steps
+            self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y, "button": "left", "buttons": 1})
+        self.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x1, "y": y1, "button": "left", "buttons": 0, "clickCount": 1})
+
+    def centre(self, selector):
+        box = self.eval(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+                        " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+        return box[0], box[1]
+
+    def close(self):
+        try:
+            self.send("Browser.close", session=False)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+# Draws both images into canvases and compares the decoded RGBA, byte for byte.
+COMPARE = """(async (reference) => {
+  const decode = async (src) => { const i = new Image(); i.src = src; await i.decode(); return i; };
+  const pixels = (img) => { const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const g = c.getContext('2d'); g.drawImage(img, 0, 0); return g.getImageData(0, 0, c.width, c.height).data; };
+  const shown = document.getElementById('render1x'), ref = await decode(reference);
+  if (shown.naturalWidth !== ref.naturalWidth || shown.naturalHeight !== ref.naturalHeight)
+    return {size: [shown.naturalWidth, shown.naturalHeight, ref.naturalWidth, ref.naturalHeight], differing: -1};
+  const a = pixels(shown), b = pixels(ref); let differing = 0;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) differing++;
+  return {size: [shown.naturalWidth, shown.naturalHeight], differing, bytes: a.length};
+})"""
+
+
+def verify(browser, port, root, scratch, step):
+    browser.wait_for("window.preview.loadedUrl !== null && window.preview.loadedUrl === window.preview.requestedUrl"
+                     " && document.getElementById('render1x').complete", f"the image after {step}")
+    url = browser.eval("window.preview.loadedUrl")
+    command = browser.eval("document.getElementById('command').textContent")
+    served = urllib.request.urlopen(f"http://127.0.0.1:{port}{url}").read()
+    # Run the command line the page shows, from the root, as a designer would paste it.
+    args = shlex.split(command)
+    check(args[:2] == ["glslice", "render"], f"{step}: the page shows a glslice render command ({command})")
+    out = os.path.join(scratch, "expected.png")
+    args[args.index("-o") + 1] = out
+    result = subprocess.run([GLSLICE] + args[1:] + ["--backend", "cpu"], cwd=root, capture_output=True, text=True)
+    check(result.returncode == 0, f"{step}: `{command}` ran ({result.stderr.strip()})")
+    expected = open(out, "rb").read()
+    check(served == expected, f"{step}: {url} answers the bytes `glslice render` writes ({len(served)} and {len(expected)} bytes)")
+    # The manifest line the page shows, through `glslice batch`, writes the same bytes too.
+    manifest_line = json.loads(browser.eval("document.getElementById('manifest').textContent"))
+    manifest_line["output"] = os.path.join(scratch, "batch-out.png")
+    manifest_line["input"] = os.path.join(root, manifest_line["input"])
+    manifest = os.path.join(scratch, "manifest.jsonl")
+    with open(manifest, "w") as f:
+        f.write(json.dumps(manifest_line) + "\n")
+    batch = subprocess.run([GLSLICE, "batch", manifest, "--backend", "cpu", "--allow-outside-out-dir"], capture_output=True, text=True)
+    # A batch output also records its job digest (a tEXt chunk), so pixels are compared, at tolerance 0.
+    same = batch.returncode == 0 and subprocess.run([GLSLICE, "compare", manifest_line["output"], out, "--tolerance", "0"],
+                                                    capture_output=True).returncode == 0
+    check(same, f"{step}: the page's manifest line renders the same pixels through glslice batch ({batch.stderr.strip()[:200]})")
+    compared = browser.eval(f"{COMPARE}('data:image/png;base64,{base64.b64encode(expected).decode()}')")
+    check(compared["differing"] == 0,
+          f"{step}: the browser's pixels of the page's image equal glslice render's ({compared['size'][0]}x{compared['size'][1]} px, {compared['differing']} bytes differ)")
+    return url, command
+
+
+def save_screenshot(browser, path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    shot = browser.send("Page.captureScreenshot", {"format": "png"})
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+    print(f"test-browser: screenshot in {path}")
+
+
+def main():
+    scratch = tempfile.mkdtemp(prefix="glslice-browser-")
+    root = os.path.join(scratch, "root")
+    shutil.copytree(os.path.join(ROOT, "Fixtures"), root, ignore=shutil.ignore_patterns("bad", "pngsuite"))
+    server = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", "cpu", "--no-access-log"],
+                              stderr=subprocess.PIPE, text=True)
+    browser = None
+    try:
+        match, seen = None, ""
+        while not match:
+            line = server.stderr.readline()
+            if not line:
+                sys.exit(f"test-browser: the server did not start: {seen}")
+            seen += line
+            match = re.search(r"serving .* on http://127\.0\.0\.1:(\d+)/", line)
+        port = int(match.group(1))
+        browser = Browser(os.path.join(scratch, "profile"))
+        browser.open(f"http://127.0.0.1:{port}/")
+        browser.wait_for("window.preview && window.preview.ready", "the preview page")
+
+        # 1. Pick a source in the menu.
+        browser.eval("(() => { const s = document.getElementById('source'); s.value = 'texture.png';"
+                     " s.dispatchEvent(new Event('change')); })()")
+        browser.wait_for("window.preview.state.source === 'texture.png' && window.preview.ready && window.preview.state.info"
+                         " && window.preview.state.info.path === 'texture.png'", "texture.png")
+        first_url, _ = verify(browser, port, root, scratch, "texture.png picked")
+
+        # 2. Drag the left cap guide 3 source pixels right (the zoom is CSS pixels per source pixel).
+        zoom = browser.eval("parseInt(document.getElementById('zoom').value, 10)")
+        before = browser.eval("window.preview.state.insetsPx.left")
+        x, y = browser.centre(".guide[data-side=left]")
+        browser.drag(x, y, x + 3 * zoom, y)
+        after = browser.eval("window.preview.state.insetsPx.left")
+        check(after == before + 3, f"dragging the left guide by 3 source px moved the cap from {before} to {after} px")
+        url, command = verify(browser, port, root, scratch, "left guide dragged")
+        check(url != first_url and f"insets=9%2C{before + 3}%2C9%2C9" in url.replace(",", "%2C"),
+              f"the URL carries the new cap ({url})")
+
+        # 3. Drag the resize handle (device-scale view: one CSS pixel per point).
+        w0, h0 = browser.eval("[window.preview.state.width, window.preview.state.height]")
+        x, y = browser.centre("#handle")
+        browser.drag(x, y, x + 90, y + 40)
+        w1, h1 = browser.eval("[window.preview.state.width, window.preview.state.height]")
+        check((w1, h1) == (w0 + 90, h0 + 40), f"dragging the handle by (90, 40) resized {w0}x{h0} pt to {w1}x{h1} pt")
+        url, command = verify(browser, port, root, scratch, "resized by the handle")
+        check(f"--size {w1}x{h1}" in command, f"the command line says the new size ({command})")
+
+        # 4. Mode x: round (a select, as a user picks it).
+        browser.eval("(() => { const m = document.getElementById('modeX'); m.value = 'round'; m.dispatchEvent(new Event('change')); })()")
+        url, command = verify(browser, port, root, scratch, "mode x round")
+        check("--mode-x round --mode-y auto" in command, f"the command line names both axes' modes ({command})")
+
+        # 5. Scale 2 on the slider: twice the pixels, the same points at device scale.
+        browser.eval("(() => { const s = document.getElementById('scale'); s.value = '2'; s.dispatchEvent(new Event('input')); })()")
+        url, command = verify(browser, port, root, scratch, "scale 2")
+        shown = browser.eval("(() => { const r = document.getElementById('renderDevice').getBoundingClientRect();"
+                             " const i = document.getElementById('render1x'); return [r.width, r.height, i.naturalWidth, i.naturalHeight]; })()")
+        check(shown == [w1, h1, 2 * w1, 2 * h1], f"at scale 2 the device view is {w1}x{h1} CSS px and the image {2 * w1}x{2 * h1} px ({shown})")
+
+        save_screenshot(browser, SHOT)
+
+        # 6. A nine-patch: its markers give the lattice, so the page sends no insets.
+        browser.eval("(() => { const s = document.getElementById('source'); s.value = 'bubble.9.png';"
+                     " s.dispatchEvent(new Event('change')); })()")
+        browser.wait_for("window.preview.state.info && window.preview.state.info.path === 'bubble.9.png'", "bubble.9.png")
+        url, command = verify(browser, port, root, scratch, "bubble.9.png picked")
+        check("insets" not in url and browser.eval("document.querySelectorAll('.box').length") >= 1
+              and browser.eval("document.querySelectorAll('.guide').length") == 0,
+              f"a nine-patch shows its padding box and no draggable guides, and asks for no insets ({url})")
+
+        save_screenshot(browser, SHOT.replace(".png", "-ninepatch.png"))
+    finally:
+        if browser:
+            browser.close()
+        server.terminate()
+        code = server.wait(timeout=30)
+        check(code == 0, f"the server exits 0 on SIGTERM (got {code})")
+        shutil.rmtree(scratch, ignore_errors=True)
+    if failures:
+        sys.exit(f"test-browser: {len(failures)} check(s) failed")
+    print("test-browser: every check held")
+
+
+if __name__ == "__main__":
+    main()
