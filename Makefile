@@ -65,6 +65,12 @@ test-browser: setup
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BROWSER_PACKAGES)"
 	python3 Scripts/test-browser.py $(GLSLICE)
 
+# `glslice serve` under wrk (Debian's package): 200 URLs, 60 s at 64 connections, warm
+# cache and cold, then SIGTERM under load (Scripts/bench-serve.py; BENCH_SECONDS=60).
+bench-serve: setup
+	@$(MAKE) --no-print-directory install-missing PACKAGES="wrk"
+	python3 Scripts/bench-serve.py $(GLSLICE)
+
 # A single-node Slurm cluster on this machine (as root): three array shapes over one
 # manifest must render every job once, byte-identical to one machine (Scripts/test-slurm.sh).
 SLURM_PACKAGES := slurmctld slurmd slurm-client munge

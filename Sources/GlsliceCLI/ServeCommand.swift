@@ -105,7 +105,7 @@ struct ServeCommand: ParsableCommand {
         }
         done.wait()
         if case .failure(let error) = outcome.withLock({ $0 }) {
-            throw GlsliceError(.unavailable, "cannot serve on \(bind): \(error)")
+            throw GlsliceError(.unavailable, "cannot serve on \(bind): \(GlsliceServer.describe(error))")
         }
         standardError("glslice: stopped; the requests in flight were answered\n")
     }

@@ -55,4 +55,52 @@ import Testing
         #expect(log.contains("stopped; the requests in flight were answered"), "\(log)")
         #expect(log.contains("path=/render/panel.png?pixels=64x64&insets=8 status=200"), "\(log)")
     }
+
+    /// deploy/k8s-serve.yaml's container arguments start a server whose readiness
+    /// probe path answers 200 (with the root, key and port swapped for this machine's).
+    @Test func theKubernetesExampleStartsAndIsReady() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let yaml = try String(contentsOf: packageRoot.appendingPathComponent("deploy/k8s-serve.yaml"), encoding: .utf8)
+        let lines = yaml.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex(of: "args:"))
+        var args = lines[(start + 1)...].prefix { $0.hasPrefix("- ") }
+            .map { String($0.dropFirst(2).split(separator: "#")[0]).trimmingCharacters(in: .whitespaces) }
+        #expect(args.first == "serve")
+        let probe = try #require(yaml.firstMatch(of: /readinessProbe:\s*\n\s*httpGet: \{path: (\S+),/)?.1)
+        #expect(probe == "/healthz")
+        let keyFile = world.folder.appendingPathComponent("serve.key")
+        try Data("0123456789abcdef0123456789abcdef".utf8).write(to: keyFile)
+        args = args.map { arg in
+            if arg.hasPrefix("--root=") { return "--root=\(world.root.path)" }
+            if arg.hasPrefix("--key-file=") { return "--key-file=\(keyFile.path)" }
+            if arg.hasPrefix("--bind=") { return "--bind=0.0.0.0:0" }  // all interfaces, as in the pod; a free port
+            if arg.hasPrefix("--backend=") { return "--backend=cpu" }
+            return arg
+        }
+        let process = Process()
+        process.executableURL = glsliceBinary
+        process.arguments = args
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var seen = Data()
+        var port = 0
+        while port == 0 {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+            if let match = String(decoding: seen, as: UTF8.self).firstMatch(of: /serving .* on http:\/\/0\.0\.0\.0:(\d+)\//) {
+                port = Int(match.1) ?? 0
+            }
+        }
+        try #require(port > 0, "\(String(decoding: seen, as: UTF8.self))")
+        #expect(try await get(port, String(probe)).status == .ok)
+        // Signed URLs only: an unsigned render is refused.
+        #expect(try await get(port, "/render/panel.png?pixels=20x20").status == .forbidden)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
 }

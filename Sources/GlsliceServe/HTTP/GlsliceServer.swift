@@ -2,6 +2,7 @@ import Foundation
 import GlsliceKit
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// `glslice serve`: the render endpoint, health, metrics and the preview page
@@ -40,11 +41,12 @@ public final class GlsliceServer: Sendable {
                      body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
         }
         router.get("/render/**") { [self] request, _ in
-            await respond(to: request, signed: true)
+            await respond(to: request)
         }
         if options.preview {
             router.get("/") { _, _ in
-                Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
+                                                .contentSecurityPolicy: Self.previewPolicy],
                          body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.preview_html)))
             }
             router.get("/preview/sources") { [self] _, _ in
@@ -74,12 +76,18 @@ public final class GlsliceServer: Sendable {
         try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 
+    /// Why the server could not start or run, in words (`Address already in use`, not NIO's call site).
+    public static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return "\(error)"
+    }
+
     /// Lets queued renders finish and stops the render threads.
     public func shutdown() { service.pool.shutdown() }
 
-    private func respond(to request: Request, signed: Bool) async -> Response {
+    private func respond(to request: Request) async -> Response {
         let answer = await service.answer(path: Substring(request.uri.path), query: request.uri.query.map { Substring($0) },
-                                          ifNoneMatch: request.headers[.ifNoneMatch], signed: signed)
+                                          ifNoneMatch: request.headers[.ifNoneMatch])
         switch answer {
         case .png(let png, let etag):
             return Response(status: .ok, headers: [.contentType: "image/png", .eTag: etag, .cacheControl: Self.immutable],
@@ -92,6 +100,8 @@ public final class GlsliceServer: Sendable {
     }
 
     static let immutable = "public, max-age=31536000, immutable"
+    /// The page loads nothing from elsewhere; its script and style are inline.
+    static let previewPolicy = "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'"
 
     private func health() -> Response {
         let load = service.pool.load

@@ -61,9 +61,10 @@ final class RenderService: Sendable {
     }
 
     /// `path` is the request's escaped path (`/render/...`), `query` its raw query.
-    func answer(path: Substring, query rawQuery: Substring?, ifNoneMatch: String?, signed: Bool = true) async -> RenderAnswer {
+    func answer(path: Substring, query rawQuery: Substring?, ifNoneMatch: String?) async -> RenderAnswer {
         let query = QueryItems(raw: rawQuery)
-        if signed, let signer = options.signer {
+        // First, so that an unsigned request learns nothing, not even whether a file exists.
+        if let signer = options.signer {
             guard let query, signer.isValid(path: path, query: query) else { return .refused(.badSignature) }
         }
         guard let query else { return .refused(Refusal(status: 400, message: "the query has a malformed %-escape")) }

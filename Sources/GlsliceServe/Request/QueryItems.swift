@@ -2,12 +2,8 @@ import Foundation
 
 /// A URL's query as decoded name–value pairs, in the order given. `+` reads
 /// as a space, as browsers' forms and `URLSearchParams` write it.
-struct QueryItems: Sendable, Equatable {
+struct QueryItems: Sendable {
     var pairs: [(name: String, value: String)]
-
-    static func == (a: QueryItems, b: QueryItems) -> Bool {
-        a.pairs.map(\.name) == b.pairs.map(\.name) && a.pairs.map(\.value) == b.pairs.map(\.value)
-    }
 
     /// Nil when an escape is malformed or decodes to bytes that are not UTF-8.
     init?(raw: Substring?) {
