@@ -69,7 +69,8 @@ test-browser: setup
 # cache and cold, then SIGTERM under load (Scripts/bench-serve.py; BENCH_SECONDS=60).
 bench-serve: setup
 	@$(MAKE) --no-print-directory install-missing PACKAGES="wrk"
-	python3 Scripts/bench-serve.py $(GLSLICE)
+	@mkdir -p out
+	set -o pipefail; python3 Scripts/bench-serve.py $(GLSLICE) | tee out/bench-serve.txt
 
 # A single-node Slurm cluster on this machine (as root): three array shapes over one
 # manifest must render every job once, byte-identical to one machine (Scripts/test-slurm.sh).
