@@ -21,24 +21,9 @@ import Testing
     @Test func sigtermLetsTheRequestInFlightFinishThenExitsZero() async throws {
         let world = try ServeWorld()
         defer { world.remove() }
-        let process = Process()
-        process.executableURL = glsliceBinary
-        process.arguments = ["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["GLSLICE_RENDER_DELAY_MS": "1500"]) { $1 }
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        // The first line names the port.
-        var seen = Data()
-        var port = 0
-        while port == 0 {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-            let text = String(decoding: seen, as: UTF8.self)
-            if let match = text.firstMatch(of: /serving .* on http:\/\/127\.0\.0\.1:(\d+)\//) { port = Int(match.1) ?? 0 }
-        }
-        try #require(port > 0, "\(String(decoding: seen, as: UTF8.self))")
+        let (process, err, port, seen) = try startServe(["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu"],
+                                                        environment: ["GLSLICE_RENDER_DELAY_MS": "1500"])
+        defer { if process.isRunning { process.terminate() } }
         let url = "/render/panel.png?pixels=64x64&insets=8"
         async let inFlight = get(port, url)
         // Sent while the render is held (1.5 s).
@@ -78,29 +63,38 @@ import Testing
             if arg.hasPrefix("--backend=") { return "--backend=cpu" }
             return arg
         }
-        let process = Process()
-        process.executableURL = glsliceBinary
-        process.arguments = args
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
+        let (process, _, port, _) = try startServe(args)
         defer { if process.isRunning { process.terminate() } }
-        var seen = Data()
-        var port = 0
-        while port == 0 {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-            if let match = String(decoding: seen, as: UTF8.self).firstMatch(of: /serving .* on http:\/\/0\.0\.0\.0:(\d+)\//) {
-                port = Int(match.1) ?? 0
-            }
-        }
-        try #require(port > 0, "\(String(decoding: seen, as: UTF8.self))")
         #expect(try await get(port, String(probe)).status == .ok)
         // Signed URLs only: an unsigned render is refused.
         #expect(try await get(port, "/render/panel.png?pixels=20x20").status == .forbidden)
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    /// Starts `glslice ARGS` and reads stderr up to the line that names the port.
+    func startServe(_ arguments: [String], environment: [String: String] = [:]) throws
+        -> (process: Process, stderr: Pipe, port: Int, seen: Data) {
+        let process = Process()
+        process.executableURL = glsliceBinary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        var seen = Data()
+        while true {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+            if let match = String(decoding: seen, as: UTF8.self).firstMatch(of: /serving .* on http:\/\/[^\/]*:(\d+)\//),
+               let port = Int(match.1) {
+                return (process, err, port, seen)
+            }
+        }
+        process.terminate()
+        Issue.record("glslice serve did not start: \(String(decoding: seen, as: UTF8.self))")
+        throw ServeTestError.noPort
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import GlsliceKit
+@testable import GlsliceServe
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// What the preview page reads: the page itself, the source list, each source's facts.
+@Suite struct PreviewTests {
+    @Test func thePageLoadsNothingFromElsewhere() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world) { port, _ in
+            let page = try await get(port, "/")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.headers[.contentSecurityPolicy]?.hasPrefix("default-src 'self'") == true)
+            // No outside assets: no absolute URLs, no protocol-relative ones, no external script or style.
+            #expect(!page.text.contains("http://") && !page.text.contains("https://"))
+            #expect(page.text.firstMatch(of: /(src|href)="\/\//) == nil)
+            #expect(page.text.contains("<script>") && page.text.contains("/render/"))
+        }
+    }
+
+    @Test func sourcesAndTheirFacts() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world) { port, _ in
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(await get(port, "/preview/sources").bytes)) as? [[String: String]])
+            let kinds = Dictionary(uniqueKeysWithValues: list.map { ($0["path"] ?? "", $0["kind"] ?? "") })
+            // escape.png and out/ lead out of the root: not listed.
+            #expect(kinds == ["bubble.9.png": "nine-patch", "button@2x.png": "png", "corrupt.png": "png",
+                              "panel.png": "png", "ui/button.imageset": "imageset"])
+
+            // bubble.9.png, as Scripts/make-fixtures.py draws it: stretch x 8-10 and 16-18, y 8-10; padding x 4-22, y 4-14 of 26x22.
+            let bubble = try #require(try JSONSerialization.jsonObject(with: Data(await get(port, "/preview/info/bubble.9.png").bytes)) as? [String: Any])
+            #expect(bubble["width"] as? Int == 26 && bubble["height"] as? Int == 22)
+            #expect(bubble["latticeOwner"] as? String == "markers")
+            #expect(bubble["latticeX"] as? [[Int]] == [[0, 8, 0], [8, 10, 1], [10, 16, 0], [16, 18, 1], [18, 26, 0]])
+            #expect(bubble["latticeY"] as? [[Int]] == [[0, 8, 0], [8, 10, 1], [10, 22, 0]])
+            #expect(bubble["padding"] as? [String: Int] == ["top": 4, "left": 4, "bottom": 8, "right": 4])
+
+            // The image set at @3x: the 3x variant, 25x29 pt with caps 14,12,14,12 pt and a 1-pt centre, in its pixels.
+            let set = try #require(try JSONSerialization.jsonObject(with: Data(await get(port, "/preview/info/ui/button.imageset?scale=3").bytes)) as? [String: Any])
+            #expect(set["kind"] as? String == "imageset" && set["scale"] as? Double == 3)
+            #expect(set["width"] as? Int == 75 && set["height"] as? Int == 87)
+            #expect(set["latticeX"] as? [[Int]] == [[0, 36, 0], [36, 39, 1], [39, 75, 0]])
+            #expect(set["latticeY"] as? [[Int]] == [[0, 42, 0], [42, 45, 1], [45, 87, 0]])
+
+            // A plain PNG: its scale from the name, no lattice of its own.
+            let button = try #require(try JSONSerialization.jsonObject(with: Data(await get(port, "/preview/info/button@2x.png").bytes)) as? [String: Any])
+            #expect(button["scale"] as? Double == 2 && button["latticeOwner"] == nil)
+
+            #expect(try await get(port, "/preview/info/escape.png").status == .notFound)
+            #expect(try await get(port, "/preview/info/%2e%2e/outside/secret.png").status == .notFound)
+        }
+    }
+}
