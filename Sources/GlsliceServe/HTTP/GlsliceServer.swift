@@ -43,6 +43,14 @@ public final class GlsliceServer: Sendable {
         router.get("/render/**") { [self] request, _ in
             await respond(to: request)
         }
+        // What a CDN or `curl -I` asks: the same status and headers, no body.
+        router.head("/render/**") { [self] request, _ in
+            var response = await respond(to: request)
+            let length = response.body.contentLength
+            response.body = ResponseBody()
+            if let length { response.headers[.contentLength] = String(length) }
+            return response
+        }
         if options.preview {
             router.get("/") { _, _ in
                 Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",

@@ -49,6 +49,14 @@ import Testing
             #expect(response.headers[.contentType] == "image/png")
             #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
             #expect(response.bytes == Array(try Data(contentsOf: expected)))
+            // HEAD: the same status and headers, no body.
+            let head = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                try await client.head(Self.button)
+            }
+            #expect(head.status == .ok)
+            #expect(head.headers[.eTag] == response.headers[.eTag])
+            #expect(head.headers[.contentLength] == String(response.bytes.count))
+            #expect(head.bytes.isEmpty)
         }
     }
 
