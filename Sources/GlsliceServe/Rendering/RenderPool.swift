@@ -91,10 +91,12 @@ final class RenderPool: Sendable {
         backendKind = description.hasPrefix("gpu") ? "gpu" : "cpu"
     }
 
-    /// Queues `job`; false when the queue already holds `queueLimit` jobs.
+    /// Queues `job`; false when `queueLimit` jobs already wait with no thread
+    /// free for them (jobs an idle thread is about to take are not waiting).
     func submit(_ job: @escaping Job) -> Bool {
         let taken = state.withLock { state -> Bool in
-            guard !state.stopping, state.depth < queueLimit else { return false }
+            let idle = max(0, workers - state.running)
+            guard !state.stopping, state.depth < queueLimit + idle else { return false }
             state.pending.append(job)
             return true
         }

@@ -53,6 +53,23 @@ import Testing
         }
     }
 
+    @Test func queueZeroMeansNoWaiting() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let gate = Gate()
+        try await withServer(world, workers: 1, queueLimit: 0, gate: gate) { port, _ in
+            try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
+                // A free thread takes a render even when nothing may wait.
+                group.addTask { try await get(port, "/render/panel.png?pixels=50x50") }
+                try await eventually("one render running") { try await metric(port, "glslice_renders_running") == 1 }
+                let refused = try await get(port, "/render/panel.png?pixels=60x60")
+                #expect(refused.status == .serviceUnavailable)
+                gate.open()
+                for try await response in group { #expect(response.status == .ok) }
+            }
+        }
+    }
+
     @Test func aSlowRenderTimesOutThenServesFromTheCache() async throws {
         let world = try ServeWorld()
         defer { world.remove() }
