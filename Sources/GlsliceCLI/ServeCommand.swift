@@ -46,7 +46,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("EGL device index to render on.", valueName: "N"))
     var gpu: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Render threads (default: one per core).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render threads, each with its own backend (the default is this machine's core count).", valueName: "N"))
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Renders that may wait for a thread; past this, 503 with Retry-After.", valueName: "N"))

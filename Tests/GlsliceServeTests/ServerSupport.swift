@@ -63,9 +63,8 @@ final class CapturedLog: Sendable {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            log.lines.withLock { $0.append((message.description, metadata ?? [:])) }
+        func log(event: LogEvent) {
+            log.lines.withLock { $0.append((event.message.description, event.metadata ?? [:])) }
         }
     }
 

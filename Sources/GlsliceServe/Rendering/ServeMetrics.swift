@@ -16,26 +16,29 @@ public final class ServeMetrics: Sendable {
     let cacheBytes: Gauge
 
     public init() {
-        renders = registry.makeCounter(name: "glslice_renders_total", help: "Images rendered (coalesced and cached answers excluded).")
-        renderFailures = registry.makeCounter(name: "glslice_render_failures_total", help: "Renders that failed or timed out.")
+        func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "glslice", metricName: metric, unitName: unit, helpText: help)
+        }
+        renders = registry.makeCounter(descriptor: name("renders", "total", "Images rendered (coalesced and cached answers excluded)."))
+        renderFailures = registry.makeCounter(descriptor: name("render_failures", "total", "Renders refused (bad request or source), failed, or timed out."))
         renderSeconds = registry.makeDurationHistogram(
-            name: "glslice_render_seconds",
+            descriptor: name("render", "seconds", "Time to draw and encode one image."),
             buckets: [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                       .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
-                      .seconds(2.5), .seconds(5), .seconds(10)],
-            help: "Time to draw and encode one image.")
-        cacheHits = registry.makeCounter(name: "glslice_cache_hits_total", help: "Render requests answered from the response cache.")
-        cacheMisses = registry.makeCounter(name: "glslice_cache_misses_total", help: "Render requests the response cache could not answer.")
-        coalesced = registry.makeCounter(name: "glslice_coalesced_total", help: "Render requests that waited for an identical render in flight.")
-        queueDepth = registry.makeGauge(name: "glslice_queue_depth", help: "Renders waiting for a render thread.")
-        rendersRunning = registry.makeGauge(name: "glslice_renders_running", help: "Renders being drawn now.")
-        cacheBytes = registry.makeGauge(name: "glslice_cache_bytes", help: "Bytes of PNG held by the response cache.")
+                      .seconds(2.5), .seconds(5), .seconds(10)])
+        cacheHits = registry.makeCounter(descriptor: name("cache_hits", "total", "Render requests answered from the response cache."))
+        cacheMisses = registry.makeCounter(descriptor: name("cache_misses", "total", "Render requests the response cache could not answer."))
+        coalesced = registry.makeCounter(descriptor: name("coalesced", "total", "Render requests that waited for an identical render in flight."))
+        queueDepth = registry.makeGauge(descriptor: name("queue", "depth", "Renders waiting for a render thread."))
+        rendersRunning = registry.makeGauge(descriptor: name("renders", "running", "Renders being drawn now."))
+        cacheBytes = registry.makeGauge(descriptor: name("cache", "bytes", "Bytes of PNG held by the response cache."))
     }
 
     /// Counts one answered request by its status code.
     func countRequest(status: Int) {
-        registry.makeCounter(name: "glslice_http_requests_total", labels: [("status", String(status))],
-                             help: "HTTP requests answered, by status code.").increment()
+        let descriptor = MetricNameDescriptor(namespace: "glslice", metricName: "http_requests", unitName: "total",
+                                              helpText: "HTTP requests answered, by status code.")
+        registry.makeCounter(descriptor: descriptor, labels: [("status", String(status))]).increment()
     }
 
     /// The Prometheus text exposition.

@@ -26,8 +26,10 @@ import Testing
         defer { if process.isRunning { process.terminate() } }
         let url = "/render/panel.png?pixels=64x64&insets=8"
         async let inFlight = get(port, url)
-        // Sent while the render is held (1.5 s).
-        try await Task.sleep(for: .milliseconds(400))
+        // SIGTERM once the render is running (held 1.5 s), not before the request arrives.
+        try await eventually("the render in flight") {
+            try await get(port, "/healthz").text.contains("\"rendering\":1")
+        }
         kill(process.processIdentifier, SIGTERM)
         let response = try await inFlight
         #expect(response.status == .ok)
