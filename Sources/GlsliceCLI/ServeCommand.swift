@@ -88,7 +88,7 @@ struct ServeCommand: ParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "glslice")
         logger.logLevel = .info
-        let server = try GlsliceServer(options: options, logger: logger, warn: warn, beforeRender: Self.renderDelay())
+        let server = try GlsliceServer(options: options, logger: logger, warn: warn, beforeRender: Self.renderGate())
         let outcome = Locked<Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let shown = "\(host.contains(":") ? "[\(host)]" : host)"
@@ -112,11 +112,11 @@ struct ServeCommand: ParsableCommand {
 }
 
 extension ServeCommand {
-    /// A failpoint for the tests: `GLSLICE_RENDER_DELAY_MS=N` holds each render
-    /// N ms, so a shutdown can be caught with a render in flight.
-    static func renderDelay() -> (@Sendable () -> Void)? {
-        guard let text = ProcessInfo.processInfo.environment["GLSLICE_RENDER_DELAY_MS"], let ms = UInt32(text) else { return nil }
-        return { usleep(ms * 1000) }
+    /// A failpoint for the tests: with `GLSLICE_RENDER_GATE=PATH` each render
+    /// waits until PATH exists, so a shutdown can be caught with a render in flight.
+    static func renderGate() -> (@Sendable () -> Void)? {
+        guard let gate = ProcessInfo.processInfo.environment["GLSLICE_RENDER_GATE"], !gate.isEmpty else { return nil }
+        return { while access(gate, F_OK) != 0 { usleep(10_000) } }
     }
 }
 

@@ -21,16 +21,25 @@ import Testing
     @Test func sigtermLetsTheRequestInFlightFinishThenExitsZero() async throws {
         let world = try ServeWorld()
         defer { world.remove() }
+        // Renders wait for this file (a failpoint), so the request is surely in flight at SIGTERM.
+        let gate = world.folder.appendingPathComponent("gate")
+        // However the test ends, the held render may finish (an early failure must not hang it).
+        defer { FileManager.default.createFile(atPath: gate.path, contents: Data()) }
         let (process, err, port, seen) = try startServe(["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu"],
-                                                        environment: ["GLSLICE_RENDER_DELAY_MS": "1500"])
+                                                        environment: ["GLSLICE_RENDER_GATE": gate.path])
         defer { if process.isRunning { process.terminate() } }
         let url = "/render/panel.png?pixels=64x64&insets=8"
         async let inFlight = get(port, url)
-        // SIGTERM once the render is running (held 1.5 s), not before the request arrives.
         try await eventually("the render in flight") {
             try await get(port, "/healthz").text.contains("\"rendering\":1")
         }
         kill(process.processIdentifier, SIGTERM)
+        // Draining: no new connections, while the held request waits.
+        try await eventually("the port closed to new connections") {
+            (try? await get(port, "/healthz")) == nil
+        }
+        #expect(process.isRunning)
+        FileManager.default.createFile(atPath: gate.path, contents: Data())
         let response = try await inFlight
         #expect(response.status == .ok)
         #expect(response.bytes.count > 8 && response.bytes.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
