@@ -111,9 +111,12 @@ func withServer(_ world: ServeWorld, signer: URLSigner? = nil, backend: BackendC
 
 enum ServeTestError: Error { case noPort }
 
+/// Generous: a held render or a loaded CI machine must not look like a dead server.
+let clientConfiguration = TestClient.Configuration(timeout: .seconds(120))
+
 /// One GET on its own connection, the path sent exactly as written.
 func get(_ port: Int, _ path: String, headers: HTTPFields = [:]) async throws -> TestClient.Response {
-    try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+    try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
         try await client.get(path, headers: headers)
     }
 }
@@ -136,15 +139,16 @@ func metric(_ port: Int, _ name: String) async throws -> Double? {
     return nil
 }
 
-/// Polls `condition` until it holds (the test fails on time-out, it does not skip).
-func eventually(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
+/// Polls `condition` until it holds (the test fails, it does not skip). Counted
+/// in tries, not wall time: while the whole suite runs on two cores, the
+/// cooperative threads can be busy for many seconds with other tests' processes,
+/// and a wall-clock deadline would pass before the condition was tried again.
+func eventually(_ what: String, tries: Int = 3000, _ condition: () async throws -> Bool) async throws {
+    for _ in 0..<tries {
         if try await condition() { return }
         try await Task.sleep(for: .milliseconds(20))
     }
-    Issue.record("timed out waiting for: \(what)")
+    Issue.record("gave up waiting (\(tries) tries) for: \(what)")
     throw ServeTestError.noPort
 }
 

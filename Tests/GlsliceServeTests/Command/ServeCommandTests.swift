@@ -23,13 +23,14 @@ import Testing
         defer { world.remove() }
         // Renders wait for this file (a failpoint), so the request is surely in flight at SIGTERM.
         let gate = world.folder.appendingPathComponent("gate")
-        // However the test ends, the held render may finish (an early failure must not hang it).
-        defer { FileManager.default.createFile(atPath: gate.path, contents: Data()) }
         let (process, err, port, seen) = try startServe(["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu"],
                                                         environment: ["GLSLICE_RENDER_GATE": gate.path])
-        defer { if process.isRunning { process.terminate() } }
+        // Before the world goes: a server still holding a render is killed, not left waiting.
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
         let url = "/render/panel.png?pixels=64x64&insets=8"
-        async let inFlight = get(port, url)
+        // Not `async let`: a failing test must not wait at the end of its scope for an answer that never comes.
+        let inFlight = Task { try await get(port, url) }
+        defer { inFlight.cancel() }
         try await eventually("the render in flight") {
             try await get(port, "/healthz").text.contains("\"rendering\":1")
         }
@@ -40,7 +41,7 @@ import Testing
         }
         #expect(process.isRunning)
         FileManager.default.createFile(atPath: gate.path, contents: Data())
-        let response = try await inFlight
+        let response = try await inFlight.value
         #expect(response.status == .ok)
         #expect(response.bytes.count > 8 && response.bytes.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
         process.waitUntilExit()

@@ -50,7 +50,7 @@ import Testing
             #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
             #expect(response.bytes == Array(try Data(contentsOf: expected)))
             // HEAD: the same status and headers, no body.
-            let head = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            let head = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
                 try await client.head(Self.button)
             }
             #expect(head.status == .ok)
