@@ -81,7 +81,7 @@ final class Gate: Sendable {
 /// Runs `body` against a real server on a loopback port, then shuts it down gracefully.
 func withServer(_ world: ServeWorld, signer: URLSigner? = nil, backend: BackendChoice = .cpu, workers: Int = 2, queueLimit: Int = 64,
                 limits: Limits = Limits(maxOutputPixels: ServeOptions.defaultMaxOutputPixels),
-                timeout: Duration = .seconds(30), log: CapturedLog = CapturedLog(), gate: Gate? = nil,
+                timeout: Duration = .seconds(600), log: CapturedLog = CapturedLog(), gate: Gate? = nil,
                 _ body: @Sendable (Int, GlsliceServer) async throws -> Void) async throws {
     let options = try ServeOptions(root: SourceRoot(world.root.path), host: "127.0.0.1", port: 0, signer: signer,
                                    backend: backend, workers: workers, queueLimit: queueLimit, limits: limits,
