@@ -91,7 +91,7 @@ struct ServeCommand: ParsableCommand {
         let server = try GlsliceServer(options: options, logger: logger, warn: warn, beforeRender: Self.renderGate())
         let outcome = Locked<Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let shown = "\(host.contains(":") ? "[\(host)]" : host)"
+        let shown = host.contains(":") ? "[\(host)]" : host
         Task {
             do {
                 try await server.run { port in

@@ -44,7 +44,7 @@ func wholePixels(_ value: Double) -> Int? {
     return Int(rounded)
 }
 
-func formatNumber(_ value: Double) -> String {
+public func formatNumber(_ value: Double) -> String {
     if let whole = wholePixels(value), Double(whole) == value { return String(whole) }
     return String(value)
 }

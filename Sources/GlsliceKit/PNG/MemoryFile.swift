@@ -14,20 +14,16 @@ enum MemoryFile {
     }
 
     /// The first `count` bytes of `fd`.
-    static func read(_ fd: Int32, count: Int) throws -> Data {
-        var data = Data(count: count)
-        let done: Int = data.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return 0 }
-            var offset = 0
-            while offset < count {
-                let got = pread(fd, base + offset, count - offset, off_t(offset))
-                if got < 0 && errno == EINTR { continue }
-                if got <= 0 { break }
-                offset += got
-            }
-            return offset
-        }
-        guard done == count else { throw GlsliceError(.cannotWrite, "cannot read back an encoded PNG: \(systemError())") }
-        return data
+    static func read(_ fd: Int32, count: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        guard lseek(fd, 0, SEEK_SET) == 0 else { throw readBackError() }
+        while bytes.count < count, readAppending(fd, into: &bytes, count: count - bytes.count) > 0 {}
+        guard bytes.count == count else { throw readBackError() }
+        return bytes
+    }
+
+    private static func readBackError() -> GlsliceError {
+        GlsliceError(.cannotWrite, "cannot read back an encoded PNG: \(systemError())")
     }
 }

@@ -43,7 +43,7 @@ public enum Render {
     /// Draws a prepared plan into PNG bytes in memory: the same bytes `run`
     /// writes to a file for the same job, for answers sent rather than stored.
     public static func pngData(_ renderer: any BandRenderer, plan: RenderPlan, source: PremultipliedImage,
-                               compression: Compression, banding: Banding = Banding()) throws -> Data {
+                               compression: Compression, banding: Banding = Banding()) throws -> [UInt8] {
         let fd = try MemoryFile.open()
         defer { close(fd) }
         let bytes = try encode(renderer, plan: plan, source: source, to: .descriptor(fd), compression: compression,

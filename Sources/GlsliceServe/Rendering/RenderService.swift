@@ -121,7 +121,7 @@ final class RenderService: Sendable {
             let timeout = options.timeout
             let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                if finish(key: key, id: id, .failure(Refusal(status: 503, message: "the render took longer than --timeout (\(formatSeconds(seconds)) s); try again", retryAfter: 1))) {
+                if finish(key: key, id: id, .failure(Refusal(status: 503, message: "the render took longer than --timeout (\(formatNumber(seconds)) s); try again", retryAfter: 1))) {
                     metrics.renderFailures.increment()
                 }
             }
@@ -252,8 +252,4 @@ struct FileStamp: Sendable, Equatable {
                 Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
                 Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)]
     }
-}
-
-func formatSeconds(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
 }

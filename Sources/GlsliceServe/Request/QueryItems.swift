@@ -17,8 +17,6 @@ struct QueryItems: Sendable {
         }
     }
 
-    init(pairs: [(name: String, value: String)]) { self.pairs = pairs }
-
     /// The value of the one pair named `name` (the first, if there are several).
     subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
 

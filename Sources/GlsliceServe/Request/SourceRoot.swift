@@ -10,7 +10,7 @@ public struct SourceRoot: Sendable {
 
     public init(_ folder: String) throws {
         guard let resolved = realpath(folder, nil) else {
-            throw GlsliceError(.noInput, file: folder, "cannot open the source root: \(systemErrorText())")
+            throw GlsliceError(.noInput, file: folder, "cannot open the source root: \(systemError())")
         }
         path = String(cString: resolved)
         free(resolved)
@@ -49,4 +49,3 @@ public struct SourceRoot: Sendable {
     }
 }
 
-func systemErrorText() -> String { String(cString: strerror(errno)) }

@@ -58,7 +58,7 @@ public struct URLSigner: Sendable {
     public func sign(url: String) throws -> String {
         let fragmentless = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
         let halves = fragmentless.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var head = halves[0]
+        let head = halves[0]
         var path = head
         if let scheme = head.range(of: "://") {
             let afterHost = head[scheme.upperBound...].firstIndex(of: "/") ?? head.endIndex
@@ -73,7 +73,6 @@ public struct URLSigner: Sendable {
         guard let text = Self.canonical(path: path, query: query) else {
             throw GlsliceError(.usage, "'\(url)' has a malformed %-escape in its path")
         }
-        if path.isEmpty { head += "/" }
         // Keep the client's spelling of the query, less an old signature.
         let kept = halves.count > 1
             ? halves[1].split(separator: "&").filter { !$0.hasPrefix(Self.parameter + "=") && $0 != Self.parameter }
