@@ -7,7 +7,7 @@ import sys
 
 SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources")
 FLOWS = {
-    "GlsliceKit": ["Model", "Source", "Plan", "CPU", "GPU", "Backend", "PNG", "Render", "Parity", "Assets", "Batch"],
+    "GlsliceKit": ["Model", "Source", "Plan", "CPU", "GPU", "Backend", "PNG", "Engine", "Render", "Parity", "Assets", "Batch"],
     "GlsliceServe": ["Request", "Rendering", "Preview", "HTTP"],
 }
 

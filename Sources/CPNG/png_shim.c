@@ -254,7 +254,9 @@ void gs_png_image_free(gs_png_image *image) {
 struct gs_png_writer {
     png_structp png;
     png_infop info;
-    int fd;
+    int fd;               /* -1: the bytes collect in `memory` instead */
+    uint8_t *memory;
+    size_t memory_capacity;
     size_t used;
     uint64_t total;
     char message[GS_PNG_MESSAGE_SIZE];
@@ -269,6 +271,21 @@ static void on_write_error(png_structp png, png_const_charp text) {
 
 /* Writes the buffer out; 0 on success, else errno. */
 static int writer_drain(gs_png_writer *w) {
+    if (w->fd < 0) {
+        size_t need = (size_t)w->total + w->used;
+        if (need > w->memory_capacity) {
+            size_t capacity = w->memory_capacity ? w->memory_capacity : GS_WRITE_BUFFER;
+            while (capacity < need) capacity *= 2;
+            uint8_t *grown = (uint8_t *)realloc(w->memory, capacity);
+            if (grown == NULL) return ENOMEM;
+            w->memory = grown;
+            w->memory_capacity = capacity;
+        }
+        memcpy(w->memory + w->total, w->buffer, w->used);
+        w->total += w->used;
+        w->used = 0;
+        return 0;
+    }
     size_t done = 0;
     while (done < w->used) {
         ssize_t n = write(w->fd, w->buffer + done, w->used - done);
@@ -306,6 +323,7 @@ static void on_flush(png_structp png) { (void)png; }
 static void writer_release(gs_png_writer *w) {
     if (w == NULL) return;
     if (w->png != NULL) png_destroy_write_struct(&w->png, &w->info);
+    free(w->memory);
     free(w);
 }
 
@@ -319,6 +337,8 @@ gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
     w->png = NULL;
     w->info = NULL;
     w->fd = fd;
+    w->memory = NULL;
+    w->memory_capacity = 0;
     w->used = 0;
     w->total = 0;
     w->message[0] = 0;
@@ -393,7 +413,12 @@ int gs_png_writer_write_rows(gs_png_writer *w, const uint8_t *rows, uint32_t cou
 }
 
 int gs_png_writer_finish(gs_png_writer *w, uint64_t *bytes, char *message) {
+    return gs_png_writer_finish_memory(w, NULL, bytes, message);
+}
+
+int gs_png_writer_finish_memory(gs_png_writer *w, uint8_t **memory, uint64_t *bytes, char *message) {
     *bytes = 0;
+    if (memory != NULL) *memory = NULL;
     if (setjmp(png_jmpbuf(w->png))) {
         set_message(message, w->message);
         writer_release(w);
@@ -404,8 +429,13 @@ int gs_png_writer_finish(gs_png_writer *w, uint64_t *bytes, char *message) {
     w->png = NULL;
     int failure = writer_drain(w);
     *bytes = w->total;
-    free(w);
+    if (failure == 0 && memory != NULL) {
+        *memory = w->memory;
+        w->memory = NULL;
+    }
+    writer_release(w);
     if (failure != 0) {
+        *bytes = 0;
         char text[GS_PNG_MESSAGE_SIZE];
         snprintf(text, sizeof text, "write failed: %s", strerror(failure));
         set_message(message, text);
@@ -428,11 +458,3 @@ int gs_open_unnamed(const char *folder) {
 #endif
 }
 
-int gs_open_memory(void) {
-#ifdef MFD_CLOEXEC
-    return memfd_create("glslice-png", MFD_CLOEXEC);
-#else
-    errno = ENOSYS;
-    return -1;
-#endif
-}

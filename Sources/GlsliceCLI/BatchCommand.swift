@@ -47,6 +47,9 @@ struct BatchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Render only jobs whose index is K mod N.", valueName: "K/N"))
     var shard: String?
 
+    @Flag(help: "At the end, print each stage's busy time and share (prepare, draw, read-back, encode, write): the bottleneck is the stage nearest 100%.")
+    var stats = false
+
     @Flag(help: "Print the shard this run would take and why, and render nothing.")
     var printShard = false
 
@@ -59,7 +62,8 @@ struct BatchCommand: ParsableCommand {
         var options = BatchOptions(manifest: manifest)
         options.outputFolder = outDir
         options.backend = engine.backend
-        options.device = engine.gpu
+        options.device = try gpuDevice(engine.gpu)
+        options.gpu.pixelPackRing = pixelPackRingSetting()
         if let jobs {
             // Each worker is a thread with its own buffers; past this a number is a typo, not a machine.
             guard (1...BatchOptions.maxWorkers).contains(jobs) else {
@@ -71,7 +75,7 @@ struct BatchCommand: ParsableCommand {
         options.allowOutsideOutputFolder = allowOutsideOutDir
         options.resume = resume
         options.durable = fsync
-        let (chosen, reason) = try Shard.choose(option: shard)
+        let (chosen, reason) = try Shard.choose(option: shard, environment: ProcessInfo.processInfo.environment)
         if printShard {
             print("shard \(chosen) (\(reason))")
             return
@@ -94,6 +98,10 @@ struct BatchCommand: ParsableCommand {
         let summary = try runner.run(warn: warn)
         progress?.clear()
         standardError("glslice: \(summary.line)\n")
+        if stats {
+            standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time):\n")
+            for stage in summary.stages { standardError("glslice: \(stage.line)\n") }
+        }
         if !summary.succeeded { throw ExitCode(1) }
     }
 }

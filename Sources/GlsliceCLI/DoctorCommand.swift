@@ -30,7 +30,7 @@ struct DoctorCommand: ParsableCommand {
             print("      extensions: \(device.extensions.isEmpty ? "-" : device.extensions)")
         }
         var attempts: [GPUContext.Attempt] = []
-        let context = GPUContext.make(device: gpu, attempts: &attempts)
+        let context = GPUContext.make(device: try gpuDevice(gpu), attempts: &attempts)
         print("Displays tried:")
         for attempt in attempts { print("  \(attempt.candidate): \(attempt.failure ?? "ok")") }
         guard let context else {

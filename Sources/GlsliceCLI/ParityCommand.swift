@@ -26,7 +26,7 @@ struct ParityCommand: ParsableCommand {
 
     func run() throws {
         guard cases > 0 else { throw GlsliceError(.usage, "--cases must be positive") }
-        let backend = try Backend.make(.gpu, device: gpu)
+        let backend = try Backend.make(.gpu, device: gpuDevice(gpu))
         print("parity: \(cases) jobs, seed \(seed), cpu vs \(backend.description)")
         let report = try Parity.run(cases: cases, seed: seed, candidate: backend)
         print(String(format: "max difference %d, mean difference %.5f per channel over %d pixels",

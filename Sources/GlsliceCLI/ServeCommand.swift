@@ -4,7 +4,7 @@ import GlsliceKit
 import GlsliceServe
 import Logging
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve nine-slice images on demand over HTTP, and a live preview page.",
@@ -73,14 +73,14 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Leave out the access log (one line per request on stderr).")
     var noAccessLog = false
 
-    func run() throws {
+    func run() async throws {
         guard cacheMb >= 0, sourceCacheMb >= 0 else { throw GlsliceError(.usage, "--cache-mb and --source-cache-mb must not be negative") }
         guard maxOutputPixels > 0, maxSourcePixels > 0 else { throw GlsliceError(.usage, "pixel limits must be positive") }
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw GlsliceError(.usage, "--timeout must be 0 to 86400 seconds, got \(timeout)") }
         let (host, port) = try ServeOptions.parseBind(bind)
         let options = try ServeOptions(
             root: SourceRoot(root), host: host, port: port, signer: try keyFile.map(URLSigner.init(keyFile:)),
-            backend: backend, device: gpu, workers: workers, queueLimit: queue,
+            backend: backend, device: try gpuDevice(gpu), workers: workers, queueLimit: queue,
             cacheBytes: cacheMb << 20, sourceCacheBytes: sourceCacheMb << 20,
             limits: Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels),
             timeout: .milliseconds(Int64(timeout * 1000)), preview: preview, insecurePublic: insecurePublic,
@@ -89,22 +89,12 @@ struct ServeCommand: ParsableCommand {
         var logger = Logger(label: "glslice")
         logger.logLevel = .info
         let server = try GlsliceServer(options: options, logger: logger, warn: warn, beforeRender: Self.renderGate())
-        let outcome = Locked<Result<Void, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
         let shown = host.contains(":") ? "[\(host)]" : host
-        Task {
-            do {
-                try await server.run { port in
-                    standardError("glslice: serving \(options.root.path) on http://\(shown):\(port)/ with \(server.backendDescription), \(options.workers) render threads\(options.preview ? "; preview at /" : "")\(options.signer != nil ? "; signed URLs only" : "")\n")
-                }
-                outcome.withLock { $0 = .success(()) }
-            } catch {
-                outcome.withLock { $0 = .failure(error) }
+        do {
+            try await server.run { port in
+                standardError("glslice: serving \(options.root.path) on http://\(shown):\(port)/ with \(server.backendDescription), \(options.workers) render threads\(options.preview ? "; preview at /" : "")\(options.signer != nil ? "; signed URLs only" : "")\n")
             }
-            done.signal()
-        }
-        done.wait()
-        if case .failure(let error) = outcome.withLock({ $0 }) {
+        } catch {
             throw GlsliceError(.unavailable, "cannot serve on \(bind): \(GlsliceServer.describe(error))")
         }
         standardError("glslice: stopped; the requests in flight were answered\n")

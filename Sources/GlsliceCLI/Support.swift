@@ -1,4 +1,5 @@
 import Foundation
+import GlsliceKit
 
 /// Writes to stderr with `write(2)`, ignoring failure: a full or closed stderr
 /// (`2>/dev/full`) must not turn an error report into a crash, as
@@ -20,4 +21,20 @@ func standardError(_ text: String) {
 /// One line on stderr, prefixed like every glslice message.
 func warn(_ message: String) {
     standardError("glslice: warning: \(message)\n")
+}
+
+/// The EGL device: `--gpu N`, else `GLSLICE_GPU`, else nil (hardware first).
+/// The environment is read here, in the command line, never inside the library.
+func gpuDevice(_ option: Int?) throws -> Int? {
+    if let option { return option }
+    guard let text = ProcessInfo.processInfo.environment["GLSLICE_GPU"] else { return nil }
+    guard let index = Int(text) else {
+        throw GlsliceError(.usage, "GLSLICE_GPU must be an EGL device index (see glslice doctor), got '\(text)'")
+    }
+    return index
+}
+
+/// `GLSLICE_PBO=0|1`: forces the GPU readback through the pixel-pack ring or not (default: on hardware GPUs).
+func pixelPackRingSetting() -> Bool? {
+    ProcessInfo.processInfo.environment["GLSLICE_PBO"].map { $0 == "1" }
 }

@@ -2,14 +2,22 @@ import ArgumentParser
 import Foundation
 import GlsliceKit
 
-/// Parses and runs, turning every failure into one line on stderr and a
+/// Parses and runs on the main thread (`@MainActor`: a nonisolated async
+/// function would run every command on a Dispatch worker thread, with a malloc
+/// arena of its own), turning every failure into one line on stderr and a
 /// documented exit code (README, "Exit codes").
-func runGlslice() -> Never {
+@MainActor
+func runGlslice() async -> Never {
     do {
         try refuseNonUTF8Arguments()
         var command = try GlsliceCommand.parseAsRoot()
         try FaultInjection.fromEnvironment()
-        try command.run()
+        // `serve` is async (Hummingbird); the rest block their thread, as their work does.
+        if var command = command as? any AsyncParsableCommand {
+            try await command.run()
+        } else {
+            try command.run()
+        }
         exit(0)
     } catch let error as GlsliceError {
         standardError("glslice: \(error)\n")
@@ -48,7 +56,7 @@ func refuseNonUTF8Arguments() throws {
     }
 }
 
-runGlslice()
+await runGlslice()
 
 /// A failpoint for the tests: `GLSLICE_FAULT=unexpected` throws an error that
 /// is not a `GlsliceError` where a bug would, so the exit-70 path runs for real.

@@ -57,7 +57,7 @@ func renderLine(_ values: [UInt8], segments: [(Int, Int, Bool)], length: Int, k:
     let across = max(1, Int((k).rounded(.up)))
     let size = vertical ? PixelSize(width: across, height: length) : PixelSize(width: length, height: across)
     let modes = vertical ? PerAxis(x: ResizeMode.stretch, y: mode) : PerAxis(x: mode, y: .stretch)
-    let plan = try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: true)
+    let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: true)
     let source = vertical ? greyColumn(values) : greyRow(values)
     let image = CPURenderer().render(plan, source: source)
     return (0..<length).map { i in

@@ -54,7 +54,8 @@ void gs_png_image_free(gs_png_image *image);
 
 typedef struct gs_png_writer gs_png_writer;
 
-/* Opens a streaming encoder on `fd`, which stays the caller's to close.
+/* Opens a streaming encoder on `fd`, which stays the caller's to close; with
+   fd -1 the PNG collects in memory (see gs_png_writer_finish_memory).
    channels: 1 (indexed: rows hold one palette index per byte, packed here to
    1, 2, 4 or 8 bits as the palette's size allows), 3 (the alpha byte of each
    RGBA input pixel is dropped) or 4.
@@ -86,6 +87,10 @@ int gs_png_writer_write_rows(gs_png_writer *writer, const uint8_t *rows,
    `bytes` receives the number of bytes written. */
 int gs_png_writer_finish(gs_png_writer *writer, uint64_t *bytes, char *message);
 
+/* The same for a writer opened on fd -1: `memory` receives the PNG (`bytes`
+   long), which the caller frees with free(); NULL on failure. */
+int gs_png_writer_finish_memory(gs_png_writer *writer, uint8_t **memory, uint64_t *bytes, char *message);
+
 /* Frees without finishing (the caller removes the file). */
 void gs_png_writer_abort(gs_png_writer *writer);
 
@@ -94,9 +99,6 @@ void gs_png_writer_abort(gs_png_writer *writer);
    kernel has none (EOPNOTSUPP, EISDIR, EINVAL) or the folder is unusable. */
 int gs_open_unnamed(const char *folder);
 
-/* A file in memory (memfd_create), for PNGs that are answered rather than
-   stored; -1 with errno where the kernel has none. */
-int gs_open_memory(void);
 
 /* libpng's "no filter" mask, re-exported so Swift need not import png.h. */
 int gs_png_filter_none(void);

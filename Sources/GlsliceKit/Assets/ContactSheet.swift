@@ -47,7 +47,8 @@ public enum ContactSheet {
     }
 
     static func block(path: String, insets: Insets, maxPixels: Int) throws -> Block {
-        let source = try SourceResolver.resolve(path: path, outputScale: nil) { try SourceImage.load(path: $0, maxPixels: maxPixels) }
+        let resolved = try ResolvedSource.load(input: path, outputScale: nil, maxPixels: maxPixels)
+        let source = resolved.source
         // Insets are for plain PNGs; a nine-patch or sliced image set gives its own lattice.
         let insets = source.hints.lattice == nil ? insets : .zero
         let (scale, lattice) = try Inspection.slicing(source, insets: insets)
@@ -60,8 +61,8 @@ public enum ContactSheet {
             for (name, size) in sizes(for: lattice) {
                 var request = RenderRequest(size: .pixels(size), outputScale: scale, insets: insets)
                 request.modes = PerAxis(both: mode)
-                let plan = try PlanBuilder.plan(request, source: source)
-                tiles.append(("\(name) \(size.width)x\(size.height)", CPURenderer().render(plan, source: source.image)))
+                let job = try PreparedJob(request: request, source: resolved, backend: .cpu, limits: Limits())
+                tiles.append(("\(name) \(size.width)x\(size.height)", CPURenderer().render(job.plan, source: source.image)))
             }
             rows.append((mode == defaultMode ? "\(mode.rawValue) (default)" : mode.rawValue, tiles))
         }

@@ -69,7 +69,7 @@ public struct Inspection: Sendable, Encodable {
     /// for a plain PNG (a nine-patch or sliced image set gives its own).
     public static func make(path: String, insets: Insets = .zero, sourceScale: Double? = nil,
                             maxPixels: Int = Limits().maxSourcePixels) throws -> Inspection {
-        let loaded = try SourceResolver.resolve(path: path, outputScale: nil) { try SourceImage.load(path: $0, maxPixels: maxPixels) }
+        let loaded = try ResolvedSource.load(input: path, outputScale: nil, maxPixels: maxPixels).source
         let (scale, lattice) = try slicing(loaded, insets: insets, sourceScale: sourceScale)
         let kind: String
         if ImageSet.isImageSet(path: path) { kind = "imageset" } else if loaded.hints.ninePatch != nil {

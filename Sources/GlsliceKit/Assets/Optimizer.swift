@@ -134,8 +134,8 @@ public enum Optimizer {
             outer: for size in sizes {
                 for k in [1.0, 2.0] {
                     for filter in [Filter.linear, .nearest] {
-                        let pa = try RenderPlan(lattice: la, size: size, k: k, modes: PerAxis(both: mode), filter: filter, fillCenter: true)
-                        let pb = try RenderPlan(lattice: lb, size: size, k: k, modes: PerAxis(both: mode), filter: filter, fillCenter: true)
+                        let pa = try PlanBuilder.plan(lattice: la, size: size, k: k, modes: PerAxis(both: mode), filter: filter, fillCenter: true)
+                        let pb = try PlanBuilder.plan(lattice: lb, size: size, k: k, modes: PerAxis(both: mode), filter: filter, fillCenter: true)
                         if renderer.render(pa, source: a) != renderer.render(pb, source: b) { same = false; break outer }
                     }
                 }

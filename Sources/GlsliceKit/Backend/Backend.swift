@@ -102,7 +102,9 @@ public struct Banding: Sendable {
 
     /// The one band loop: renders `size` band by band and hands each band to
     /// `sink` in order, holding one band in memory.
-    public func render(_ renderer: any BandRenderer, size: PixelSize, into sink: any RowSink) throws {
+    public func render(_ renderer: any BandRenderer, size: PixelSize, into sink: any RowSink,
+                       drawn: (Duration) -> Void = { _ in }) throws {
+        let clock = ContinuousClock()
         let width = size.width, height = size.height
         let rows = self.rows(width: width, height: height, renderer: renderer)
         let band = UnsafeMutablePointer<UInt8>.allocate(capacity: rows * width * 4)
@@ -110,7 +112,9 @@ public struct Banding: Sendable {
         var y = 0
         while y < height {
             let count = min(rows, height - y)
+            let start = clock.now
             try renderer.renderRows(y..<(y + count), into: band)
+            drawn(clock.now - start)
             try sink.write(premultipliedRows: band, count: count)
             y += count
         }

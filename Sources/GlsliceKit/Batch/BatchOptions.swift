@@ -17,9 +17,8 @@ public struct BatchOptions: Sendable {
     public var durable = false
     public var shard = Shard.all
     public var cacheBytes = 256 << 20
-    /// GPU readback through a ring of pixel-pack buffers: nil chooses it on real
-    /// GPUs (not llvmpipe); `GLSLICE_PBO=0|1` in the environment overrides that.
-    public var pixelPackRing: Bool?
+    /// How the GPU draw stage runs (pixel-pack ring, memory in flight).
+    public var gpu = GPUSettings()
     public var limits = Limits()
 
     public init(manifest: String) { self.manifest = manifest }

@@ -8,6 +8,9 @@ public struct BatchSummary: Sendable {
     public var bytes = 0
     public var seconds = 0.0
     public var backend = ""
+    public var backendKind = BackendKind.cpu
+    /// Each stage's busy time (`batch --stats`).
+    public var stages: [StageShare] = []
     /// A `--results` line could not be written: the run fails even if every job rendered.
     public var resultsLost = false
     public var total: Int { ok + skipped + failed }

@@ -23,14 +23,14 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// This machine's shard and how it was decided: `--shard K/N`, else the
     /// scheduler's environment, else the whole manifest.
-    public static func choose(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    public static func choose(option: String?, environment: [String: String]) throws
         -> (shard: Shard, reason: String) {
         if let option { return (try Shard(parsing: option), "from --shard \(option)") }
         return try fromEnvironmentWithReason(environment) ?? (.all, "no --shard, no JOB_COMPLETION_INDEX and no SLURM_ARRAY_TASK_ID: every job")
     }
 
     /// From a Kubernetes Indexed Job or a Slurm array; nil when neither is set.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Shard? {
+    public static func fromEnvironment(_ environment: [String: String]) throws -> Shard? {
         try fromEnvironmentWithReason(environment)?.shard
     }
 

@@ -27,8 +27,17 @@ final class AtlasRenderer<Item> {
     private var pending: [Placement] = []
     private var inFlight: [(slot: Int, placements: [Placement], width: Int, height: Int)] = []
 
-    init(renderer: GPURenderer, pixelPackRing: Bool, deliver: @escaping Delivery) throws {
+    /// Where atlases read back are allocated: encoders hold them, and the
+    /// budget stops this thread when they hold too many.
+    private let budget: MemoryBudget?
+    private let times: StageTimes?
+    private let clock = ContinuousClock()
+
+    init(renderer: GPURenderer, pixelPackRing: Bool, budget: MemoryBudget? = nil, times: StageTimes? = nil,
+         deliver: @escaping Delivery) throws {
         self.renderer = renderer
+        self.budget = budget
+        self.times = times
         let target = renderer.effectiveTarget
         side = max(1, min(1024, target.width, target.height))
         shelf = Shelf(side: side)
@@ -57,22 +66,26 @@ final class AtlasRenderer<Item> {
         shelf = Shelf(side: side)
         guard !placed.isEmpty else { return }
         do {
+            var start = clock.now
             try renderer.context.makeCurrent()
             var quads = GPURenderer.QuadList()
             for item in placed {
                 quads.append(item.plan, columns: 0..<item.size.width, rows: 0..<item.size.height, at: (item.x, item.y))
             }
             try renderer.draw(quads, width: width, height: height)
+            times?.add(.draw, clock.now - start)
             if let ring {
                 if inFlight.count >= ring.count - 1 { collect(inFlight.removeFirst()) }
+                start = clock.now
                 let slot = try ring.start(width: width, height: height, renderer: renderer)
+                times?.add(.readBack, clock.now - start)
                 inFlight.append((slot, placed, width, height))
             } else {
-                var bytes = [UInt8](repeating: 0, count: width * height * 4)
-                try bytes.withUnsafeMutableBytes { raw in
-                    try renderer.readPixels(width: width, height: height, rowLength: width, into: raw.baseAddress)
-                }
-                deliver(placed, .success(AtlasPixels(width: width, height: height, bytes: bytes)))
+                let pixels = allocate(width: width, height: height)
+                start = clock.now
+                try renderer.readPixels(width: width, height: height, rowLength: width, into: pixels.buffer.base)
+                times?.add(.readBack, clock.now - start, items: 1)
+                deliver(placed, .success(pixels))
             }
         } catch {
             deliver(placed, .failure(error))
@@ -88,43 +101,39 @@ final class AtlasRenderer<Item> {
     private func collect(_ flight: (slot: Int, placements: [Placement], width: Int, height: Int)) {
         guard let ring else { return }
         do {
-            let count = flight.width * flight.height * 4
-            var bytes = [UInt8]()
-            try ring.finish(flight.slot, bytes: count) { mapped in
-                bytes = Array(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: count))
+            let pixels = allocate(width: flight.width, height: flight.height)
+            let start = clock.now
+            try ring.finish(flight.slot, bytes: pixels.buffer.byteCount) { mapped in
+                pixels.buffer.base.update(from: mapped.assumingMemoryBound(to: UInt8.self), count: pixels.buffer.byteCount)
             }
-            deliver(flight.placements, .success(AtlasPixels(width: flight.width, height: flight.height, bytes: bytes)))
+            times?.add(.readBack, clock.now - start, items: 1)
+            deliver(flight.placements, .success(pixels))
         } catch {
             deliver(flight.placements, .failure(error))
         }
     }
 }
 
+extension AtlasRenderer {
+    /// Memory for an atlas read back, waiting (as draw-wait) while the encoders hold the budget.
+    private func allocate(width: Int, height: Int) -> AtlasPixels {
+        let start = clock.now
+        let buffer = PixelBuffer(byteCount: width * height * 4, budget: budget)
+        times?.add(.drawWait, clock.now - start)
+        return AtlasPixels(width: width, height: height, buffer: buffer)
+    }
+}
+
 /// An atlas read back: premultiplied RGBA8, bottom row of the framebuffer
-/// first, as `glReadPixels` gives it. Immutable, so encoder threads share it.
-public final class AtlasPixels: Sendable {
+/// first, as `glReadPixels` gives it. Nobody writes it once delivered, so
+/// encoder threads share it.
+public struct AtlasPixels: Sendable {
     public let width: Int
     public let height: Int
-    public let bytes: [UInt8]
+    public let buffer: PixelBuffer
 
-    init(width: Int, height: Int, bytes: [UInt8]) {
-        self.width = width
-        self.height = height
-        self.bytes = bytes
-    }
-
-    /// True when every pixel of the rectangle has alpha 255.
-    public func isOpaque(x: Int, y: Int, size: PixelSize) -> Bool {
-        for row in y..<(y + size.height) {
-            var i = (row * width + x) * 4 + 3
-            let end = i + size.width * 4
-            while i < end {
-                if bytes[i] != 255 { return false }
-                i += 4
-            }
-        }
-        return true
-    }
+    /// Byte offset of the output placed at (`x`, `y`).
+    public func offset(x: Int, y: Int) -> Int { (y * width + x) * 4 }
 }
 
 /// Shelf packing: left to right along a shelf, a new shelf below when full.

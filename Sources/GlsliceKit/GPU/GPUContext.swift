@@ -69,19 +69,11 @@ public final class GPUContext {
         }
     }
 
-    /// The explicit device from `GLSLICE_GPU`, when set.
-    public static var deviceFromEnvironment: Int? {
-        ProcessInfo.processInfo.environment["GLSLICE_GPU"].flatMap { Int($0) }
-    }
-
     /// Opens the first display that gives an ES 3 context: an explicit device
-    /// (`device`, else `GLSLICE_GPU`), else hardware devices, then software
+    /// (`device`; the CLI fills it from `--gpu` or `GLSLICE_GPU`), else hardware devices, then software
     /// ones, then the surfaceless platform, then the default display.
     /// Throws `.unavailable` naming every attempt when none works.
     public static func make(device explicit: Int? = nil) throws -> GPUContext {
-        if explicit == nil, let text = ProcessInfo.processInfo.environment["GLSLICE_GPU"], Int(text) == nil {
-            throw GlsliceError(.usage, "GLSLICE_GPU must be an EGL device index (see glslice doctor), got '\(text)'")
-        }
         if let headroom = addressSpaceHeadroom(), headroom < minimumHeadroom {
             throw GlsliceError(.unavailable, "the address-space limit (ulimit -v) leaves \(headroom >> 20) MiB, "
                                + "less than the \(minimumHeadroom >> 20) MiB a GL driver may map; raise it or use --backend cpu")
@@ -111,7 +103,7 @@ public final class GPUContext {
 
     /// Like `make(device:)`, recording every attempt.
     public static func make(device explicit: Int?, attempts: inout [Attempt]) -> GPUContext? {
-        let explicit = explicit ?? deviceFromEnvironment
+        let explicit = explicit
         let extensions = clientExtensions
         var candidates: [(String, () -> EGLDisplay?)] = []
         let devices = devices()

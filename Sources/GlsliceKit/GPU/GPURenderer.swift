@@ -103,7 +103,7 @@ public final class GPURenderer {
     /// Uploads the cells of `source` that `plan` draws. With a `sourceKey`
     /// (a batch's content hash), cell textures are shared with later jobs of the
     /// same source through a cache that `trimTextureCache` bounds.
-    public func upload(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: String? = nil) throws -> UploadedPlan {
+    public func upload(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> UploadedPlan {
         try context.makeCurrent()
         let largest = max(source.width, source.height)
         guard largest <= context.limits.maxTextureSize else {
@@ -113,7 +113,7 @@ public final class GPURenderer {
     }
 
     struct TextureKey: Hashable {
-        var source: String
+        var source: SourceKey
         var x: Range<Int>
         var y: Range<Int>
         var wrapS: GLint
@@ -135,7 +135,7 @@ public final class GPURenderer {
 
     /// A texture holding `rect` of `source` with the given wrap modes: from the
     /// cache when `sourceKey` names it, else a new one the caller owns.
-    fileprivate func texture(source: PremultipliedImage, sourceKey: String?, rect: (x: Range<Int>, y: Range<Int>),
+    fileprivate func texture(source: PremultipliedImage, sourceKey: SourceKey?, rect: (x: Range<Int>, y: Range<Int>),
                              wrapS: GLint, wrapT: GLint) throws -> (name: GLuint, owned: Bool) {
         textureClock += 1
         let key = sourceKey.map { TextureKey(source: $0, x: rect.x, y: rect.y, wrapS: wrapS, wrapT: wrapT) }
@@ -193,7 +193,7 @@ public final class GPURenderer {
         /// Per cell: the texture index and the pieces to draw.
         let draws: [(texture: Int, cell: CellPlan)]
 
-        init(renderer: GPURenderer, plan: RenderPlan, source: PremultipliedImage, sourceKey: String?) throws {
+        init(renderer: GPURenderer, plan: RenderPlan, source: PremultipliedImage, sourceKey: SourceKey?) throws {
             self.renderer = renderer
             self.plan = plan
             var draws: [(Int, CellPlan)] = []
@@ -229,6 +229,12 @@ public final class GPURenderer {
         public var maxBandRows: Int { renderer.effectiveTarget.height }
 
         public func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) throws {
+            try renderRows(band, into: output, timing: nil)
+        }
+
+        /// `renderRows`, charging draw calls and readbacks to `times` separately.
+        func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>, timing times: StageTimes?) throws {
+            let clock = ContinuousClock()
             try renderer.context.makeCurrent()
             let width = plan.size.width
             let target = renderer.effectiveTarget
@@ -240,9 +246,13 @@ public final class GPURenderer {
                 let chunk = x0..<min(width, x0 + target.width)
                 var quads = QuadList()
                 quads.append(self, columns: chunk, rows: band, at: (0, 0))
+                var start = clock.now
                 try renderer.draw(quads, width: chunk.count, height: band.count)
+                times?.add(.draw, clock.now - start)
+                start = clock.now
                 try renderer.readPixels(width: chunk.count, height: band.count, rowLength: width,
                                         into: output + chunk.lowerBound * 4)
+                times?.add(.readBack, clock.now - start)
                 x0 = chunk.upperBound
             }
         }

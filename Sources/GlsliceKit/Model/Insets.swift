@@ -39,7 +39,7 @@ public struct Insets: Sendable, Equatable {
 }
 
 /// Insets converted to whole source pixels.
-public struct PixelInsets: Sendable, Equatable, Codable {
+public struct PixelInsets: Sendable, Hashable, Codable {
     public static let zero = PixelInsets(top: 0, left: 0, bottom: 0, right: 0)
 
     public var top: Int

@@ -69,6 +69,12 @@ public final class PNGWriter: RowSink {
     private var indices: [UInt8] = []
     public private(set) var rowsWritten = 0
     public let size: PixelSize
+    /// The PNG collects in memory rather than in a file.
+    private let inMemory: Bool
+    /// The finished PNG, for a writer made with `init(memorySize:…)`.
+    public private(set) var memoryData: [UInt8]?
+    /// Time spent opening and naming the file (the rest of a writer's time is encoding).
+    public private(set) var fileTime = Duration.zero
 
     /// - Parameters:
     ///   - opaque: write RGB (the caller knows every alpha is 255).
@@ -82,6 +88,7 @@ public final class PNGWriter: RowSink {
         self.compression = compression
         self.text = text
         self.scratch = []
+        inMemory = false
         switch target {
         case .standardOutput:
             descriptor = dup(STDOUT_FILENO)
@@ -90,8 +97,29 @@ public final class PNGWriter: RowSink {
         case .descriptor(let fd):
             descriptor = fd
         case .file(let path, let durable):
+            let clock = ContinuousClock(), start = clock.now
             file = try OutputFile(path: path, durable: durable)
+            fileTime += clock.now - start
         }
+        try startImage()
+    }
+
+    /// A writer whose PNG collects in memory (`memoryData` after `finish`).
+    public init(memorySize size: PixelSize, opaque: Bool, compression: Compression,
+                text: (key: String, value: String)? = nil) throws {
+        target = .descriptor(-1)
+        self.size = size
+        width = size.width
+        self.opaque = opaque
+        self.compression = compression
+        self.text = text
+        scratch = []
+        inMemory = true
+        try startImage()
+    }
+
+    /// Collects indices while the image may be indexed, else opens the encoder.
+    private func startImage() throws {
         if size.width * size.height <= PNGWriter.maxIndexedPixels {
             palette = Palette()
             indices = [UInt8](repeating: 0, count: size.width * size.height)
@@ -99,6 +127,8 @@ public final class PNGWriter: RowSink {
             try open(channels: opaque ? 3 : 4)
         }
     }
+
+    private var displayName: String { inMemory ? "<memory>" : target.displayName }
 
     deinit {
         if let writer { gs_png_writer_abort(writer) }
@@ -109,7 +139,7 @@ public final class PNGWriter: RowSink {
     /// Hands the descriptor to libpng: 1 channel (with `palette`), 3 or 4.
     private func open(channels: Int32, palette: [UInt8] = []) throws {
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
-        let fd = file?.descriptor ?? descriptor
+        let fd = inMemory ? -1 : file?.descriptor ?? descriptor
         writer = palette.withUnsafeBufferPointer { entries in
             gs_png_writer_open(fd, UInt32(size.width), UInt32(size.height), channels, entries.baseAddress,
                                Int32(entries.count / 4), compression.zlibLevel, compression.filters,
@@ -117,7 +147,7 @@ public final class PNGWriter: RowSink {
         }
         if writer == nil {
             file?.discard()
-            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+            throw GlsliceError(.cannotWrite, file: displayName, cMessage(message))
         }
     }
 
@@ -131,10 +161,10 @@ public final class PNGWriter: RowSink {
     /// larger buffer, such as one output in a GPU atlas).
     public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
         guard writer != nil || palette != nil else {
-            throw GlsliceError(.internal, file: target.displayName, "write after finish")
+            throw GlsliceError(.internal, file: displayName, "write after finish")
         }
         guard rowsWritten + count <= size.height else {
-            throw GlsliceError(.internal, file: target.displayName, "more than \(size.height) rows written")
+            throw GlsliceError(.internal, file: displayName, "more than \(size.height) rows written")
         }
         let stride = width * 4
         if scratch.count < stride { scratch = [UInt8](repeating: 0, count: stride) }
@@ -203,10 +233,10 @@ public final class PNGWriter: RowSink {
     }
 
     private func writeStraight(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) throws {
-        guard let writer else { throw GlsliceError(.internal, file: target.displayName, "no encoder open") }
+        guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         guard gs_png_writer_write_rows(writer, rows, UInt32(count), stride, &message) == Int32(GS_PNG_OK) else {
-            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+            throw GlsliceError(.cannotWrite, file: displayName, cMessage(message))
         }
     }
 
@@ -214,10 +244,10 @@ public final class PNGWriter: RowSink {
     @discardableResult
     public func finish() throws -> Int {
         guard writer != nil || palette != nil else {
-            throw GlsliceError(.internal, file: target.displayName, "finish called twice")
+            throw GlsliceError(.internal, file: displayName, "finish called twice")
         }
         guard rowsWritten == size.height else {
-            throw GlsliceError(.internal, file: target.displayName, "only \(rowsWritten) of \(size.height) rows were written")
+            throw GlsliceError(.internal, file: displayName, "only \(rowsWritten) of \(size.height) rows were written")
         }
         if let palette {
             self.palette = nil
@@ -233,14 +263,23 @@ public final class PNGWriter: RowSink {
                 }
             }
         }
-        guard let writer else { throw GlsliceError(.internal, file: target.displayName, "no encoder open") }
+        guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
         self.writer = nil
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         var bytes: UInt64 = 0
-        guard gs_png_writer_finish(writer, &bytes, &message) == Int32(GS_PNG_OK) else {
-            throw GlsliceError(.cannotWrite, file: target.displayName, cMessage(message))
+        var memory: UnsafeMutablePointer<UInt8>?
+        let status = inMemory ? gs_png_writer_finish_memory(writer, &memory, &bytes, &message)
+            : gs_png_writer_finish(writer, &bytes, &message)
+        guard status == Int32(GS_PNG_OK) else {
+            throw GlsliceError(.cannotWrite, file: displayName, cMessage(message))
         }
+        if let memory {
+            memoryData = Array(UnsafeBufferPointer(start: memory, count: Int(bytes)))
+            free(memory)
+        }
+        let clock = ContinuousClock(), start = clock.now
         try file?.commit()
+        fileTime += clock.now - start
         return Int(bytes)
     }
 }

@@ -64,7 +64,7 @@ public enum Parity {
                             y: ResizeMode.allCases.randomElement(using: &rng) ?? .auto)
         let filter: Filter = Bool.random(using: &rng) ? .linear : .nearest
         let fill = Int.random(in: 0..<5, using: &rng) != 0
-        let plan = try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fill)
+        let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fill)
         let strips = Int.random(in: 0..<10, using: &rng) < 3 ? Int.random(in: 1...16, using: &rng) : nil
         let chunks = Int.random(in: 0..<10, using: &rng) < 2 ? Int.random(in: 1...40, using: &rng) : nil
         return Job(index: index, source: source, plan: plan, stripRows: strips, chunkWidth: chunks)

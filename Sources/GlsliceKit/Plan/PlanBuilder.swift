@@ -26,11 +26,18 @@ public enum PlanBuilder {
             }
             var modes = request.modes
             if let mode = hints.defaultMode, modes == PerAxis(both: .auto) { modes = PerAxis(both: mode) }
-            return try RenderPlan(lattice: lattice, size: pixels, k: k, modes: modes, filter: request.filter,
-                                  fillCenter: request.fillCenter)
+            return try plan(lattice: lattice, size: pixels, k: k, modes: modes, filter: request.filter,
+                            fillCenter: request.fillCenter)
         } catch let error as GlsliceError {
             throw error.about(file)
         }
+    }
+
+    /// The plan for a lattice, size and ratio already settled (parity's random
+    /// cases and the optimizer's comparisons, which have no request).
+    public static func plan(lattice: Lattice, size: PixelSize, k: Double, modes: PerAxis<ResizeMode>,
+                            filter: Filter, fillCenter: Bool) throws -> RenderPlan {
+        try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fillCenter)
     }
 
     /// `k = s_out / s_src`, refused outside 1/64…64: a sub-pixel tile per output

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The pipeline of one job, the flow of the whole package in one place:
-/// source → plan → backend → PNG.
+/// One job from a path to a PNG, the engine's stages in one thread:
+/// resolve → prepare → draw → encode. `render`, serve's CPU answers and the
+/// asset tools come here; a batch runs the same stages on many threads.
 public enum Render {
     /// What one render produced.
     public struct Result: Sendable {
@@ -16,39 +17,25 @@ public enum Render {
     @discardableResult
     public static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
                            backend: @autoclosure () throws -> Backend = .cpu, banding: Banding = Banding()) throws -> Result {
-        let source = try SourceResolver.resolve(path: input, outputScale: request.outputScale) {
-            try SourceImage.load(path: $0, maxPixels: limits.maxSourcePixels)
-        }
-        let plan = try PlanBuilder.plan(request, source: source, limits: limits)
+        let source = try ResolvedSource.load(input: input, outputScale: request.outputScale,
+                                             maxPixels: limits.maxSourcePixels)
+        // The digest is not written by `render`, so the kind given here does not matter.
+        let job = try PreparedJob(request: request, source: source, backend: .cpu, limits: limits)
         do {
-            let renderer = try backend().prepare(plan, source: source.image)
-            let bytes = try encode(renderer, plan: plan, source: source.image, to: output,
-                                   compression: request.compression, banding: banding)
-            return Result(size: plan.size, bytes: bytes)
+            let encoded = try EncodeStep.encode(job, drawing: .bands(backend().prepare(job.plan, source: source.image)),
+                                                to: .output(output), banding: banding)
+            return Result(size: job.size, bytes: encoded.byteCount)
         } catch let error as GlsliceError {
             throw error.about(input)
         }
     }
 
-    /// Draws a prepared plan band by band into a PNG; returns the bytes written.
-    public static func encode(_ renderer: any BandRenderer, plan: RenderPlan, source: PremultipliedImage,
-                              to output: OutputTarget, compression: Compression, banding: Banding = Banding(),
-                              text: (key: String, value: String)? = nil) throws -> Int {
-        let opaque = plan.coversEveryPixel && source.rgba.isOpaque
-        let writer = try PNGWriter(target: output, size: plan.size, opaque: opaque, compression: compression, text: text)
-        try banding.render(renderer, size: plan.size, into: writer)
-        return try writer.finish()
-    }
-
-    /// Draws a prepared plan into PNG bytes in memory: the same bytes `run`
-    /// writes to a file for the same job, for answers sent rather than stored.
-    public static func pngData(_ renderer: any BandRenderer, plan: RenderPlan, source: PremultipliedImage,
-                               compression: Compression, banding: Banding = Banding()) throws -> [UInt8] {
-        let fd = try MemoryFile.open()
-        defer { close(fd) }
-        let bytes = try encode(renderer, plan: plan, source: source, to: .descriptor(fd), compression: compression,
-                               banding: banding)
-        return try MemoryFile.read(fd, count: bytes)
+    /// A prepared job drawn on `backend` into PNG bytes in memory: the same
+    /// bytes `run` writes to a file for the same job.
+    public static func pngData(_ job: PreparedJob, backend: Backend, banding: Banding = Banding(),
+                               times: StageTimes? = nil) throws -> [UInt8] {
+        let drawing = Drawing.bands(try backend.prepare(job.plan, source: job.source.image))
+        return try EncodeStep.encode(job, drawing: drawing, to: .memory, banding: banding, times: times).data ?? []
     }
 
     /// Draws `plan` into memory, band by band as `encode` does.

@@ -10,8 +10,8 @@ public struct ImageSet: Sendable {
     }
 
     /// Xcode's slicing: which caps exist, the centre's mode and size.
-    public struct Resizing: Sendable, Equatable {
-        public enum Slicing: String, Sendable { case ninePart = "9-part", horizontal = "3-part-horizontal", vertical = "3-part-vertical" }
+    public struct Resizing: Sendable, Hashable, Codable {
+        public enum Slicing: String, Sendable, Codable { case ninePart = "9-part", horizontal = "3-part-horizontal", vertical = "3-part-vertical" }
         public var slicing: Slicing
         public var centerMode: ResizeMode
         /// Centre width/height in pixels; source pixels past it, up to the far cap, are not drawn.

@@ -73,12 +73,12 @@ public struct SourceHints: Sendable, Equatable {
     /// The mode when the request leaves both axes `auto`: an image set's centre mode, `stretch` for a nine-patch.
     public var defaultMode: ResizeMode?
     /// Whatever besides the file's bytes and the request decides the pixels, for job digests.
-    public var recipe: String
+    public var recipe: SourceRecipe
     /// A nine-patch's padding and optical bounds (nil for other sources).
     public var ninePatch: NinePatchBounds?
 
     public init(lattice: Lattice? = nil, latticeOwner: LatticeOwner = .markers, scale: Double? = nil,
-                defaultOutputScale: Double? = nil, defaultMode: ResizeMode? = nil, recipe: String = "") {
+                defaultOutputScale: Double? = nil, defaultMode: ResizeMode? = nil, recipe: SourceRecipe = .plain) {
         self.lattice = lattice
         self.latticeOwner = latticeOwner
         self.scale = scale
@@ -90,7 +90,7 @@ public struct SourceHints: Sendable, Equatable {
     /// A `.9.png` or `npTc` source: its markers give the lattice, and it stretches
     /// unless the request names a mode (Android never tiles a nine-patch).
     public static func ninePatch(_ lattice: Lattice, _ bounds: NinePatchBounds) -> SourceHints {
-        var hints = SourceHints(lattice: lattice, latticeOwner: .markers, defaultMode: .stretch, recipe: "nine-patch")
+        var hints = SourceHints(lattice: lattice, latticeOwner: .markers, defaultMode: .stretch, recipe: .ninePatch)
         hints.ninePatch = bounds
         return hints
     }

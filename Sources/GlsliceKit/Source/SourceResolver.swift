@@ -16,11 +16,11 @@ public enum SourceResolver {
         source.hints.scale = variant.scale
         source.hints.defaultOutputScale = 1
         guard let resizing = variant.resizing else {
-            source.hints.recipe = "imageset:\(variant.scale)"
+            source.hints.recipe = .imageSet(ImageSetRecipe(scale: variant.scale, resizing: nil))
             return source
         }
         source.hints.defaultMode = resizing.centerMode
-        source.hints.recipe = "imageset:\(variant.scale):\(resizing)"
+        source.hints.recipe = .imageSet(ImageSetRecipe(scale: variant.scale, resizing: resizing))
         return try ImageSet.apply(resizing, to: source, file: variant.file)
     }
 }

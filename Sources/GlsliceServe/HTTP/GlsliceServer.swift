@@ -29,50 +29,21 @@ public final class GlsliceServer: Sendable {
     }
 
     /// What the render threads draw with (`cpu`, or `gpu (RENDERER)`).
-    public var backendDescription: String { service.pool.backendDescription }
+    public var backendDescription: String { service.backendDescription }
 
     /// The Hummingbird application; `onListening` gets the bound port (useful with port 0).
+    /// The render pool runs in the application's service group, which stops it
+    /// only after the server has drained.
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: AccessLogMiddleware(logger: logger, metrics: metrics, enabled: options.accessLog))
-        router.get("/healthz") { [self] _, _ in health() }
-        router.get("/metrics") { [self] _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
-        }
-        router.get("/render/**") { [self] request, _ in
-            await respond(to: request)
-        }
-        // What a CDN or `curl -I` asks: the same status and headers, no body.
-        router.head("/render/**") { [self] request, _ in
-            var response = await respond(to: request)
-            let length = response.body.contentLength
-            response.body = ResponseBody()
-            if let length { response.headers[.contentLength] = String(length) }
-            return response
-        }
-        if options.preview {
-            router.get("/") { _, _ in
-                Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
-                                                .contentSecurityPolicy: Self.previewPolicy],
-                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.preview_html)))
-            }
-            router.get("/preview/sources") { [self] _, _ in
-                Self.json(200, catalog.sources())
-            }
-            router.get("/preview/info/**") { [self] request, _ in
-                let path = request.uri.path.dropFirst("/preview/info/".count)
-                let scale = request.uri.queryParameters["scale"].flatMap { Double(String($0)) }
-                switch catalog.info(escapedPath: path, outputScale: scale) {
-                case .success(let info): return Self.json(200, info)
-                case .failure(let refusal): return Self.refusalResponse(refusal)
-                }
-            }
-        }
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: AccessLogMiddleware(logger: logger, enabled: options.accessLog))
+        router.addRoutes(ServeRoutes(server: self).collection)
         let address = BindAddress.hostname(options.host, port: options.port)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(address: address, serverName: "glslice"),
+            services: [service.pool],
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -91,9 +62,9 @@ public final class GlsliceServer: Sendable {
     }
 
     /// Lets queued renders finish and stops the render threads.
-    public func shutdown() { service.pool.shutdown() }
+    public func shutdown() { service.shutdown() }
 
-    private func respond(to request: Request) async -> Response {
+    func respond(to request: Request) async -> Response {
         let answer = await service.answer(path: Substring(request.uri.path), query: request.uri.query.map { Substring($0) },
                                           ifNoneMatch: request.headers[.ifNoneMatch])
         switch answer {
@@ -111,9 +82,9 @@ public final class GlsliceServer: Sendable {
     /// The page loads nothing from elsewhere; its script and style are inline.
     static let previewPolicy = "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'"
 
-    private func health() -> Response {
+    func health() -> Response {
         let load = service.pool.load
-        return Self.json(200, Health(status: "ok", backend: service.pool.backendDescription, workers: service.pool.workers,
+        return Self.json(200, Health(status: "ok", backend: service.backendDescription, workers: service.pool.workers,
                                      queued: load.queued, rendering: load.running))
     }
 
@@ -146,46 +117,3 @@ public final class GlsliceServer: Sendable {
     }
 }
 
-/// One structured log line per request (swift-log), and the request counter by status.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let logger: Logger
-    let metrics: ServeMetrics
-    let enabled: Bool
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let clock = ContinuousClock()
-        let started = clock.now
-        var status = 500
-        var bytes: Int?
-        defer {
-            metrics.countRequest(status: status)
-            if enabled {
-                let elapsed = clock.now - started
-                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-                logger.info("request", metadata: [
-                    "method": .string(request.method.rawValue),
-                    "path": .string(Self.redacted(path: request.uri.path, query: request.uri.query)),
-                    "status": .stringConvertible(status),
-                    "bytes": .stringConvertible(bytes ?? 0),
-                    "ms": .string(String(format: "%.2f", ms)),
-                ])
-            }
-        }
-        do {
-            let response = try await next(request, context)
-            status = response.status.code
-            bytes = response.body.contentLength
-            return response
-        } catch let error as any HTTPResponseError {
-            status = error.status.code
-            throw error
-        }
-    }
-
-    /// The path and query with the signature's value left out.
-    static func redacted(path: String, query: String?) -> String {
-        guard let query, !query.isEmpty else { return path }
-        let parts = query.split(separator: "&").map { $0.hasPrefix(URLSigner.parameter + "=") ? "\(URLSigner.parameter)=…" : String($0) }
-        return path + "?" + parts.joined(separator: "&")
-    }
-}

@@ -62,9 +62,7 @@ struct PreviewCatalog: Sendable {
     func info(escapedPath: Substring, outputScale: Double?) -> Result<Info, Refusal> {
         guard let file = root.file(forEscaped: escapedPath) else { return .failure(.notFound) }
         do {
-            let source = try SourceResolver.resolve(path: file, outputScale: outputScale) {
-                try SourceImage.load(path: $0, maxPixels: limits.maxSourcePixels)
-            }
+            let source = try ResolvedSource.load(input: file, outputScale: outputScale, maxPixels: limits.maxSourcePixels).source
             let hints = source.hints
             let relative = String(file.dropFirst(root.path.count + 1))
             let kind = ImageSet.isImageSet(path: file) ? "imageset" : (hints.ninePatch != nil ? "nine-patch" : "png")

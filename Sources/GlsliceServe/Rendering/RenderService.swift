@@ -26,6 +26,12 @@ final class RenderService: Sendable {
     let options: ServeOptions
     let metrics: ServeMetrics
     let pool: RenderPool
+    /// The GPU thread every render shares; nil draws on the CPU, on the render threads.
+    let gpu: SharedGPUDrawer?
+    /// What renders draw with: `cpu`, or `gpu (RENDERER)`.
+    let backendDescription: String
+    /// Part of every job digest.
+    var backendKind: BackendKind { gpu == nil ? .cpu : .gpu }
     private let sources: SourceCache
     private let cache: ResponseCache
     /// Request key → the digest it rendered to, and the files that decided it.
@@ -54,10 +60,38 @@ final class RenderService: Sendable {
         self.options = options
         self.metrics = metrics
         self.beforeRender = beforeRender
-        pool = try RenderPool(workers: options.workers, queueLimit: options.queueLimit, backend: options.backend,
-                              device: options.device, warn: warn)
+        gpu = try Self.openGPU(options, times: metrics.stageTimes, warn: warn)
+        backendDescription = gpu?.description ?? "cpu"
+        pool = RenderPool(workers: options.workers, queueLimit: options.queueLimit)
         sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels)
         cache = ResponseCache(capacityBytes: options.cacheBytes)
+    }
+
+    /// The shared GPU thread `--backend` asks for: none for `cpu`; for `auto`,
+    /// a hardware GPU or none, with a warning saying why.
+    private static func openGPU(_ options: ServeOptions, times: StageTimes,
+                                warn: @Sendable (String) -> Void) throws -> SharedGPUDrawer? {
+        switch options.backend {
+        case .cpu:
+            return nil
+        case .gpu:
+            return try SharedGPUDrawer(device: options.device, times: times)
+        case .auto:
+            do {
+                return try SharedGPUDrawer(device: options.device, acceptSoftware: false, times: times)
+            } catch let declined as SharedGPUDrawer.Declined {
+                warn(declined.reason)
+            } catch let error as GlsliceError {
+                warn("no GPU backend, rendering on the CPU: \(error.message)")
+            }
+            return nil
+        }
+    }
+
+    /// Stops the render threads once their queue is drained, then the GPU thread.
+    func shutdown() {
+        pool.shutdown()
+        gpu?.shutdown()
     }
 
     /// `path` is the request's escaped path (`/render/...`), `query` its raw query.
@@ -110,8 +144,8 @@ final class RenderService: Sendable {
                 metrics.coalesced.increment()
                 return
             }
-            let submitted = pool.submit { [self] backend in
-                execute(key: key, id: id, file: file, request: request, backend: backend)
+            let submitted = pool.submit { [self] in
+                execute(key: key, id: id, file: file, request: request)
             }
             updateGauges()
             guard submitted else {
@@ -128,8 +162,9 @@ final class RenderService: Sendable {
         }
     }
 
-    /// On a render thread: source, plan, digest, cache, draw.
-    private func execute(key: String, id: UInt64, file: String, request: RenderRequest, backend: Backend) {
+    /// On a render thread: source, plan, digest, cache; then the draw (on the
+    /// shared GPU thread, or here on the CPU) and the encode, here.
+    private func execute(key: String, id: UInt64, file: String, request: RenderRequest) {
         defer { updateGauges() }
         // Nobody is waiting any more (timed out while queued): skip the work.
         guard flights.withLock({ $0.byKey[key]?.id == id }) else { return }
@@ -138,17 +173,24 @@ final class RenderService: Sendable {
         let started = clock.now
         do {
             let stamps = FileStamp.stamps(for: file)
-            let (source, sourceKey) = try sources.resolve(input: file, outputScale: request.outputScale)
-            let digest = JobDigest.make(backend: pool.backendKind, sourceKey: sourceKey, request: request)
+            let prepareStart = clock.now
+            let source = try sources.resolve(input: file, outputScale: request.outputScale)
+            let job = try PreparedJob(request: request, source: source, backend: backendKind, limits: options.limits)
+            metrics.stageTimes.add(.prepare, clock.now - prepareStart, items: 1)
+            let digest = job.digest
             remember(key, Memo(digest: digest, stamps: stamps))
             if let png = cache.get(digest) {
                 finish(key: key, id: id, .success((png, digest)))
                 return
             }
-            let plan = try PlanBuilder.plan(request, source: source, limits: options.limits)
             beforeRender?()
-            let data = try Render.pngData(backend.prepare(plan, source: source.image), plan: plan, source: source.image,
-                                          compression: request.compression)
+            let drawing: Drawing
+            if let gpu {
+                drawing = try gpu.draw(job)
+            } else {
+                drawing = .bands(CPURenderer.PlanWithTaps(plan: job.plan, source: job.source.image))
+            }
+            let data = try EncodeStep.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
             let png = ByteBuffer(bytes: data)
             cache.put(digest, png)
             metrics.renders.increment()

@@ -1,4 +1,5 @@
 import Prometheus
+import GlsliceKit
 
 /// What `/metrics` reports (Prometheus text, via swift-prometheus).
 public final class ServeMetrics: Sendable {
@@ -14,6 +15,8 @@ public final class ServeMetrics: Sendable {
     let queueDepth: Gauge
     let rendersRunning: Gauge
     let cacheBytes: Gauge
+    /// Busy time per engine stage, as `batch --stats` reports it.
+    let stageTimes = StageTimes()
 
     public init() {
         func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
@@ -42,5 +45,13 @@ public final class ServeMetrics: Sendable {
     }
 
     /// The Prometheus text exposition.
-    public func text() -> String { registry.emitToString() }
+    public func text() -> String {
+        var text = registry.emitToString()
+        text += "# HELP glslice_stage_seconds_total Busy time per render stage (prepare, draw, read-back, encode, write), summed over threads.\n"
+        text += "# TYPE glslice_stage_seconds_total counter\n"
+        for stage in Stage.allCases {
+            text += "glslice_stage_seconds_total{stage=\"\(stage.rawValue)\"} \(stageTimes.seconds(stage))\n"
+        }
+        return text
+    }
 }

@@ -14,7 +14,7 @@ import Testing
         // [1, width − 1) shows texel 1 + (x − 1) mod 3, i.e. 20, 30, 40 repeating.
         let values: [UInt8] = [10, 20, 30, 40, 50]
         let lattice = try lineLattice([(0, 1, false), (1, 4, true), (4, 5, false)], vertical: false)
-        let plan = try RenderPlan(lattice: lattice, size: PixelSize(width: width, height: 2), k: 1,
+        let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: width, height: 2), k: 1,
                                   modes: PerAxis(x: .tile, y: .stretch), filter: .nearest, fillCenter: true)
         let image = CPURenderer().render(plan, source: greyRow(values))
         var wrong = 0
@@ -172,7 +172,7 @@ import Testing
     func render(_ source: PremultipliedImage, insets: PixelInsets, size: PixelSize, k: Double = 1,
                 mode: ResizeMode = .stretch, filter: Filter = .linear, fill: Bool = true) throws -> PremultipliedImage {
         let lattice = try Lattice(width: source.width, height: source.height, insets: insets)
-        let plan = try RenderPlan(lattice: lattice, size: size, k: k, modes: PerAxis(both: mode),
+        let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: k, modes: PerAxis(both: mode),
                                   filter: filter, fillCenter: fill)
         return CPURenderer().render(plan, source: source)
     }
@@ -241,7 +241,7 @@ import Testing
         let source = straight.premultiplied()
         let lattice = try Lattice(width: 2, height: 1, x: [Segment(0, 2, scalable: true)], y: [Segment(0, 1, scalable: true)])
         // 2 → 4: x = 1 has u = 0.75, t = 0.25 … use 2 → 1: u = 1.0, t = 0.5, f = 0.5.
-        let plan = try RenderPlan(lattice: lattice, size: PixelSize(width: 1, height: 1), k: 1,
+        let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 1, height: 1), k: 1,
                                   modes: PerAxis(both: .stretch), filter: .linear, fillCenter: true)
         let out = CPURenderer().render(plan, source: source)
         #expect(out.rgba.pixels == [128, 0, 0, 128])

@@ -20,7 +20,7 @@ struct GPUBatchTests {
             var options = BatchOptions(manifest: manifest)
             options.backend = backend
             options.outputFolder = folder.appendingPathComponent(backend.rawValue).path
-            options.pixelPackRing = ring
+            options.gpu.pixelPackRing = ring
             summaries.append(try BatchRunner(options: options, onError: { Issue.record("\($0)") }).run())
         }
         #expect(summaries.map(\.ok) == [61, 61])
@@ -35,5 +35,42 @@ struct GPUBatchTests {
             for (a, b) in zip(cpu.rgba.pixels, gpu.rgba.pixels) { worst = max(worst, abs(Int(a) - Int(b))) }
         }
         #expect(worst <= 1)
+    }
+
+    /// A large output on the real GPU draw stage: drawn in 16-row bands and
+    /// streamed to its encoder through a budget of four bands, never whole.
+    @Test func largeOutputsStreamBandByBandWithinTheBudget() throws {
+        let backend = try GPUTestSupport.backend()
+        let gpu = try #require(backend.gpu)
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = BatchTests.jobLines(12)
+        lines.append(#"{"input": "texture.png", "output": "out/big.png", "insets": "6", "pixels": "1500x300", "mode": "round"}"#)
+        let manifest = try writeManifest(lines, in: folder)
+        var options = BatchOptions(manifest: manifest)
+        options.outputFolder = folder.appendingPathComponent("gpu").path
+        options.workers = 2
+        let runner = BatchRunner(options: options, onError: { Issue.record("\($0)") })
+        let reader = try ManifestReader(path: manifest, outputFolder: options.outputFolder, allowOutside: false)
+        let recorder = BatchRecorder(manifest: manifest, results: nil, resultsPath: nil, backend: "gpu",
+                                     onError: { Issue.record("\($0)") }, onProgress: nil)
+        let band = 16 * 1500 * 4
+        let budget = MemoryBudget(capacity: 4 * band + (1 << 22)) // four bands, or one 1024² atlas
+        var drawer = GPUDrawer(gpu: gpu, settings: GPUSettings(pixelPackRing: false), budget: budget, recorder: recorder,
+                               times: runner.times)
+        drawer.banding = Banding(maxRows: 16)
+        runner.run(reader: reader, recorder: recorder, drawer: drawer, backend: .gpu, started: Date())
+        #expect(recorder.summary(seconds: 0, closing: true).ok == 13)
+        #expect(budget.peak <= budget.capacity)
+        #expect(budget.peak < 1500 * 300 * 4) // never the whole 1.8 MB output at once
+        #expect(runner.times.seconds(.readBack) > 0)
+        let gpuImage = try PNGDecoder.decode(path: folder.appendingPathComponent("gpu/out/big.png").path, maxPixels: 1 << 22)
+        let source = try SourceImage.load(path: folder.appendingPathComponent("texture.png").path, maxPixels: 1 << 20)
+        let request = RenderRequest(size: .pixels(PixelSize(width: 1500, height: 300)), insets: try Insets(parsing: "6"),
+                                    modes: PerAxis(both: .round))
+        let cpu = CPURenderer().render(try PlanBuilder.plan(request, source: source), source: source.image)
+        var worst = 0
+        for (a, b) in zip(cpu.rgba.pixels, gpuImage.premultiplied().rgba.pixels) { worst = max(worst, abs(Int(a) - Int(b))) }
+        #expect(gpuImage.width == 1500 && gpuImage.height == 300 && worst <= 1)
     }
 }

@@ -11,7 +11,7 @@ struct GPULifetimeTests {
     func renderTwoTexels(on backend: Backend) throws -> [UInt8] {
         let source = PremultipliedImage(RGBAImage(width: 2, height: 1, pixels: [10, 10, 10, 255, 200, 200, 200, 255]))
         let lattice = try Lattice(width: 2, height: 1, insets: PixelInsets(top: 0, left: 0, bottom: 0, right: 0))
-        let plan = try RenderPlan(lattice: lattice, size: PixelSize(width: 4, height: 1), k: 1,
+        let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 4, height: 1), k: 1,
                                   modes: PerAxis(both: .stretch), filter: .nearest, fillCenter: true)
         let image = try Render.image(plan: plan, source: source, backend: backend)
         return stride(from: 0, to: image.rgba.pixels.count, by: 4).map { image.rgba.pixels[$0] }

@@ -74,7 +74,7 @@ struct GPUParityTests {
         ]
         for (mode, length, k, expected) in cases {
             let lattice = try Lattice(width: 5, height: 1, x: segments, y: [Segment(0, 1, scalable: true)])
-            let plan = try RenderPlan(lattice: lattice, size: PixelSize(width: length, height: 2), k: k,
+            let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: length, height: 2), k: k,
                                       modes: PerAxis(x: mode, y: .stretch), filter: .nearest, fillCenter: true)
             let image = try Render.image(plan: plan, source: greyRow(source), backend: gpu)
             for y in 0..<2 {
@@ -90,7 +90,7 @@ struct GPUParityTests {
             .premultiplied()
         let lattice = try Lattice(width: source.width, height: source.height,
                                   insets: PixelInsets(top: 16, left: 16, bottom: 16, right: 16))
-        let plan = try RenderPlan(lattice: lattice, size: PixelSize(width: 301, height: 203), k: 1.5,
+        let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 301, height: 203), k: 1.5,
                                   modes: PerAxis(x: .round, y: .tile), filter: .linear, fillCenter: true)
         let whole = try Render.image(plan: plan, source: source, backend: gpu)
         gpu.gpu?.targetLimitOverride = (37, 1 << 20)

@@ -36,7 +36,7 @@ import Testing
     @Test func extraSpaceIsSharedByTheStretchRuns() throws {
         // 9 px: caps 10, 30, 50 keep 1 px each; each 1-px run takes 3.
         let patch = try NinePatch(parsing: Self.twoRuns)
-        let plan = try RenderPlan(lattice: patch.lattice, size: PixelSize(width: 9, height: 1), k: 1,
+        let plan = try PlanBuilder.plan(lattice: patch.lattice, size: PixelSize(width: 9, height: 1), k: 1,
                                   modes: PerAxis(both: .auto), filter: .linear, fillCenter: true)
         let out = CPURenderer().render(plan, source: patch.artwork.premultiplied())
         #expect(out.rgba.pixels == [10, 20, 20, 20, 30, 40, 40, 40, 50].flatMap(Self.grey))
@@ -98,7 +98,7 @@ import Testing
         let options = RenderRequest(size: .pixels(PixelSize(width: 60, height: 40)), insets: Insets(top: 1, left: 1, bottom: 1, right: 1))
         #expect(throws: GlsliceError.self) { try PlanBuilder.plan(options, source: source) }
         // The tail stays centred: both runs grow by the same amount.
-        let plan = try RenderPlan(lattice: try #require(source.hints.lattice), size: PixelSize(width: 60, height: 40), k: 1,
+        let plan = try PlanBuilder.plan(lattice: try #require(source.hints.lattice), size: PixelSize(width: 60, height: 40), k: 1,
                                   modes: PerAxis(both: .stretch), filter: .linear, fillCenter: true)
         #expect(plan.xSpans.map(\.destination.count) == [8, 19, 6, 19, 8])
     }

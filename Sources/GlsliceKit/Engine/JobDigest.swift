@@ -12,8 +12,8 @@ public enum JobDigest {
     public static let rendererVersion = "glslice-render/1"
 
     /// The first 32 hex digits of the job's SHA-256.
-    public static func make(backend: String, sourceKey: String, request: RenderRequest) -> String {
-        let text = "\(rendererVersion)\n\(backend)\n\(sourceKey)\n\(request.canonicalJSON)\n"
+    public static func make(backend: BackendKind, sourceKey: SourceKey, request: RenderRequest) -> String {
+        let text = "\(rendererVersion)\n\(backend.rawValue)\n\(sourceKey.digestText)\n\(request.canonicalJSON)\n"
         return String(sha256Hex(Data(text.utf8)).prefix(32))
     }
 

@@ -18,6 +18,8 @@ public final class SourceCache: Sendable {
     public struct Entry: Sendable {
         public var source: SourceImage
         public var contentHash: String
+        /// Every pixel has alpha 255, counted once per decode rather than once per job.
+        public var isOpaque: Bool
         public var image: PremultipliedImage { source.image }
     }
 
@@ -85,7 +87,7 @@ public final class SourceCache: Sendable {
         if let hit { return hit }
         let data = try PNGDecoder.readInput(path)
         let source = try SourceImage.decode(data: data, path: path, maxPixels: maxPixels)
-        let entry = Entry(source: source, contentHash: Self.hash(data))
+        let entry = Entry(source: source, contentHash: Self.hash(data), isOpaque: source.image.rgba.isOpaque)
         let image = source.image
         let size = image.rgba.pixels.count
         contents.withLock { contents in
@@ -105,15 +107,21 @@ public final class SourceCache: Sendable {
     /// What `input` draws (a PNG, a nine-patch or an image set's variant for
     /// `outputScale`) through this cache, and the digest key for it: the file's
     /// SHA-256, plus an image set's recipe when there is one.
-    public func resolve(input: String, outputScale: Double?) throws -> (source: SourceImage, key: String) {
+    public func resolve(input: String, outputScale: Double?) throws -> ResolvedSource {
         var contentHash = ""
+        var opaque = true
         let source = try SourceResolver.resolve(path: input, outputScale: outputScale) { file in
             let entry = try self.source(at: file)
             contentHash = entry.contentHash
+            opaque = entry.isOpaque
             return entry.source
         }
-        let recipe = source.hints.recipe
-        return (source, recipe.isEmpty ? contentHash : "\(contentHash):\(recipe)")
+        let key = SourceKey(contentHash: contentHash, recipe: source.hints.recipe)
+        // An image set's slicing may crop the file; only then is opacity counted again.
+        if case .imageSet(let recipe) = key.recipe, recipe.resizing != nil {
+            return ResolvedSource(source: source, key: key)
+        }
+        return ResolvedSource(source: source, key: key, isOpaque: opaque)
     }
 
     static func hash(_ data: Data) -> String { JobDigest.sha256Hex(data) }

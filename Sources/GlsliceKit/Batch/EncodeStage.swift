@@ -1,0 +1,28 @@
+/// The encode stage, on every core: each output's rows, wherever they were
+/// drawn, through the one encode step into its file.
+struct EncodeStage: Sendable {
+    let durable: Bool
+    let recorder: BatchRecorder
+    let times: StageTimes
+
+    func encode(_ work: EncodeWork) {
+        let job = work.job
+        do {
+            let drawing: Drawing
+            switch work.drawing {
+            case .onCPU:
+                let prepared = job.prepared
+                drawing = .bands(CPURenderer.PlanWithTaps(plan: prepared.plan, source: prepared.source.image))
+            case .drawn(let rows): drawing = .rows(rows)
+            case .streaming(let stream): drawing = .stream(stream)
+            }
+            let encoded = try EncodeStep.encode(job.prepared, drawing: drawing, to: .output(.file(job.output), durable: durable),
+                                                recordDigest: true, times: times)
+            let clock = ContinuousClock(), start = clock.now
+            recorder.succeed(job, bytes: encoded.byteCount)
+            times.add(.write, clock.now - start)
+        } catch {
+            recorder.fail(job.manifest, error, started: job.started)
+        }
+    }
+}

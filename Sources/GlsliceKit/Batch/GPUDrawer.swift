@@ -1,0 +1,117 @@
+import Foundation
+
+/// The draw stage on a GPU: one thread, the one that owns the GL context,
+/// which makes GL calls and nothing else. Small outputs are packed into
+/// atlases (each source cell uploaded once and cached under its `SourceKey`),
+/// read back through the pixel-pack ring while the next atlas draws, and
+/// handed to the encoders as rectangles of the atlas, not copies. Outputs too
+/// large for an atlas are drawn band by band and streamed to an encoder.
+/// Memory drawn but not yet encoded is bounded by `budget`.
+struct GPUDrawer: BatchDrawer {
+    let gpu: GPURenderer
+    let settings: GPUSettings
+    let budget: MemoryBudget
+    let recorder: BatchRecorder
+    let times: StageTimes
+    var banding = Banding()
+
+    /// Draws what `input` brings until it is closed and drained; pushes each output to `output`.
+    func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws {
+        let recorder = self.recorder
+        let atlas = try AtlasRenderer<BatchJob>(renderer: gpu, pixelPackRing: settings.pixelPackRing ?? !gpu.context.isSoftware,
+                                                budget: budget, times: times) { placements, pixels in
+            switch pixels {
+            case .success(let pixels):
+                let stride = pixels.width * 4
+                for p in placements {
+                    let rows = DrawnRows(buffer: pixels.buffer, offset: pixels.offset(x: p.x, y: p.y),
+                                         rows: p.size.height, rowStride: stride)
+                    output.push(EncodeWork(job: p.item, drawing: .drawn(rows)))
+                }
+            case .failure(let error):
+                for p in placements { recorder.fail(p.item.manifest, error, started: p.item.started) }
+            }
+        }
+        let clock = ContinuousClock()
+        while true {
+            var start = clock.now
+            let jobs = input.popBatch(limit: 256)
+            times.add(.drawWait, clock.now - start)
+            if jobs.isEmpty { break }
+            // Tallest first packs shelves tighter.
+            let sorted = jobs.sorted { $0.prepared.size.height > $1.prepared.size.height }
+            var large: [BatchJob] = []
+            for job in sorted {
+                guard atlas.fits(job.prepared.size) else {
+                    large.append(job)
+                    continue
+                }
+                do {
+                    // Timed inside: `add` draws a full atlas itself, which the atlas times.
+                    try atlas.add(job, size: job.prepared.size) {
+                        let start = clock.now
+                        defer { times.add(.draw, clock.now - start, items: 1) }
+                        return try gpu.upload(job.prepared.plan, source: job.prepared.source.image,
+                                              sourceKey: job.prepared.source.key)
+                    }
+                } catch {
+                    recorder.fail(job.manifest, error, started: job.started)
+                }
+            }
+            atlas.flush()
+            for job in large { stream(job, into: output) }
+            gpu.trimTextureCache()
+        }
+        atlas.finish()
+    }
+
+    /// A large output: band by band into a stream that an encoder is already reading.
+    private func stream(_ job: BatchJob, into output: BoundedQueue<EncodeWork>) {
+        let stream = BandStream(depth: 4)
+        output.push(EncodeWork(job: job, drawing: .streaming(stream)))
+        let clock = ContinuousClock()
+        do {
+            var start = clock.now
+            let plan = try gpu.upload(job.prepared.plan, source: job.prepared.source.image, sourceKey: job.prepared.source.key)
+            times.add(.draw, clock.now - start, items: 1)
+            let size = job.prepared.size
+            let rows = banding.rows(width: size.width, height: size.height, renderer: plan)
+            var y = 0
+            while y < size.height {
+                let count = min(rows, size.height - y)
+                start = clock.now
+                let buffer = PixelBuffer(byteCount: count * size.width * 4, budget: budget)
+                times.add(.drawWait, clock.now - start)
+                try plan.renderRows(y..<(y + count), into: buffer.base, timing: times)
+                start = clock.now
+                stream.send(DrawnRows(buffer: buffer, offset: 0, rows: count, rowStride: size.width * 4))
+                times.add(.drawWait, clock.now - start)
+                y += count
+            }
+            stream.finish()
+        } catch {
+            stream.fail(error) // its encoder records the failure
+        }
+    }
+}
+
+/// A draw stage on its own thread (the GPU's). It runs on the thread that
+/// opened its backend, and never prepares or encodes.
+protocol BatchDrawer {
+    /// Draws what `input` brings until it is closed and drained, pushing each
+    /// output to `output`; records the jobs it cannot draw.
+    func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws
+}
+
+/// How the GPU path draws: parameters, never environment reads inside the library.
+public struct GPUSettings: Sendable {
+    /// Read back through a ring of pixel-pack buffers; nil takes it on hardware GPUs (not llvmpipe).
+    public var pixelPackRing: Bool?
+    /// Bytes of drawn pixels allowed to wait for the encoders.
+    public var inFlightBytes: Int
+
+    public init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20) {
+        self.pixelPackRing = pixelPackRing
+        self.inFlightBytes = inFlightBytes
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The prepare stage, on every core: resume check, source (through the
+/// shared cache), plan, digest and the output's folder. What it cannot
+/// prepare it records as skipped or failed; the rest goes on to draw.
+final class PrepareStage: Sendable {
+    private let options: BatchOptions
+    private let cache: SourceCache
+    private let backend: BackendKind
+    private let recorder: BatchRecorder
+    private let started: Date
+    private let folders = Locked(Folders())
+
+    private struct Folders {
+        var made: Set<String> = []
+        var swept: Set<String> = []
+    }
+
+    init(options: BatchOptions, cache: SourceCache, backend: BackendKind, recorder: BatchRecorder, started: Date) {
+        self.options = options
+        self.cache = cache
+        self.backend = backend
+        self.recorder = recorder
+        self.started = started
+    }
+
+    /// The job ready to draw, or nil when it is finished already (skipped, or failed and recorded).
+    func prepare(_ job: ManifestJob) -> BatchJob? {
+        let started = Date()
+        let folder = OutputFile.split(job.output).folder
+        sweepOnce(folder)
+        do {
+            if try alreadyDone(job) {
+                // A skipped .9.png still reports its bounds, for builds that read only the latest results.
+                let bounds = NinePatch.isNinePatch(path: job.input) ? try? resolve(job).source.hints.ninePatch : nil
+                recorder.record(JobResult(line: job.line, output: job.output, status: .skipped, error: nil,
+                                          milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0, ninePatch: bounds))
+                return nil
+            }
+            let prepared = try PreparedJob(request: job.request, source: resolve(job), backend: backend,
+                                           limits: options.limits)
+            try ensureFolder(folder, for: job.output)
+            return BatchJob(manifest: job, prepared: prepared, started: started)
+        } catch {
+            recorder.fail(job, error, started: started)
+            return nil
+        }
+    }
+
+    private func resolve(_ job: ManifestJob) throws -> ResolvedSource {
+        try cache.resolve(input: job.input, outputScale: job.request.outputScale)
+    }
+
+    /// With `--resume`: true when the output is a whole PNG (a killed writer or
+    /// a full disk can leave an intact head and digest) that records this job's digest.
+    private func alreadyDone(_ job: ManifestJob) throws -> Bool {
+        guard options.resume, let output = FileManager.default.contents(atPath: job.output),
+              PNGDecoder.isWhole(output),
+              let recorded = PNGDecoder.text(key: JobDigest.textKey, data: output) else { return false }
+        // A plain PNG is hashed without decoding. A source with a recipe (an image set, a
+        // nine-patch, which may be compiled whatever its name) is resolved; its sources are
+        // cached, and a job that is not done needs them anyway.
+        if !ImageSet.isImageSet(path: job.input) {
+            let plain = SourceKey(contentHash: try cache.contentHash(of: job.input), recipe: .plain)
+            if recorded == JobDigest.make(backend: backend, sourceKey: plain, request: job.request) { return true }
+        }
+        return recorded == JobDigest.make(backend: backend, sourceKey: try resolve(job).key, request: job.request)
+    }
+
+    /// The first time a batch meets an output folder, it removes the hidden
+    /// temporary files that an earlier, killed run left there.
+    private func sweepOnce(_ folder: String) {
+        if folders.withLock({ $0.swept.insert(folder).inserted }) { OutputFile.sweepStale(in: folder, olderThan: started) }
+    }
+
+    /// Creates the output's folder once per batch, not once per job.
+    private func ensureFolder(_ folder: String, for output: String) throws {
+        if folders.withLock({ $0.made.contains(folder) }) { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw GlsliceError(.cannotWrite, file: output, "cannot create the folder \(folder)")
+        }
+        folders.withLock { _ = $0.made.insert(folder) }
+    }
+}

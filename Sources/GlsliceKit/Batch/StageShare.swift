@@ -1,0 +1,31 @@
+import Foundation
+
+/// One stage's busy time in a finished batch, and its share of the time its
+/// threads had: the stage nearest 100% is the bottleneck.
+public struct StageShare: Sendable, Encodable {
+    public var stage: String
+    public var threads: Int
+    public var seconds: Double
+    /// Busy time over (wall time × threads).
+    public var share: Double
+
+    /// The stages of a batch that ran `workers` workers for `wall` seconds.
+    static func shares(_ times: StageTimes, backend: BackendKind, workers: Int, wall: Double) -> [StageShare] {
+        let stages: [(Stage, Int)] = backend == .gpu
+            ? [(.prepare, workers), (.draw, 1), (.drawWait, 1), (.readBack, 1), (.encode, workers), (.write, workers)]
+            // On the CPU the encoders draw: draw, encode and write share their threads.
+            : [(.prepare, workers), (.draw, workers), (.encode, workers), (.write, workers)]
+        return stages.map { stage, threads in
+            let seconds = times.seconds(stage)
+            return StageShare(stage: stage.rawValue, threads: threads, seconds: seconds,
+                              share: wall > 0 ? seconds / (wall * Double(threads)) : 0)
+        }
+    }
+
+    /// `  prepare   2 threads   0.41 s   17%`
+    public var line: String {
+        let name = stage.padding(toLength: max(stage.count, 10), withPad: " ", startingAt: 0)
+        return name + String(format: " %3d thread%@ %8.2f s busy %5.0f%%", threads, threads == 1 ? " " : "s", seconds,
+                             share * 100)
+    }
+}

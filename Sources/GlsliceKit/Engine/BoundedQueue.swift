@@ -1,0 +1,119 @@
+import Dispatch
+import Synchronization
+
+/// A blocking FIFO with a capacity, so a fast stage cannot run ahead of a slow
+/// one and memory stays bounded whatever the manifest's length.
+///
+/// Two counting semaphores carry the waiting (free slots, queued items) and a
+/// mutex guards the storage; `close` wakes every waiter, each waking the next.
+public final class BoundedQueue<Element: Sendable>: Sendable {
+    private struct Storage {
+        /// Popped slots are set to nil at once, so a queue never keeps what it handed out alive.
+        var items: [Element?] = []
+        var head = 0
+        var closed = false
+        var count: Int { items.count - head }
+
+        /// Drops the popped prefix once it is most of the storage.
+        mutating func compact() {
+            if head > 64 && head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+        }
+
+        /// The oldest item, its slot cleared; nil when none is queued.
+        mutating func take() -> Element? {
+            guard head < items.count, let item = items[head] else { return nil }
+            items[head] = nil
+            head += 1
+            compact()
+            return item
+        }
+    }
+
+    private let storage = Locked(Storage())
+    private let freeSlots: DispatchSemaphore
+    private let queued = DispatchSemaphore(value: 0)
+
+    public init(capacity: Int) { freeSlots = DispatchSemaphore(value: max(1, capacity)) }
+
+    /// Blocks while full. Returns false when the queue was closed.
+    @discardableResult
+    public func push(_ item: Element) -> Bool {
+        freeSlots.wait()
+        let accepted = storage.withLock { storage in
+            guard !storage.closed else { return false }
+            storage.items.append(item)
+            return true
+        }
+        if accepted { queued.signal() } else { freeSlots.signal() } // closed: wake the next pusher
+        return accepted
+    }
+
+    /// Blocks while empty; nil once closed and drained.
+    public func pop() -> Element? {
+        queued.wait()
+        let item: Element? = storage.withLock { $0.take() }
+        if item != nil { freeSlots.signal() } else { queued.signal() } // closed: wake the next popper
+        return item
+    }
+
+    /// Takes what is queued now, up to `limit`, waiting only for the first.
+    public func popBatch(limit: Int) -> [Element] {
+        guard let first = pop() else { return [] }
+        var batch = [first]
+        while batch.count < limit, queued.wait(timeout: .now()) == .success {
+            guard let item = storage.withLock({ $0.take() }) else {
+                queued.signal() // the close signal: leave it for the next pop
+                break
+            }
+            freeSlots.signal()
+            batch.append(item)
+        }
+        return batch
+    }
+
+    /// Waits for a first item, then gathers more for up to `gathering`, up to
+    /// `limit` in all: requests that arrive together leave together.
+    public func popBatch(limit: Int, gathering: Duration) -> [Element] {
+        guard let first = pop() else { return [] }
+        var batch = [first]
+        let nanoseconds = Int(gathering.components.seconds) * 1_000_000_000
+            + Int(gathering.components.attoseconds / 1_000_000_000)
+        let deadline = DispatchTime.now() + .nanoseconds(nanoseconds)
+        while batch.count < limit, queued.wait(timeout: deadline) == .success {
+            guard let item = storage.withLock({ $0.take() }) else {
+                queued.signal() // the close signal: leave it for the next pop
+                break
+            }
+            freeSlots.signal()
+            batch.append(item)
+        }
+        return batch
+    }
+
+    /// No more pushes; poppers drain what is left and then get nil.
+    public func close() {
+        storage.withLock { $0.closed = true }
+        queued.signal()
+        freeSlots.signal()
+    }
+
+    /// Closes and drops what is still queued, waking every waiter; returns the
+    /// dropped items so that the caller can account for each one.
+    @discardableResult
+    public func cancel() -> [Element] {
+        let dropped = storage.withLock { storage -> [Element] in
+            storage.closed = true
+            let rest = storage.items[storage.head...].compactMap { $0 }
+            storage.items.removeAll()
+            storage.head = 0
+            return rest
+        }
+        for _ in dropped { freeSlots.signal() }
+        queued.signal()
+        freeSlots.signal()
+        return dropped
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Where an encoded PNG goes.
+public enum EncodeSink: Sendable {
+    /// A file (written atomically), standard output or a descriptor.
+    case output(OutputTarget, durable: Bool = false)
+    /// Bytes returned to the caller (serve's answers).
+    case memory
+}
+
+/// What the encode step produced.
+public struct EncodedPNG: Sendable {
+    /// PNG bytes written.
+    public var byteCount: Int
+    /// The PNG itself, for `.memory`.
+    public var data: [UInt8]?
+}
+
+/// The one encode step: a prepared job's rows, from wherever they were drawn,
+/// into a PNG in a file or in memory, with the job's opacity rule.
+public enum EncodeStep {
+    /// - Parameters:
+    ///   - recordDigest: write the job digest as a tEXt chunk (batch outputs, for `--resume`).
+    ///   - times: where draw, encode and write time is charged (nil: nowhere).
+    public static func encode(_ job: PreparedJob, drawing: Drawing, to sink: EncodeSink, recordDigest: Bool = false,
+                              banding: Banding = Banding(), times: StageTimes? = nil) throws -> EncodedPNG {
+        let clock = ContinuousClock()
+        let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
+        let started = clock.now
+        let writer: PNGWriter
+        switch sink {
+        case .output(let target, let durable):
+            writer = try PNGWriter(target: target.durable(durable), size: job.size, opaque: job.isOpaque,
+                                   compression: job.request.compression, text: text)
+        case .memory:
+            writer = try PNGWriter(memorySize: job.size, opaque: job.isOpaque, compression: job.request.compression,
+                                   text: text)
+        }
+        var drawTime = Duration.zero
+        switch drawing {
+        case .bands(let renderer):
+            try banding.render(renderer, size: job.size, into: writer) { drawTime += $0 }
+        case .rows(let rows):
+            try writer.write(premultipliedRows: rows.first, count: rows.rows, rowStride: rows.rowStride)
+        case .stream(let stream):
+            while let band = try stream.next() {
+                try writer.write(premultipliedRows: band.first, count: band.rows, rowStride: band.rowStride)
+            }
+        }
+        let bytes = try writer.finish()
+        let total = clock.now - started
+        if let times {
+            times.add(.draw, drawTime)
+            times.add(.write, writer.fileTime)
+            times.add(.encode, total - drawTime - writer.fileTime, items: 1)
+        }
+        return EncodedPNG(byteCount: bytes, data: writer.memoryData)
+    }
+}
+
+extension OutputTarget {
+    /// The same target with `durable` set, where it is a file.
+    func durable(_ durable: Bool) -> OutputTarget {
+        if case .file(let path, let was) = self { return .file(path, durable: durable || was) }
+        return self
+    }
+}

@@ -1,0 +1,34 @@
+/// A source ready to plan: its decoded pixels and slicing facts, and the key
+/// that names it in digests and in the GPU's texture cache.
+public struct ResolvedSource: Sendable {
+    public var source: SourceImage
+    public var key: SourceKey
+    /// Every source pixel has alpha 255 (computed once, for the encode step's opacity rule).
+    public var isOpaque: Bool
+
+    public init(source: SourceImage, key: SourceKey) {
+        self.init(source: source, key: key, isOpaque: source.image.rgba.isOpaque)
+    }
+
+    init(source: SourceImage, key: SourceKey, isOpaque: Bool) {
+        self.source = source
+        self.key = key
+        self.isOpaque = isOpaque
+    }
+
+    public var image: PremultipliedImage { source.image }
+}
+
+extension ResolvedSource {
+    /// Resolves `input` without a cache (one render): a PNG, a nine-patch or an
+    /// image set's variant for `outputScale`, hashing each file it reads.
+    public static func load(input: String, outputScale: Double?, maxPixels: Int) throws -> ResolvedSource {
+        var contentHash = ""
+        let source = try SourceResolver.resolve(path: input, outputScale: outputScale) { file in
+            let data = try PNGDecoder.readInput(file)
+            contentHash = JobDigest.sha256Hex(data)
+            return try SourceImage.decode(data: data, path: file, maxPixels: maxPixels)
+        }
+        return ResolvedSource(source: source, key: SourceKey(contentHash: contentHash, recipe: source.hints.recipe))
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The stages a job passes through, in order. A batch's `--stats` and serve's
+/// `/metrics` report each one's busy time, so an operator sees the bottleneck.
+public enum Stage: String, CaseIterable, Sendable {
+    /// Resume check, source, plan, digest.
+    case prepare
+    /// Drawing pixels: CPU rows, or the GL thread's uploads and draw calls.
+    case draw
+    /// The GL thread waiting: for jobs to draw, or for memory the encoders still hold.
+    case drawWait = "draw-wait"
+    /// Copying pixels back from the GPU.
+    case readBack = "read-back"
+    /// Unpremultiplying, palette and zlib (with libpng's writes into the open file).
+    case encode
+    /// Opening, naming (and with `--fsync` flushing) files, and the results line.
+    case write
+}
+
+/// Busy time per stage, summed over the threads of that stage. Cheap enough
+/// to keep on always: one uncontended lock per band or job.
+public final class StageTimes: Sendable {
+    private let nanoseconds = Locked([Int](repeating: 0, count: Stage.allCases.count))
+    private let counts = Locked([Int](repeating: 0, count: Stage.allCases.count))
+
+    public init() {}
+
+    /// Adds `duration` to `stage`.
+    public func add(_ stage: Stage, _ duration: Duration, items: Int = 0) {
+        let index = Stage.allCases.firstIndex(of: stage) ?? 0
+        let nanos = Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
+        nanoseconds.withLock { $0[index] += nanos }
+        if items > 0 { counts.withLock { $0[index] += items } }
+    }
+
+    /// Runs `body`, charging its time to `stage`.
+    @inline(__always)
+    public func time<T>(_ stage: Stage, items: Int = 0, _ body: () throws -> T) rethrows -> T {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { add(stage, clock.now - start, items: items) }
+        return try body()
+    }
+
+    /// Seconds of busy time in `stage` so far.
+    public func seconds(_ stage: Stage) -> Double {
+        let index = Stage.allCases.firstIndex(of: stage) ?? 0
+        return Double(nanoseconds.withLock { $0[index] }) / 1e9
+    }
+
+    /// Items counted for `stage` (jobs prepared, bands drawn, outputs encoded).
+    public func count(_ stage: Stage) -> Int {
+        let index = Stage.allCases.firstIndex(of: stage) ?? 0
+        return counts.withLock { $0[index] }
+    }
+}

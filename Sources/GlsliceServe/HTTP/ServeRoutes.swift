@@ -1,0 +1,48 @@
+import Foundation
+import GlsliceKit
+import Hummingbird
+import NIOCore
+
+/// The server's routes as one collection: render, health, metrics and, when
+/// enabled, the preview page and its two JSON helpers.
+struct ServeRoutes: Sendable {
+    let server: GlsliceServer
+
+    var collection: RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get("/healthz") { _, _ in server.health() }
+        routes.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: server.metrics.text())))
+        }
+        routes.get("/render/**") { request, _ in
+            await server.respond(to: request)
+        }
+        // What a CDN or `curl -I` asks: the same status and headers, no body.
+        routes.head("/render/**") { request, _ in
+            var response = await server.respond(to: request)
+            let length = response.body.contentLength
+            response.body = ResponseBody()
+            if let length { response.headers[.contentLength] = String(length) }
+            return response
+        }
+        guard server.options.preview else { return routes }
+        routes.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
+                                            .contentSecurityPolicy: GlsliceServer.previewPolicy],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.preview_html)))
+        }
+        routes.get("/preview/sources") { _, _ in
+            GlsliceServer.json(200, server.catalog.sources())
+        }
+        routes.get("/preview/info/**") { request, _ in
+            let path = request.uri.path.dropFirst("/preview/info/".count)
+            let scale = request.uri.queryParameters["scale"].flatMap { Double(String($0)) }
+            switch server.catalog.info(escapedPath: path, outputScale: scale) {
+            case .success(let info): return GlsliceServer.json(200, info)
+            case .failure(let refusal): return GlsliceServer.refusalResponse(refusal)
+            }
+        }
+        return routes
+    }
+}

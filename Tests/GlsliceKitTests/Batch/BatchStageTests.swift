@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+/// A draw stage that draws on the CPU but runs as the GPU's does, on the
+/// thread that calls it, and records which threads it ran on. Jobs whose
+/// output name contains "fail" are streamed and then failed mid-way; every
+/// job is streamed in bands of `bandRows` through `budget` when one is given.
+final class FakeDrawer: BatchDrawer, @unchecked Sendable {
+    let threads = Locked(Set<UInt>())
+    let budget: MemoryBudget?
+    let bandRows: Int
+
+    init(budget: MemoryBudget? = nil, bandRows: Int = 0) {
+        self.budget = budget
+        self.bandRows = bandRows
+    }
+
+    func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws {
+        while let job = input.pop() {
+            threads.withLock { _ = $0.insert(currentThread()) }
+            let size = job.prepared.size, stride = size.width * 4
+            let renderer = CPURenderer.PlanWithTaps(plan: job.prepared.plan, source: job.prepared.source.image)
+            if job.output.contains("fail") {
+                let stream = BandStream()
+                output.push(EncodeWork(job: job, drawing: .streaming(stream)))
+                stream.fail(GlsliceError(.internal, "the fake GPU lost this one"))
+            } else if bandRows > 0 {
+                let stream = BandStream(depth: 2)
+                output.push(EncodeWork(job: job, drawing: .streaming(stream)))
+                var y = 0
+                while y < size.height {
+                    let count = min(bandRows, size.height - y)
+                    let buffer = PixelBuffer(byteCount: count * stride, budget: budget)
+                    renderer.renderRows(y..<(y + count), into: buffer.base)
+                    stream.send(DrawnRows(buffer: buffer, offset: 0, rows: count, rowStride: stride))
+                    y += count
+                }
+                stream.finish()
+            } else {
+                let buffer = PixelBuffer(byteCount: size.height * stride, budget: budget)
+                renderer.renderRows(0..<size.height, into: buffer.base)
+                output.push(EncodeWork(job: job, drawing: .drawn(DrawnRows(buffer: buffer, offset: 0, rows: size.height,
+                                                                           rowStride: stride))))
+            }
+        }
+    }
+}
+
+func currentThread() -> UInt { UInt(pthread_self()) }
+
+/// The batch's stages alone, with a fake draw stage in place of the GPU.
+@Suite struct BatchStageTests {
+    struct Run {
+        var summary: BatchSummary
+        var errors: [String]
+        var stageThreads: [Stage: Set<UInt>]
+        var callerThread: UInt
+    }
+
+    func run(_ lines: [String], in folder: URL, drawer: FakeDrawer, workers: Int = 3) throws -> Run {
+        let manifest = try writeManifest(lines, in: folder)
+        var options = BatchOptions(manifest: manifest)
+        options.workers = workers
+        let runner = BatchRunner(options: options, onError: { _ in })
+        let reader = try ManifestReader(path: manifest, outputFolder: nil, allowOutside: false)
+        let errors = LockedLines()
+        let recorder = BatchRecorder(manifest: manifest, results: nil, resultsPath: nil, backend: "fake",
+                                     onError: { errors.append($0) }, onProgress: nil)
+        let seen = Locked([Stage: Set<UInt>]())
+        runner.run(reader: reader, recorder: recorder, drawer: drawer, backend: .gpu, started: Date()) { stage in
+            seen.withLock { _ = $0[stage, default: []].insert(currentThread()) }
+        }
+        return Run(summary: recorder.summary(seconds: 0, closing: true), errors: errors.lines,
+                   stageThreads: seen.withLock { $0 }, callerThread: currentThread())
+    }
+
+    @Test func prepareAndEncodeNeverRunOnTheDrawThread() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let drawer = FakeDrawer()
+        let result = try run(BatchTests.jobLines(40), in: folder, drawer: drawer)
+        #expect(result.summary.ok == 40 && result.summary.failed == 0)
+        let drawThreads = drawer.threads.withLock { $0 }
+        #expect(drawThreads == [result.callerThread]) // one draw thread: the one that opened the backend
+        let prepare = result.stageThreads[.prepare] ?? [], encode = result.stageThreads[.encode] ?? []
+        #expect(!prepare.isEmpty && !encode.isEmpty)
+        #expect(prepare.isDisjoint(with: drawThreads))
+        #expect(encode.isDisjoint(with: drawThreads))
+        // What the fake drew is what the CPU batch writes.
+        for i in [0, 7, 39] {
+            let output = try PNGDecoder.decode(path: folder.appendingPathComponent("out/\(i).png").path, maxPixels: 1 << 20)
+            let parts = try JSONSerialization.jsonObject(with: Data(BatchTests.jobLines(40)[i].utf8)) as? [String: String]
+            let expected = try CPURenderer().render(plan(for: try #require(parts), in: folder), source: source(parts, folder))
+            #expect(output.premultiplied().rgba.pixels == expected.rgba.pixels, "out/\(i).png")
+        }
+    }
+
+    @Test func oneFailingJobNeverStopsTheOthers() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = BatchTests.jobLines(20)
+        lines[3] = #"{"input": "missing.png", "output": "out/3.png", "pixels": "20x20"}"#             // prepare fails
+        lines[9] = #"{"input": "panel.png", "output": "out/fail-9.png", "pixels": "20x20", "insets": "8"}"# // draw fails
+        lines[15] = #"{"input": "panel.png", "output": "out/taken", "pixels": "20x20", "insets": "8"}"#   // encode fails
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("out/taken"), withIntermediateDirectories: true)
+        let result = try run(lines, in: folder, drawer: FakeDrawer())
+        #expect(result.summary.ok == 17 && result.summary.failed == 3)
+        #expect(result.errors.count == 3)
+        for (line, text) in [(4, "no such file"), (10, "the fake GPU lost this one"), (16, "taken")] {
+            #expect(result.errors.contains { $0.contains(":\(line): ") && $0.contains(text) }, "line \(line)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/fail-9.png").path))
+        for i in [0, 2, 4, 8, 10, 14, 16, 19] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(i).png").path))
+        }
+    }
+
+    /// Outputs streamed in 4-row bands through a budget of three bands: the
+    /// drawer waits for the encoders rather than holding whole images.
+    @Test func streamedOutputsHoldOnlyTheBudget() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = (0..<6).map { #"{"input": "texture.png", "output": "out/\#($0).png", "insets": "6", "pixels": "300x\#(200 + $0)", "mode": "round"}"# }
+        let band = 4 * 300 * 4
+        let budget = MemoryBudget(capacity: 3 * band)
+        let result = try run(lines, in: folder, drawer: FakeDrawer(budget: budget, bandRows: 4))
+        #expect(result.summary.ok == 6)
+        #expect(budget.peak <= 3 * band) // one whole output would be 50 bands
+        #expect(budget.held == 0)
+        let output = try PNGDecoder.decode(path: folder.appendingPathComponent("out/5.png").path, maxPixels: 1 << 20)
+        #expect(output.height == 205)
+    }
+
+    private func source(_ parts: [String: String]?, _ folder: URL) throws -> PremultipliedImage {
+        try SourceImage.load(path: folder.appendingPathComponent(parts?["input"] ?? "").path, maxPixels: 1 << 20).image
+    }
+
+    private func plan(for parts: [String: String], in folder: URL) throws -> RenderPlan {
+        let keys = parts.filter { $0.key != "input" && $0.key != "output" }
+        let request = try JSONDecoder().decode(RenderRequest.self, from: JSONSerialization.data(withJSONObject: keys))
+        let source = try SourceImage.load(path: folder.appendingPathComponent(parts["input"] ?? "").path, maxPixels: 1 << 20)
+        return try PlanBuilder.plan(request, source: source)
+    }
+}
