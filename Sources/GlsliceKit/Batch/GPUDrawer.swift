@@ -18,8 +18,8 @@ struct GPUDrawer: BatchDrawer {
     /// Draws what `input` brings until it is closed and drained; pushes each output to `output`.
     func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws {
         let recorder = self.recorder
-        let atlas = try AtlasRenderer<BatchJob>(renderer: gpu, pixelPackRing: settings.pixelPackRing ?? !gpu.context.isSoftware,
-                                                budget: budget, times: times) { placements, pixels in
+        let ring = try (settings.pixelPackRing ?? !gpu.context.isSoftware) ? PixelPackRing(count: 8, times: times) : nil
+        let atlas = try AtlasRenderer<BatchJob>(renderer: gpu, ring: ring, budget: budget, times: times) { placements, pixels in
             switch pixels {
             case .success(let pixels):
                 let stride = pixels.width * 4
@@ -59,15 +59,16 @@ struct GPUDrawer: BatchDrawer {
                 }
             }
             atlas.flush()
-            for job in large { stream(job, into: output) }
+            for job in large { stream(job, into: output, ring: ring) }
+            ring?.poll()
             gpu.trimTextureCache()
         }
         atlas.finish()
     }
 
     /// A large output: band by band into a stream that an encoder is already reading.
-    private func stream(_ job: BatchJob, into output: BoundedQueue<EncodeWork>) {
-        let stream = BandStream(depth: 4)
+    private func stream(_ job: BatchJob, into output: BoundedQueue<EncodeWork>, ring: PixelPackRing?) {
+        let stream = BandStream(depth: (ring?.count ?? 2) + 2)
         output.push(EncodeWork(job: job, drawing: .streaming(stream)))
         let clock = ContinuousClock()
         do {
@@ -76,6 +77,10 @@ struct GPUDrawer: BatchDrawer {
             times.add(.draw, clock.now - start, items: 1)
             let size = job.prepared.size
             let rows = banding.rows(width: size.width, height: size.height, renderer: plan)
+            if let ring, plan.drawsBandsWhole {
+                try streamThroughRing(plan, size: size, rows: rows, into: stream, ring: ring)
+                return
+            }
             var y = 0
             while y < size.height {
                 let count = min(rows, size.height - y)
@@ -91,6 +96,34 @@ struct GPUDrawer: BatchDrawer {
             stream.finish()
         } catch {
             stream.fail(error) // its encoder records the failure
+        }
+    }
+}
+
+extension GPUDrawer {
+    /// Each band drawn, then read back through the ring while the next one
+    /// draws; the stream gets each band when its read completes, in order, and
+    /// ends with the last. An error ends the stream, and bands still in flight
+    /// are then dropped.
+    private func streamThroughRing(_ plan: GPURenderer.UploadedPlan, size: PixelSize, rows: Int, into stream: BandStream,
+                                   ring: PixelPackRing) throws {
+        let clock = ContinuousClock()
+        var y = 0
+        while y < size.height {
+            let count = min(rows, size.height - y), last = y + count == size.height
+            let start = clock.now
+            try plan.drawBand(y..<(y + count))
+            times.add(.draw, clock.now - start)
+            try ring.read(width: size.width, height: count, renderer: gpu) { result in
+                switch result {
+                case .success(let buffer):
+                    stream.send(DrawnRows(buffer: buffer, offset: 0, rows: count, rowStride: size.width * 4))
+                    if last { stream.finish() }
+                case .failure(let error):
+                    stream.fail(error)
+                }
+            }
+            y += count
         }
     }
 }

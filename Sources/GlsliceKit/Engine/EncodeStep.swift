@@ -37,13 +37,19 @@ public enum EncodeStep {
                                    text: text)
         }
         var drawTime = Duration.zero
+        /// Waiting for bands drawn elsewhere: idle, so no stage's busy time.
+        var waitTime = Duration.zero
         switch drawing {
         case .bands(let renderer):
             try banding.render(renderer, size: job.size, into: writer) { drawTime += $0 }
         case .rows(let rows):
             try writer.write(premultipliedRows: rows.first, count: rows.rows, rowStride: rows.rowStride)
         case .stream(let stream):
-            while let band = try stream.next() {
+            while true {
+                let waited = clock.now
+                let next = try stream.next()
+                waitTime += clock.now - waited
+                guard let band = next else { break }
                 try writer.write(premultipliedRows: band.first, count: band.rows, rowStride: band.rowStride)
             }
         }
@@ -52,7 +58,7 @@ public enum EncodeStep {
         if let times {
             times.add(.draw, drawTime)
             times.add(.write, writer.fileTime)
-            times.add(.encode, total - drawTime - writer.fileTime, items: 1)
+            times.add(.encode, total - drawTime - waitTime - writer.fileTime, items: 1)
         }
         return EncodedPNG(byteCount: bytes, data: writer.memoryData)
     }

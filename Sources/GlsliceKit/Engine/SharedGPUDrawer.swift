@@ -88,7 +88,7 @@ public final class SharedGPUDrawer: Sendable {
         let atlas: AtlasRenderer<Request>
         do {
             // Answers wait on the read back, so there is nothing to overlap it with.
-            atlas = try AtlasRenderer<Request>(renderer: gpu, pixelPackRing: false, budget: budget, times: times) { placed, pixels in
+            atlas = try AtlasRenderer<Request>(renderer: gpu, ring: nil, budget: budget, times: times) { placed, pixels in
                 for p in placed {
                     p.item.answer = pixels.map { pixels in
                         .rows(DrawnRows(buffer: pixels.buffer, offset: pixels.offset(x: p.x, y: p.y), rows: p.size.height,

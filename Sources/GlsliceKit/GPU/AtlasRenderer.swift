@@ -2,8 +2,9 @@ import CEGL
 
 /// Many small outputs drawn as one: shelf-packed into a framebuffer of at
 /// most 1024², drawn with one `QuadList`, read back with one readback, then
-/// handed out as `AtlasPixels`. On a real GPU the readback goes through a ring
-/// of pixel-pack buffers, so the next atlas is drawn while this one is copied.
+/// handed out as `AtlasPixels`. With a `PixelPackRing` (a real GPU) the readback
+/// is asynchronous and lent to the encoders without a copy, so the next atlas
+/// is drawn while this one crosses the bus.
 /// Lives on the GL thread, like its renderer.
 final class AtlasRenderer<Item> {
     /// One output's place in the atlas.
@@ -25,7 +26,6 @@ final class AtlasRenderer<Item> {
     private let deliver: Delivery
     private var shelf: Shelf
     private var pending: [Placement] = []
-    private var inFlight: [(slot: Int, placements: [Placement], width: Int, height: Int)] = []
 
     /// Where atlases read back are allocated: encoders hold them, and the
     /// budget stops this thread when they hold too many.
@@ -33,7 +33,8 @@ final class AtlasRenderer<Item> {
     private let times: StageTimes?
     private let clock = ContinuousClock()
 
-    init(renderer: GPURenderer, pixelPackRing: Bool, budget: MemoryBudget? = nil, times: StageTimes? = nil,
+    /// - Parameter ring: read back through it; nil reads synchronously into memory from `budget`.
+    init(renderer: GPURenderer, ring: PixelPackRing?, budget: MemoryBudget? = nil, times: StageTimes? = nil,
          deliver: @escaping Delivery) throws {
         self.renderer = renderer
         self.budget = budget
@@ -41,7 +42,7 @@ final class AtlasRenderer<Item> {
         let target = renderer.effectiveTarget
         side = max(1, min(1024, target.width, target.height))
         shelf = Shelf(side: side)
-        ring = pixelPackRing ? try PixelPackRing(count: 3) : nil
+        self.ring = ring
         self.deliver = deliver
     }
 
@@ -75,11 +76,10 @@ final class AtlasRenderer<Item> {
             try renderer.draw(quads, width: width, height: height)
             times?.add(.draw, clock.now - start)
             if let ring {
-                if inFlight.count >= ring.count - 1 { collect(inFlight.removeFirst()) }
-                start = clock.now
-                let slot = try ring.start(width: width, height: height, renderer: renderer)
-                times?.add(.readBack, clock.now - start)
-                inFlight.append((slot, placed, width, height))
+                let deliver = self.deliver
+                try ring.read(width: width, height: height, renderer: renderer) { buffer in
+                    deliver(placed, buffer.map { AtlasPixels(width: width, height: height, buffer: $0) })
+                }
             } else {
                 let pixels = allocate(width: width, height: height)
                 start = clock.now
@@ -92,25 +92,10 @@ final class AtlasRenderer<Item> {
         }
     }
 
-    /// Flushes and waits for every readback still in flight.
+    /// Draws what is placed and delivers every readback still in flight.
     func finish() {
         flush()
-        while !inFlight.isEmpty { collect(inFlight.removeFirst()) }
-    }
-
-    private func collect(_ flight: (slot: Int, placements: [Placement], width: Int, height: Int)) {
-        guard let ring else { return }
-        do {
-            let pixels = allocate(width: flight.width, height: flight.height)
-            let start = clock.now
-            try ring.finish(flight.slot, bytes: pixels.buffer.byteCount) { mapped in
-                pixels.buffer.base.update(from: mapped.assumingMemoryBound(to: UInt8.self), count: pixels.buffer.byteCount)
-            }
-            times?.add(.readBack, clock.now - start, items: 1)
-            deliver(flight.placements, .success(pixels))
-        } catch {
-            deliver(flight.placements, .failure(error))
-        }
+        ring?.finish()
     }
 }
 
@@ -162,68 +147,5 @@ struct Shelf {
             shelfHeight = max(shelfHeight, size.height)
         }
         return (x, y)
-    }
-}
-
-/// A ring of pixel-pack buffers with fences: `glReadPixels` into a buffer
-/// returns at once on a real GPU, so the next atlas is drawn while this one
-/// is copied out. (On llvmpipe the read is synchronous and the ring only costs.)
-final class PixelPackRing {
-    private var buffers: [GLuint]
-    private var capacities: [Int]
-    private var fences: [GLsync?]
-    private var next = 0
-
-    init(count: Int) throws {
-        buffers = [GLuint](repeating: 0, count: count)
-        capacities = [Int](repeating: 0, count: count)
-        fences = [GLsync?](repeating: nil, count: count)
-        try GLCheck.gl("glGenBuffers(pixel pack)") { glGenBuffers(GLsizei(count), &buffers) }
-    }
-
-    deinit {
-        for fence in fences { if let fence { glDeleteSync(fence) } }
-        glDeleteBuffers(GLsizei(buffers.count), buffers)
-    }
-
-    var count: Int { buffers.count }
-
-    /// Starts reading the framebuffer's `width × height` pixels; returns the slot.
-    func start(width: Int, height: Int, renderer: GPURenderer) throws -> Int {
-        let slot = next
-        next = (next + 1) % buffers.count
-        let bytes = width * height * 4
-        let target = GLenum(GL_PIXEL_PACK_BUFFER)
-        try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
-        if capacities[slot] < bytes {
-            try GLCheck.gl("glBufferData(GL_PIXEL_PACK_BUFFER)") { glBufferData(target, bytes, nil, GLenum(GL_STREAM_READ)) }
-            capacities[slot] = bytes
-        }
-        try renderer.readPixels(width: width, height: height, rowLength: width, into: nil)
-        let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
-        try GLCheck.gl("glFenceSync")
-        fences[slot] = fence
-        try GLCheck.gl("glBindBuffer(0)") { glBindBuffer(target, 0) }
-        return slot
-    }
-
-    /// Waits for `slot`'s read and hands its bytes to `body`.
-    func finish(_ slot: Int, bytes: Int, _ body: (UnsafeRawPointer) throws -> Void) throws {
-        if let fence = fences[slot] {
-            let status = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
-            glDeleteSync(fence)
-            fences[slot] = nil
-            guard status == GLenum(GL_ALREADY_SIGNALED) || status == GLenum(GL_CONDITION_SATISFIED) else {
-                throw GlsliceError(.internal, "glClientWaitSync failed: 0x\(String(status, radix: 16))")
-            }
-        }
-        let target = GLenum(GL_PIXEL_PACK_BUFFER)
-        try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
-        defer { glBindBuffer(target, 0) }
-        guard let mapped = glMapBufferRange(target, 0, bytes, GLbitfield(GL_MAP_READ_BIT)) else {
-            throw GlsliceError(.internal, "glMapBufferRange failed: \(GLCheck.glErrorName(glGetError()))")
-        }
-        defer { glUnmapBuffer(target) }
-        try body(UnsafeRawPointer(mapped))
     }
 }

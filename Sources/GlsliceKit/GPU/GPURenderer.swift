@@ -26,8 +26,9 @@ public final class GPURenderer {
          min(context.limits.maxRenderbufferSize, context.limits.maxViewport.height))
     }
 
-    /// Overrides `maxTarget` (smaller only), so tests can force column chunks cheaply.
-    public var targetLimitOverride: (width: Int, height: Int)?
+    /// Overrides `maxTarget` (smaller only), so parity and tests can force column
+    /// chunks cheaply. Internal: a test hook, not part of the API.
+    var targetLimitOverride: (width: Int, height: Int)?
 
     struct Uniforms {
         var viewportSize, cell: GLint
@@ -230,6 +231,23 @@ public final class GPURenderer {
 
         public func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) throws {
             try renderRows(band, into: output, timing: nil)
+        }
+
+        /// True when a band of this plan is one draw (no column chunks), so it can
+        /// be drawn with `drawBand` and read back by the caller.
+        var drawsBandsWhole: Bool { plan.size.width <= renderer.effectiveTarget.width }
+
+        /// Draws rows `band` into the framebuffer's bottom-left `width × band.count`
+        /// pixels and reads nothing back (the caller reads, through a pixel-pack ring).
+        func drawBand(_ band: Range<Int>) throws {
+            try renderer.context.makeCurrent()
+            let target = renderer.effectiveTarget
+            guard plan.size.width <= target.width, band.count <= target.height else {
+                throw GlsliceError(.internal, "band \(plan.size.width)x\(band.count) exceeds the framebuffer limit \(target)")
+            }
+            var quads = QuadList()
+            quads.append(self, columns: 0..<plan.size.width, rows: band, at: (0, 0))
+            try renderer.draw(quads, width: plan.size.width, height: band.count)
         }
 
         /// `renderRows`, charging draw calls and readbacks to `times` separately.

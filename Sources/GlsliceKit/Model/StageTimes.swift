@@ -9,7 +9,8 @@ public enum Stage: String, CaseIterable, Sendable {
     case draw
     /// The GL thread waiting: for jobs to draw, or for memory the encoders still hold.
     case drawWait = "draw-wait"
-    /// Copying pixels back from the GPU.
+    /// Reading pixels back from the GPU. A synchronous read also waits there for
+    /// the draw calls to finish, so on a GPU most of the drawing shows up here.
     case readBack = "read-back"
     /// Unpremultiplying, palette and zlib (with libpng's writes into the open file).
     case encode

@@ -38,8 +38,10 @@ struct GPUBatchTests {
     }
 
     /// A large output on the real GPU draw stage: drawn in 16-row bands and
-    /// streamed to its encoder through a budget of four bands, never whole.
-    @Test func largeOutputsStreamBandByBandWithinTheBudget() throws {
+    /// streamed to its encoder, never whole: read into memory from a budget of
+    /// four bands, or through the pixel-pack ring, lent to the encoder uncopied.
+    @Test(arguments: [false, true])
+    func largeOutputsStreamBandByBandWithinTheBudget(ring: Bool) throws {
         let backend = try GPUTestSupport.backend()
         let gpu = try #require(backend.gpu)
         let folder = try makeFolder()
@@ -56,7 +58,7 @@ struct GPUBatchTests {
                                      onError: { Issue.record("\($0)") }, onProgress: nil)
         let band = 16 * 1500 * 4
         let budget = MemoryBudget(capacity: 4 * band + (1 << 22)) // four bands, or one 1024² atlas
-        var drawer = GPUDrawer(gpu: gpu, settings: GPUSettings(pixelPackRing: false), budget: budget, recorder: recorder,
+        var drawer = GPUDrawer(gpu: gpu, settings: GPUSettings(pixelPackRing: ring), budget: budget, recorder: recorder,
                                times: runner.times)
         drawer.banding = Banding(maxRows: 16)
         runner.run(reader: reader, recorder: recorder, drawer: drawer, backend: .gpu, started: Date())
