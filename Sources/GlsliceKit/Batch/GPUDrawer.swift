@@ -70,61 +70,7 @@ struct GPUDrawer: BatchDrawer {
     private func stream(_ job: BatchJob, into output: BoundedQueue<EncodeWork>, ring: PixelPackRing?) {
         let stream = BandStream(depth: (ring?.count ?? 2) + 2)
         output.push(EncodeWork(job: job, drawing: .streaming(stream)))
-        let clock = ContinuousClock()
-        do {
-            var start = clock.now
-            let plan = try gpu.upload(job.prepared.plan, source: job.prepared.source.image, sourceKey: job.prepared.source.key)
-            times.add(.draw, clock.now - start, items: 1)
-            let size = job.prepared.size
-            let rows = banding.rows(width: size.width, height: size.height, renderer: plan)
-            if let ring, plan.drawsBandsWhole {
-                try streamThroughRing(plan, size: size, rows: rows, into: stream, ring: ring)
-                return
-            }
-            var y = 0
-            while y < size.height {
-                let count = min(rows, size.height - y)
-                start = clock.now
-                let buffer = PixelBuffer(byteCount: count * size.width * 4, budget: budget)
-                times.add(.drawWait, clock.now - start)
-                try plan.renderRows(y..<(y + count), into: buffer.base, timing: times)
-                start = clock.now
-                stream.send(DrawnRows(buffer: buffer, offset: 0, rows: count, rowStride: size.width * 4))
-                times.add(.drawWait, clock.now - start)
-                y += count
-            }
-            stream.finish()
-        } catch {
-            stream.fail(error) // its encoder records the failure
-        }
-    }
-}
-
-extension GPUDrawer {
-    /// Each band drawn, then read back through the ring while the next one
-    /// draws; the stream gets each band when its read completes, in order, and
-    /// ends with the last. An error ends the stream, and bands still in flight
-    /// are then dropped.
-    private func streamThroughRing(_ plan: GPURenderer.UploadedPlan, size: PixelSize, rows: Int, into stream: BandStream,
-                                   ring: PixelPackRing) throws {
-        let clock = ContinuousClock()
-        var y = 0
-        while y < size.height {
-            let count = min(rows, size.height - y), last = y + count == size.height
-            let start = clock.now
-            try plan.drawBand(y..<(y + count))
-            times.add(.draw, clock.now - start)
-            try ring.read(width: size.width, height: count, renderer: gpu) { result in
-                switch result {
-                case .success(let buffer):
-                    stream.send(DrawnRows(buffer: buffer, offset: 0, rows: count, rowStride: size.width * 4))
-                    if last { stream.finish() }
-                case .failure(let error):
-                    stream.fail(error)
-                }
-            }
-            y += count
-        }
+        GPUBandWriter(gpu: gpu, budget: budget, times: times, banding: banding).send(job.prepared, to: stream, ring: ring)
     }
 }
 

@@ -61,17 +61,7 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
 
     /// Takes what is queued now, up to `limit`, waiting only for the first.
     public func popBatch(limit: Int) -> [Element] {
-        guard let first = pop() else { return [] }
-        var batch = [first]
-        while batch.count < limit, queued.wait(timeout: .now()) == .success {
-            guard let item = storage.withLock({ $0.take() }) else {
-                queued.signal() // the close signal: leave it for the next pop
-                break
-            }
-            freeSlots.signal()
-            batch.append(item)
-        }
-        return batch
+        popBatch(limit: limit, gathering: .zero)
     }
 
     /// Waits for a first item, then gathers more for up to `gathering`, up to

@@ -139,25 +139,6 @@ public final class SharedGPUDrawer: Sendable {
         let stream = BandStream(depth: 4)
         request.answer = .success(.stream(stream))
         request.done.signal()
-        let job = request.job, clock = ContinuousClock()
-        do {
-            var start = clock.now
-            let plan = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
-            times.add(.draw, clock.now - start, items: 1)
-            let rows = Banding().rows(width: job.size.width, height: job.size.height, renderer: plan)
-            var y = 0
-            while y < job.size.height {
-                let count = min(rows, job.size.height - y)
-                start = clock.now
-                let buffer = PixelBuffer(byteCount: count * job.size.width * 4, budget: budget)
-                times.add(.drawWait, clock.now - start)
-                try plan.renderRows(y..<(y + count), into: buffer.base, timing: times)
-                stream.send(DrawnRows(buffer: buffer, offset: 0, rows: count, rowStride: job.size.width * 4))
-                y += count
-            }
-            stream.finish()
-        } catch {
-            stream.fail(error)
-        }
+        GPUBandWriter(gpu: gpu, budget: budget, times: times).send(request.job, to: stream, ring: nil)
     }
 }
