@@ -9,7 +9,7 @@ Three runs, each against a fresh server over a copy of Fixtures/:
 wrk cycles through 200 distinct render URLs (a Lua script). Statuses are counted by the
 server's own /metrics (glslice_http_requests_total by status), so "errors" means any
 answer other than 200, with 503s reported apart. Memory is read from /proc: VmRSS before
-and after each run, VmHWM (peak). Prints a Markdown table; BENCH_SECONDS changes 60.
+and after each run, VmHWM (peak). Prints a Markdown table; BENCH_SECONDS changes 60, BENCH_BACKEND the backend (cpu).
 """
 import json
 import os
@@ -26,6 +26,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GLSLICE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/glslice"))
 SECONDS = int(os.environ.get("BENCH_SECONDS", "60"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "64"))
+# The backend to serve with: cpu (default), gpu (one shared GL thread) or auto.
+BACKEND = os.environ.get("BENCH_BACKEND", "cpu")
 
 SOURCES = [
     ("button@2x.png", "insets=14,12,14,12"),
@@ -53,7 +55,7 @@ def urls():
 
 def start(root, cache_mb):
     log = open(os.path.join(root, "..", f"access-{cache_mb}.log"), "w")
-    proc = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", "cpu",
+    proc = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", BACKEND,
                              "--cache-mb", str(cache_mb), "--queue", "256"], stderr=subprocess.PIPE, text=True)
     seen = ""
     while True:
@@ -178,7 +180,7 @@ def main():
         shutil.rmtree(scratch, ignore_errors=True)
     cpu = open("/proc/cpuinfo").read()
     model = re.search(r"model name\s*:\s*(.*)", cpu)
-    print(f"\n{os.cpu_count()} cores ({model.group(1) if model else 'unknown CPU'}), wrk -t2 -c{CONNECTIONS} -d{SECONDS}s on loopback, CPU backend, 2 render threads\n")
+    print(f"\n{os.cpu_count()} cores ({model.group(1) if model else 'unknown CPU'}), wrk -t2 -c{CONNECTIONS} -d{SECONDS}s on loopback, --backend {BACKEND}, one render thread per core\n")
     print("| run | requests/s | p50 ms | p99 ms | requests | non-200 (of them 503) | renders | RSS MiB: start → after 60 s → after 2nd, 3rd run | peak RSS MiB |")
     print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
     failed = False

@@ -52,5 +52,9 @@ struct DoctorCommand: ParsableCommand {
               + "max viewport \(context.limits.maxViewport.width)x\(context.limits.maxViewport.height)")
         let verdict = Backend.autoVerdict(for: context)
         print("--backend auto would take: \(verdict.useGPU ? "gpu" : "cpu") (\(verdict.reason))")
+        if verdict.useGPU {
+            let megapixels = Double(Backend.singleRenderGPUPixels) / 1e6
+            print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
+        }
     }
 }

@@ -45,7 +45,7 @@ struct RenderCommand: ParsableCommand {
             let request = try renderOptions.request()
             let limits = try engine.limits()
             try Render.run(input: input, output: OutputTarget(output), request: request, limits: limits,
-                           backend: try Backend.make(engine.backend, device: gpuDevice(engine.gpu), warn: warn))
+                           choice: engine.backend, device: gpuDevice(engine.gpu), warn: warn)
         } catch let error as GlsliceError {
             throw error.about(input)
         }

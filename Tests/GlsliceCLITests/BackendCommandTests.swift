@@ -8,11 +8,12 @@ import GlsliceKit
     let noDrivers = ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent/glslice-no-vendor.json"]
     let panel = fixtures.appendingPathComponent("panel.png").path
 
+    /// 4096² px: `render --backend auto` considers a GPU only from 2^24 px (`Backend.singleRenderGPUPixels`).
     @Test func autoFallsBackToTheCPUWithOneWarning() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("p.png").path
-        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "auto", "-o", out],
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "4096x4096", "--backend", "auto", "-o", out],
                                  environment: noDrivers)
         #expect(result.status == 0)
         #expect(result.stderrLines.count == 1)
@@ -34,8 +35,11 @@ import GlsliceKit
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("p.png").path
-        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "-o", out])
+        let result = try glslice(["render", panel, "--insets", "8", "--pixels", "4096x4096", "-o", out])
         #expect(result.status == 0)
+        // A small single render takes the CPU on any machine, without opening GL or a word.
+        let small = try glslice(["render", panel, "--insets", "8", "--pixels", "40x40", "-o", out], environment: noDrivers)
+        #expect(small.status == 0 && small.stderr.isEmpty, "\(small.stderr)")
         if software {
             #expect(result.stderrLines.count == 1 && result.stderr.contains("a software rasteriser: rendering on the CPU"), "\(result.stderr)")
             // --backend gpu still draws through it.

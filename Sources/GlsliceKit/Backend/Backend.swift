@@ -25,6 +25,22 @@ public enum Backend {
     /// included) throws `.unavailable` when no context comes up.
     public static func make(_ choice: BackendChoice, device: Int? = nil,
                             warn: (String) -> Void = { _ in }) throws -> Backend {
+        try make(choice, device: device, singleOutput: nil, warn: warn)
+    }
+
+    /// Outputs smaller than this, rendered one at a time (`render`), are drawn on
+    /// the CPU by `auto` even where a GPU is: opening a GL context takes longer
+    /// (65 ms on llvmpipe here; NVIDIA's driver is commonly slower to start) than
+    /// the CPU takes to draw them (about 2 ms per megapixel, and encoding, which
+    /// both backends do on the CPU, dominates). Batches and serve open the GPU
+    /// once for many outputs, so this does not apply to them.
+    public static let singleRenderGPUPixels = 1 << 24
+
+    /// `make`, for one output of `singleOutput` (`render`): `auto` takes the CPU
+    /// without opening a context when the output is below `singleRenderGPUPixels`.
+    public static func make(_ choice: BackendChoice, device: Int?, singleOutput: PixelSize?,
+                            warn: (String) -> Void = { _ in }) throws -> Backend {
+        if choice == .auto, let singleOutput, singleOutput.pixelCount < singleRenderGPUPixels { return .cpu }
         switch choice {
         case .cpu:
             return .cpu

@@ -17,13 +17,28 @@ public enum Render {
     @discardableResult
     public static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
                            backend: @autoclosure () throws -> Backend = .cpu, banding: Banding = Banding()) throws -> Result {
+        try run(input: input, output: output, request: request, limits: limits, banding: banding) { _ in try backend() }
+    }
+
+    /// `run` with the backend `choice` opened for this output's size (see
+    /// `Backend.singleRenderGPUPixels`), once the source and plan are known good.
+    @discardableResult
+    public static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
+                           choice: BackendChoice, device: Int?, warn: (String) -> Void) throws -> Result {
+        try run(input: input, output: output, request: request, limits: limits, banding: Banding()) { size in
+            try Backend.make(choice, device: device, singleOutput: size, warn: warn)
+        }
+    }
+
+    private static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits,
+                            banding: Banding, backend: (PixelSize) throws -> Backend) throws -> Result {
         let source = try ResolvedSource.load(input: input, outputScale: request.outputScale,
                                              maxPixels: limits.maxSourcePixels)
         // The digest is not written by `render`, so the kind given here does not matter.
         let job = try PreparedJob(request: request, source: source, backend: .cpu, limits: limits)
         do {
-            let encoded = try EncodeStep.encode(job, drawing: .bands(backend().prepare(job.plan, source: source.image)),
-                                                to: .output(output), banding: banding)
+            let renderer = try backend(job.size).prepare(job.plan, source: source.image)
+            let encoded = try EncodeStep.encode(job, drawing: .bands(renderer), to: .output(output), banding: banding)
             return Result(size: job.size, bytes: encoded.byteCount)
         } catch let error as GlsliceError {
             throw error.about(input)
