@@ -19,6 +19,9 @@ struct BatchCommand: ParsableCommand {
           glslice batch jobs.jsonl --out-dir out/
           glslice batch jobs.jsonl --backend cpu --results r.jsonl --resume
           glslice batch jobs.jsonl --shard 3/16 --out-dir /shared/renders
+          glslice batch jobs.jsonl --out-dir out/ --stats   # which stage is the bottleneck
+
+        Stages: read → prepare (--jobs threads: resume check, source, plan, digest) → draw → encode (--jobs threads) → record. On the CPU the encoders draw; on a GPU one thread draws and nothing else. --stats prints each stage's busy time and share at the end.
         """
     )
 
@@ -29,7 +32,7 @@ struct BatchCommand: ParsableCommand {
     var outDir: String?
 
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Render workers on the CPU, encoder threads on the GPU (default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for each of the prepare and encode stages (on the CPU the encoders also draw; default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Append one JSON line per job here: line, output, status, error, ms, bytes.", valueName: "R.jsonl"))

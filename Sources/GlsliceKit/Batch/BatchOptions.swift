@@ -7,7 +7,7 @@ public struct BatchOptions: Sendable {
     public var outputFolder: String?
     public var backend: BackendChoice = .auto
     public var device: Int?
-    /// Render workers (CPU) or encoder threads (GPU).
+    /// Threads of the prepare stage, and of the encode stage (which draws on the CPU).
     public var workers: Int = ProcessInfo.processInfo.activeProcessorCount
     public var results: String?
     /// Outputs may resolve outside `outputFolder` (`..`, absolute paths).
