@@ -61,18 +61,19 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
 
     /// Takes what is queued now, up to `limit`, waiting only for the first.
     public func popBatch(limit: Int) -> [Element] {
-        popBatch(limit: limit, gathering: .zero)
+        popBatch(limit: limit, gathering: .zero, gap: .zero)
     }
 
-    /// Waits for a first item, then gathers more for up to `gathering`, up to
-    /// `limit` in all: requests that arrive together leave together.
-    public func popBatch(limit: Int, gathering: Duration) -> [Element] {
+    /// Waits for a first item, then gathers more, up to `limit` in all: while
+    /// each arrives within `gap` of the one before, for at most `gathering`.
+    /// Requests that arrive together leave together; a lone one waits `gap`.
+    public func popBatch(limit: Int, gathering: Duration, gap: Duration) -> [Element] {
         guard let first = pop() else { return [] }
         var batch = [first]
-        let nanoseconds = Int(gathering.components.seconds) * 1_000_000_000
-            + Int(gathering.components.attoseconds / 1_000_000_000)
-        let deadline = DispatchTime.now() + .nanoseconds(nanoseconds)
-        while batch.count < limit, queued.wait(timeout: deadline) == .success {
+        let deadline = DispatchTime.now() + Self.nanoseconds(gathering)
+        while batch.count < limit {
+            let next = min(deadline, DispatchTime.now() + Self.nanoseconds(gap))
+            guard queued.wait(timeout: next) == .success else { break }
             guard let item = storage.withLock({ $0.take() }) else {
                 queued.signal() // the close signal: leave it for the next pop
                 break
@@ -81,6 +82,10 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
             batch.append(item)
         }
         return batch
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> DispatchTimeInterval {
+        .nanoseconds(Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000))
     }
 
     /// No more pushes; poppers drain what is left and then get nil.

@@ -2,21 +2,37 @@ import Foundation
 
 /// One GPU draw thread shared by many callers (serve's render threads): it
 /// opens the GL context on its own thread and makes every GL call there.
-/// Requests that arrive within `gather` of each other are packed into one
-/// atlas and drawn together; a caller blocks only until its pixels are read
-/// back, then encodes on its own thread. Outputs too large for an atlas come
-/// back as a band stream that the GPU thread keeps filling.
+/// Requests that arrive together are packed into one atlas and drawn
+/// together: after the first, the thread keeps gathering while requests keep
+/// coming (each within `gap` of the last, for at most `gather` in all), so a
+/// lone request waits at most `gap` and a busy server fills its atlases. The
+/// caller is not held while its job waits: `draw(_:then:)` hands the drawn
+/// rows to a completion, which queues the encoding. Outputs too large for an
+/// atlas come back as a band stream that the GPU thread keeps filling.
 public final class SharedGPUDrawer: Sendable {
-    /// What the GPU thread is asked for and answers.
-    private final class Request: @unchecked Sendable {
-        let job: PreparedJob
-        var answer: Result<Drawing, any Error> = .failure(GlsliceError(.internal, "not drawn"))
-        let done = DispatchSemaphore(value: 0)
+    /// What the GPU thread hands back: rows in memory, or a stream of bands.
+    /// (A `Drawing`, but `Sendable`: it crosses from the GPU thread to an encoder.)
+    public enum Drawn: Sendable {
+        case rows(DrawnRows)
+        case stream(BandStream)
 
-        init(job: PreparedJob) { self.job = job }
+        public var drawing: Drawing {
+            switch self {
+            case .rows(let rows): .rows(rows)
+            case .stream(let stream): .stream(stream)
+            }
+        }
     }
 
-    private let requests = BoundedQueue<Request>(capacity: 4096)
+    /// Called on the GPU thread once a job is drawn: keep it short (queue the encoding).
+    public typealias Completion = @Sendable (Result<Drawn, any Error>) -> Void
+
+    private struct Request: Sendable {
+        var job: PreparedJob
+        var completion: Completion
+    }
+
+    private let requests = BoundedQueue<Request>(capacity: 1 << 16)
     private let thread: WorkerThreads
     /// `gpu (RENDERER)`.
     public let description: String
@@ -25,11 +41,13 @@ public final class SharedGPUDrawer: Sendable {
 
     /// Opens the GPU on a new thread; throws what `Backend.make(.gpu)` throws there.
     /// - Parameters:
-    ///   - acceptSoftware: false for `--backend auto`, which throws `.unavailable`
+    ///   - acceptSoftware: false for `--backend auto`, which throws `Declined`
     ///     with `auto`'s reason when the only GL is a software rasteriser.
-    ///   - gather: how long the GPU thread waits for more requests to share an atlas.
+    ///   - gather: the longest the GPU thread gathers requests for one atlas.
+    ///   - gap: it stops gathering when no request came for this long.
     ///   - inFlightBytes: drawn pixels allowed to wait for their encoders.
-    public init(device: Int?, acceptSoftware: Bool = true, gather: Duration = .milliseconds(2), inFlightBytes: Int = 512 << 20,
+    public init(device: Int?, acceptSoftware: Bool = true, gather: Duration = .milliseconds(2),
+                gap: Duration = .microseconds(200), inFlightBytes: Int = 512 << 20,
                 times: StageTimes = StageTimes()) throws {
         self.times = times
         let opened = Locked<Result<String, any Error>?>(nil)
@@ -49,7 +67,8 @@ public final class SharedGPUDrawer: Sendable {
                 return
             }
             ready.signal()
-            Self.serve(requests, gpu: gpu, gather: gather, budget: MemoryBudget(capacity: inFlightBytes), times: times)
+            Self.serve(requests, gpu: gpu, gather: gather, gap: gap, budget: MemoryBudget(capacity: inFlightBytes),
+                       times: times)
         }
         ready.wait()
         switch opened.withLock({ $0 }) {
@@ -69,12 +88,25 @@ public final class SharedGPUDrawer: Sendable {
         public var reason: String
     }
 
-    /// Draws `job` on the GPU thread; returns its rows (or a stream of them) to encode.
+    /// Queues `job` for the GPU thread; `completion` gets its rows (or a stream
+    /// of them) on that thread once drawn, or the error.
+    public func draw(_ job: PreparedJob, then completion: @escaping Completion) {
+        guard requests.push(Request(job: job, completion: completion)) else {
+            completion(.failure(GlsliceError(.unavailable, "the GPU thread has stopped")))
+            return
+        }
+    }
+
+    /// Draws `job` and waits for it: `draw(_:then:)` for a caller with nothing else to do.
     public func draw(_ job: PreparedJob) throws -> Drawing {
-        let request = Request(job: job)
-        guard requests.push(request) else { throw GlsliceError(.unavailable, "the GPU thread has stopped") }
-        request.done.wait()
-        return try request.answer.get()
+        let answer = Locked<Result<Drawn, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        draw(job) { result in
+            answer.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try (answer.withLock { $0 } ?? .failure(GlsliceError(.internal, "no answer"))).get().drawing
     }
 
     /// Lets the requests queued finish, then ends the GPU thread.
@@ -83,31 +115,27 @@ public final class SharedGPUDrawer: Sendable {
         thread.wait()
     }
 
-    private static func serve(_ requests: BoundedQueue<Request>, gpu: GPURenderer, gather: Duration,
+    private static func serve(_ requests: BoundedQueue<Request>, gpu: GPURenderer, gather: Duration, gap: Duration,
                               budget: MemoryBudget, times: StageTimes) {
         let atlas: AtlasRenderer<Request>
         do {
-            // Answers wait on the read back, so there is nothing to overlap it with.
+            // The callers wait on the read back, so there is nothing to overlap it with.
             atlas = try AtlasRenderer<Request>(renderer: gpu, ring: nil, budget: budget, times: times) { placed, pixels in
                 for p in placed {
-                    p.item.answer = pixels.map { pixels in
+                    p.item.completion(pixels.map { pixels in
                         .rows(DrawnRows(buffer: pixels.buffer, offset: pixels.offset(x: p.x, y: p.y), rows: p.size.height,
                                         rowStride: pixels.width * 4))
-                    }
-                    p.item.done.signal()
+                    })
                 }
             }
         } catch {
-            while let request = requests.pop() {
-                request.answer = .failure(error)
-                request.done.signal()
-            }
+            while let request = requests.pop() { request.completion(.failure(error)) }
             return
         }
         let clock = ContinuousClock()
         while true {
             var start = clock.now
-            let batch = requests.popBatch(limit: 256, gathering: gather)
+            let batch = requests.popBatch(limit: 256, gathering: gather, gap: gap)
             times.add(.drawWait, clock.now - start)
             if batch.isEmpty { break }
             var large: [Request] = []
@@ -124,21 +152,17 @@ public final class SharedGPUDrawer: Sendable {
                         return try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
                     }
                 } catch {
-                    request.answer = .failure(error)
-                    request.done.signal()
+                    request.completion(.failure(error))
                 }
             }
             atlas.finish()
-            for request in large { stream(request, gpu: gpu, budget: budget, times: times) }
+            for request in large {
+                // Its caller gets the stream at once and encodes while the bands come.
+                let stream = BandStream(depth: 4)
+                request.completion(.success(.stream(stream)))
+                GPUBandWriter(gpu: gpu, budget: budget, times: times).send(request.job, to: stream, ring: nil)
+            }
             gpu.trimTextureCache()
         }
-    }
-
-    /// A large output: its caller gets the stream at once and encodes while the bands come.
-    private static func stream(_ request: Request, gpu: GPURenderer, budget: MemoryBudget, times: StageTimes) {
-        let stream = BandStream(depth: 4)
-        request.answer = .success(.stream(stream))
-        request.done.signal()
-        GPUBandWriter(gpu: gpu, budget: budget, times: times).send(request.job, to: stream, ring: nil)
     }
 }

@@ -83,7 +83,7 @@ public final class GlsliceServer: Sendable {
     static let previewPolicy = "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'"
 
     func health() -> Response {
-        let load = service.pool.load
+        let load = service.load
         return Self.json(200, Health(status: "ok", backend: service.backendDescription, workers: service.pool.workers,
                                      queued: load.queued, rendering: load.running))
     }

@@ -25,10 +25,13 @@ final class RenderPool: Service, Sendable {
     /// Never full: admission is decided by `submit`, so a push never blocks.
     private let jobs = BoundedQueue<Job>(capacity: Int(Int32.max))
     private let threads: WorkerThreads
+    /// Run once at shutdown before the queue closes (the GPU thread's last answers still need the threads).
+    private let beforeStopping: @Sendable () -> Void
 
-    init(workers: Int, queueLimit: Int) {
+    init(workers: Int, queueLimit: Int, beforeStopping: @escaping @Sendable () -> Void = {}) {
         self.workers = workers
         self.queueLimit = queueLimit
+        self.beforeStopping = beforeStopping
         let jobs = self.jobs, load = self.load_
         threads = WorkerThreads(count: workers, name: "glslice-render") { _ in
             while let job = jobs.pop() {
@@ -57,6 +60,16 @@ final class RenderPool: Service, Sendable {
         return false
     }
 
+    /// Queues the rest of a job that was admitted already (its encoding, once the
+    /// GPU has drawn it): no admission check, since refusing it now would waste
+    /// the work done. False only while stopping.
+    func resume(_ job: @escaping Job) -> Bool {
+        load_.withLock { $0.waiting += 1 }
+        if jobs.push(job) { return true }
+        load_.withLock { $0.waiting -= 1 }
+        return false
+    }
+
     /// Jobs waiting for a thread, and jobs being rendered.
     var load: (queued: Int, running: Int) { load_.withLock { ($0.waiting, $0.running) } }
 
@@ -73,7 +86,12 @@ final class RenderPool: Service, Sendable {
 
     /// Lets the threads finish what is queued, then end; waits for them.
     func shutdown() {
-        load_.withLock { $0.stopping = true }
+        let first = load_.withLock { load -> Bool in
+            defer { load.stopping = true }
+            return !load.stopping
+        }
+        guard first else { return }
+        beforeStopping()
         jobs.close()
         threads.wait()
     }

@@ -32,6 +32,14 @@ final class RenderService: Sendable {
     let backendDescription: String
     /// Part of every job digest.
     var backendKind: BackendKind { gpu == nil ? .cpu : .gpu }
+    /// Renders handed to the GPU thread and not yet back on a render thread.
+    private let atGPU = Locked(0)
+
+    /// Renders waiting (for a render thread or for the GPU) and renders running.
+    var load: (queued: Int, running: Int) {
+        let pool = pool.load
+        return (pool.queued + atGPU.withLock { $0 }, pool.running)
+    }
     private let sources: SourceCache
     private let cache: ResponseCache
     /// Request key → the digest it rendered to, and the files that decided it.
@@ -60,9 +68,10 @@ final class RenderService: Sendable {
         self.options = options
         self.metrics = metrics
         self.beforeRender = beforeRender
-        gpu = try Self.openGPU(options, times: metrics.stageTimes, warn: warn)
+        let gpu = try Self.openGPU(options, times: metrics.stageTimes, warn: warn)
+        self.gpu = gpu
         backendDescription = gpu?.description ?? "cpu"
-        pool = RenderPool(workers: options.workers, queueLimit: options.queueLimit)
+        pool = RenderPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
         sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels)
         cache = ResponseCache(capacityBytes: options.cacheBytes)
     }
@@ -88,11 +97,9 @@ final class RenderService: Sendable {
         }
     }
 
-    /// Stops the render threads once their queue is drained, then the GPU thread.
-    func shutdown() {
-        pool.shutdown()
-        gpu?.shutdown()
-    }
+    /// Stops the pool, which first lets the GPU thread draw what it was given
+    /// (its answers are encoded on the render threads), then drains its queue.
+    func shutdown() { pool.shutdown() }
 
     /// `path` is the request's escaped path (`/render/...`), `query` its raw query.
     func answer(path: Substring, query rawQuery: Substring?, ifNoneMatch: String?) async -> RenderAnswer {
@@ -171,35 +178,60 @@ final class RenderService: Sendable {
         updateGauges()
         let clock = ContinuousClock()
         let started = clock.now
+        let job: PreparedJob
         do {
             let stamps = FileStamp.stamps(for: file)
-            let prepareStart = clock.now
             let source = try sources.resolve(input: file, outputScale: request.outputScale)
-            let job = try PreparedJob(request: request, source: source, backend: backendKind, limits: options.limits)
-            metrics.stageTimes.add(.prepare, clock.now - prepareStart, items: 1)
-            let digest = job.digest
-            remember(key, Memo(digest: digest, stamps: stamps))
-            if let png = cache.get(digest) {
-                finish(key: key, id: id, .success((png, digest)))
+            job = try PreparedJob(request: request, source: source, backend: backendKind, limits: options.limits)
+            metrics.stageTimes.add(.prepare, clock.now - started, items: 1)
+            remember(key, Memo(digest: job.digest, stamps: stamps))
+            if let png = cache.get(job.digest) {
+                finish(key: key, id: id, .success((png, job.digest)))
                 return
             }
             beforeRender?()
-            let drawing: Drawing
-            if let gpu {
-                drawing = try gpu.draw(job)
-            } else {
-                drawing = .bands(CPURenderer.PlanWithTaps(plan: job.plan, source: job.source.image))
+        } catch {
+            fail(key: key, id: id, error, file: file)
+            return
+        }
+        guard let gpu else {
+            encode(job, drawing: .bands(CPURenderer.PlanWithTaps(plan: job.plan, source: job.source.image)),
+                   key: key, id: id, file: file, started: started)
+            return
+        }
+        // The render thread goes back to the pool while the job waits for the GPU thread;
+        // once drawn, the encoding is queued on the pool again (it was admitted already).
+        atGPU.withLock { $0 += 1 }
+        gpu.draw(job) { [self] drawn in
+            atGPU.withLock { $0 -= 1 }
+            let queued = pool.resume { [self] in
+                switch drawn {
+                case .success(let drawn): encode(job, drawing: drawn.drawing, key: key, id: id, file: file, started: started)
+                case .failure(let error): fail(key: key, id: id, error, file: file)
+                }
             }
+            if !queued { fail(key: key, id: id, GlsliceError(.unavailable, "the server is stopping"), file: file) }
+        }
+    }
+
+    /// On a render thread: the encode step into memory, the cache, the answer.
+    private func encode(_ job: PreparedJob, drawing: Drawing, key: String, id: UInt64, file: String,
+                        started: ContinuousClock.Instant) {
+        do {
             let data = try EncodeStep.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
             let png = ByteBuffer(bytes: data)
-            cache.put(digest, png)
+            cache.put(job.digest, png)
             metrics.renders.increment()
-            metrics.renderSeconds.record(clock.now - started)
-            finish(key: key, id: id, .success((png, digest)))
+            metrics.renderSeconds.record(ContinuousClock.now - started)
+            finish(key: key, id: id, .success((png, job.digest)))
         } catch {
-            metrics.renderFailures.increment()
-            finish(key: key, id: id, .failure(refusal(for: error, file: file)))
+            fail(key: key, id: id, error, file: file)
         }
+    }
+
+    private func fail(key: String, id: UInt64, _ error: any Error, file: String) {
+        metrics.renderFailures.increment()
+        finish(key: key, id: id, .failure(refusal(for: error, file: file)))
     }
 
     /// Answers everyone waiting on flight `id` of `key`; false when it was already answered.
@@ -228,7 +260,7 @@ final class RenderService: Sendable {
     }
 
     private func updateGauges() {
-        let load = pool.load
+        let load = self.load
         metrics.queueDepth.set(Double(load.queued))
         metrics.rendersRunning.set(Double(load.running))
         metrics.cacheBytes.set(Double(cache.stats.bytes))

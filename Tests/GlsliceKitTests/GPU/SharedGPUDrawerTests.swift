@@ -36,7 +36,7 @@ struct SharedGPUDrawerTests {
         _ = try GPUTestSupport.backend()
         let times = StageTimes()
         // A generous gathering window, so that a loaded CI machine still sends all eight in time.
-        let drawer = try SharedGPUDrawer(device: nil, gather: .milliseconds(500), times: times)
+        let drawer = try SharedGPUDrawer(device: nil, gather: .seconds(2), gap: .milliseconds(500), times: times)
         defer { drawer.shutdown() }
         let jobs = try (0..<8).map { try job("panel.png", insets: "8", pixels: PixelSize(width: 40 + $0 * 9, height: 30 + $0), mode: .stretch) }
         let worst = Locked([Int](repeating: -1, count: jobs.count))
