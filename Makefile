@@ -138,7 +138,7 @@ test-asan: deps
 # critical sections: ThreadSanitizer cannot see Synchronization.Mutex on Linux.
 test-tsan: deps
 	GLSLICE_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan -Xswiftc -DGLSLICE_TSAN \
-	  --filter 'Batch|BoundedQueue|SourceCache|Shard|Manifest|Hardening|LoadControl|RenderEndpoint|Preview|Signature'
+	  --filter 'Batch|BoundedQueue|StageQueue|SharedGPU|SourceCache|Shard|Manifest|Hardening|LoadControl|RenderEndpoint|Preview|Signature'
 
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).
 fixtures:

@@ -19,7 +19,7 @@ struct BatchCommand: ParsableCommand {
           glslice batch jobs.jsonl --out-dir out/
           glslice batch jobs.jsonl --backend cpu --results r.jsonl --resume
           glslice batch jobs.jsonl --shard 3/16 --out-dir /shared/renders
-          glslice batch jobs.jsonl --out-dir out/ --stats   # which stage is the bottleneck
+          glslice batch jobs.jsonl --out-dir out/ --stats
 
         Stages: read → prepare (--jobs threads: resume check, source, plan, digest) → draw → encode (--jobs threads) → record. On the CPU the encoders draw; on a GPU one thread draws and nothing else. --stats prints each stage's busy time and share at the end.
         """
