@@ -93,7 +93,7 @@ struct BatchCommand: ParsableCommand {
         let progress = isatty(STDERR_FILENO) == 1 ? ProgressBar(total: try BatchRunner.countJobsIfRereadable(options)) : nil
         let onError: @Sendable (String) -> Void = { line in
             progress?.clear()
-            standardError("glslice: \(line)\n")
+            standardError("glslice: \(oneLineForTerminal(line))\n")
         }
         var onProgress: (@Sendable (Int) -> Void)?
         if let progress { onProgress = { done in progress.update(done: done) } }

@@ -20,7 +20,26 @@ func standardError(_ text: String) {
 
 /// One line on stderr, prefixed like every glslice message.
 func warn(_ message: String) {
-    standardError("glslice: warning: \(message)\n")
+    standardError("glslice: warning: \(oneLineForTerminal(message))\n")
+}
+
+/// `text` with every control character (C0, DEL, C1: newlines, carriage
+/// returns, escape sequences) written as `\n`, `\r`, `\t` or `\u{XX}`, so a
+/// value echoed from input can neither start a forged `glslice:` line nor
+/// drive the terminal.
+func oneLineForTerminal(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+        switch scalar.value {
+        case 0x0A: out += "\\n"
+        case 0x0D: out += "\\r"
+        case 0x09: out += "\\t"
+        case 0x00...0x1F, 0x7F...0x9F: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
 }
 
 /// The EGL device: `--gpu N`, else `GLSLICE_GPU`, else nil (hardware first).

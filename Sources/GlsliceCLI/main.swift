@@ -20,7 +20,7 @@ func runGlslice() async -> Never {
         }
         exit(0)
     } catch let error as GlsliceError {
-        standardError("glslice: \(error)\n")
+        standardError("glslice: \(oneLineForTerminal(error.description))\n")
         exit(error.exitCode)
     } catch let error as ExitCode {
         exit(error.rawValue)
@@ -40,7 +40,7 @@ func runGlslice() async -> Never {
 /// An error that no part of glslice anticipated: a bug, exit 70.
 func exitUnexpected(_ error: any Error) -> Never {
     let report = GlsliceError(.internal, "unexpected error: \(error) (a bug: please report it)")
-    standardError("glslice: \(report)\n")
+    standardError("glslice: \(oneLineForTerminal(report.description))\n")
     exit(report.exitCode)
 }
 

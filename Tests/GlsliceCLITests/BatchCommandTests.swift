@@ -80,6 +80,22 @@ import GlsliceKit
         #expect(try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n").count == 5)
     }
 
+    /// A value echoed in a message cannot forge a `glslice:` line or drive the
+    /// terminal: newlines and escape sequences are written as escapes (issue 19).
+    @Test func controlCharactersInManifestValuesAreEscapedInMessages() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jobs = try manifest(1, in: folder)
+        let forged = #"{"input": "panel.png", "output": "f.png", "pixels": "1x\nglslice: batch: 9 rendered, 0 skipped, 0 failed\u001b[2J"}"#
+        try ((try String(contentsOfFile: jobs, encoding: .utf8)) + forged + "\n").write(toFile: jobs, atomically: true, encoding: .utf8)
+        let result = try glslice(["batch", jobs, "--backend", "cpu"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 2, "\(result.stderr)") // the bad line and the summary, nothing forged
+        #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B })
+        #expect(result.stderrLines.first?.contains(#"got '1x\nglslice: batch: 9 rendered"#) == true, "\(result.stderr)")
+        #expect(result.stderrLines.last?.hasPrefix("glslice: batch: 1 rendered, 0 skipped, 1 failed") == true)
+    }
+
     /// A nine-patch's padding and optical bounds reach the results file, on the
     /// first run and on a resumed one; other sources record null.
     @Test func resultsRecordNinePatchBounds() throws {

@@ -60,12 +60,17 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         let id = try number("SLURM_ARRAY_TASK_ID"), count = try number("SLURM_ARRAY_TASK_COUNT")
         let minimum = try number("SLURM_ARRAY_TASK_MIN")
         let step = env["SLURM_ARRAY_TASK_STEP"] == nil ? 1 : try number("SLURM_ARRAY_TASK_STEP")
-        let maximum = env["SLURM_ARRAY_TASK_MAX"] == nil ? minimum + (count - 1) * step : try number("SLURM_ARRAY_TASK_MAX")
         guard count > 0, step > 0 else {
             throw GlsliceError(.usage, "SLURM_ARRAY_TASK_COUNT=\(count) and SLURM_ARRAY_TASK_STEP=\(step) must be positive")
         }
-        let offset = id - minimum
-        guard maximum == minimum + (count - 1) * step, offset >= 0, offset % step == 0, offset / step < count else {
+        // Any Int may come from the environment: every step is checked for overflow, never trapped.
+        let span = (count - 1).multipliedReportingOverflow(by: step)
+        let last = minimum.addingReportingOverflow(span.partialValue)
+        let maximum = env["SLURM_ARRAY_TASK_MAX"] == nil ? last.partialValue : try number("SLURM_ARRAY_TASK_MAX")
+        let difference = id.subtractingReportingOverflow(minimum)
+        let offset = difference.partialValue
+        guard !span.overflow, !last.overflow, !difference.overflow, maximum == last.partialValue, offset >= 0,
+              offset % step == 0, offset / step < count else {
             throw GlsliceError(.usage,
                 "the Slurm array is not a regular range (task \(id) of \(count) tasks from \(minimum) to \(maximum), step \(step)), "
                 + "so its tasks cannot be numbered 0…\(count - 1); submit it as --array=MIN-MAX[:STEP], e.g. --array=0-\(count - 1)")

@@ -45,15 +45,7 @@ public enum Render {
         }
     }
 
-    /// A prepared job drawn on `backend` into PNG bytes in memory: the same
-    /// bytes `run` writes to a file for the same job.
-    public static func pngData(_ job: PreparedJob, backend: Backend, banding: Banding = Banding(),
-                               times: StageTimes? = nil) throws -> [UInt8] {
-        let drawing = Drawing.bands(try backend.prepare(job.plan, source: job.source.image))
-        return try EncodeStep.encode(job, drawing: drawing, to: .memory, banding: banding, times: times).data ?? []
-    }
-
-    /// Draws `plan` into memory, band by band as `encode` does.
+    /// Draws `plan` into memory, band by band as the encode step does (parity, tests).
     public static func image(plan: RenderPlan, source: PremultipliedImage, backend: Backend,
                              banding: Banding = Banding()) throws -> PremultipliedImage {
         let sink = ImageSink(size: plan.size)

@@ -54,7 +54,7 @@ public struct ImageSet: Sendable {
                 throw GlsliceError(.badInput, file: contents, "image \(file) has a numeric scale; Xcode writes it as a string such as \"2x\"")
             }
             let scaleText = (entry["scale"] as? String) ?? "1x"
-            guard scaleText.hasSuffix("x"), let scale = Double(scaleText.dropLast()), scale > 0 else {
+            guard scaleText.hasSuffix("x"), let scale = Double(scaleText.dropLast()), scale.isFinite, scale > 0 else {
                 throw GlsliceError(.badInput, file: contents, "image \(file) has scale '\(scaleText)'; expected 1x, 2x or 3x")
             }
             guard entry["resizing"] == nil || entry["resizing"] is [String: Any] else {

@@ -204,6 +204,21 @@ extension RenderRequest {
         #expect(try Shard.fromEnvironment(Self.slurm(9, min: 5, max: 13, step: 4, count: 3)) == Shard(index: 1, count: 3))
     }
 
+    /// Junk Slurm numbers at the ends of Int are refused as not a regular range,
+    /// never an arithmetic-overflow trap (issue 19: exit 132 with these).
+    @Test func slurmNumbersThatWouldOverflowAreRefusedNotTrapped() {
+        let junk: [[String: String]] = [
+            ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "2"],
+            ["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3"],
+            ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "9223372036854775807",
+             "SLURM_ARRAY_TASK_STEP": "9223372036854775807"],
+            ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "-9223372036854775808"],
+        ]
+        for environment in junk {
+            #expect(throws: GlsliceError.self, "\(environment)") { _ = try Shard.fromEnvironment(environment) }
+        }
+    }
+
     @Test func irregularAndBrokenSlurmArraysAreRefusedWithAWayOut() throws {
         // --array=3,7,9: MIN 3, MAX 9, COUNT 3, and Slurm reports STEP 1; not a range.
         do {
