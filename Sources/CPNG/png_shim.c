@@ -211,32 +211,6 @@ int gs_png_read_text(const uint8_t *data, size_t length, const char *key,
     return found;
 }
 
-int gs_png_check_whole(const uint8_t *data, size_t length, char *message) {
-    int status = check_signature(data, length, message);
-    if (status != GS_PNG_OK) return status;
-    size_t at = 8;
-    while (length - at >= 12) {
-        uint32_t size = ((uint32_t)data[at] << 24) | ((uint32_t)data[at + 1] << 16) |
-                        ((uint32_t)data[at + 2] << 8) | (uint32_t)data[at + 3];
-        if (size > 0x7fffffffu || length - at - 12 < size) break;
-        const uint8_t *type = data + at + 4;
-        uint32_t stored = ((uint32_t)type[4 + size] << 24) | ((uint32_t)type[5 + size] << 16) |
-                          ((uint32_t)type[6 + size] << 8) | (uint32_t)type[7 + size];
-        if ((uint32_t)crc32(crc32(0L, Z_NULL, 0), type, size + 4) != stored) {
-            set_message(message, "a chunk's CRC does not match");
-            return GS_PNG_CORRUPT;
-        }
-        at += 12 + (size_t)size;
-        if (memcmp(type, "IEND", 4) == 0) {
-            if (at == length) return GS_PNG_OK;
-            set_message(message, "bytes follow IEND");
-            return GS_PNG_CORRUPT;
-        }
-    }
-    set_message(message, "truncated: no IEND chunk");
-    return GS_PNG_CORRUPT;
-}
-
 void gs_png_image_free(gs_png_image *image) {
     if (image == NULL) return;
     free(image->pixels);

@@ -11,7 +11,7 @@ struct BatchCommand: ParsableCommand {
         discussion: """
         Each manifest line is a JSON object with render's options as keys: input, output and \(RenderRequest.CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")). Values are written as on the command line ("pixels": "200x44", "insets": "10,12,10,12", "scale": 2); JSON numbers and arrays work too ("pixels": [200, 44], "insets": [10, 12, 10, 12], "center": false). Relative inputs are resolved against the manifest's folder, relative outputs against --out-dir (default: the manifest's folder); an output that resolves outside that folder ('..', an absolute path) is refused unless --allow-outside-out-dir, and a second job writing the same output is refused on its line (within this shard). A line over 1 MiB is refused by number.
 
-        A failed job never stops the others. Outputs appear atomically and record a digest of their job (input bytes, options, renderer); --resume skips outputs that are whole PNGs whose digest matches, so a killed batch finishes where it stopped (hidden temporary files a kill left are removed). --results appends whole lines and refuses a file that is not a results file. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or a Slurm array (shard (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP of SLURM_ARRAY_TASK_COUNT, so --array=1-4 and --array=0-6:2 both work; an irregular list such as --array=3,7,9 is refused). --print-shard says which shard a run would take, and why.
+        A failed job never stops the others. Outputs appear atomically and record a digest of their job (input bytes, options, renderer); --resume skips outputs that are whole PNGs (a chunk chain ending in IEND, read by seeking) of the job's size whose digest matches, so a killed batch finishes where it stopped (hidden temporary files a kill left are removed). --results appends whole lines and refuses a file that is not a results file. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or a Slurm array (shard (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP of SLURM_ARRAY_TASK_COUNT, so --array=1-4 and --array=0-6:2 both work; an irregular list such as --array=3,7,9 is refused). --print-shard says which shard a run would take, and why.
 
         Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable.
 
@@ -41,7 +41,7 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Allow outputs outside --out-dir (absolute paths, '..'); refused by default.")
     var allowOutsideOutDir = false
 
-    @Flag(help: "Skip jobs whose output exists, is a whole PNG and records the same job digest.")
+    @Flag(help: "Skip jobs whose output exists, is a whole PNG of the job's size and records the same job digest.")
     var resume = false
 
     @Flag(help: "Flush each output to disk before it is named, so a power cut never leaves an empty or partial file under its name.")

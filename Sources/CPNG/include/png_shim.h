@@ -74,10 +74,6 @@ gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
 int gs_png_read_text(const uint8_t *data, size_t length, const char *key,
                      char *value, size_t value_size, char *message);
 
-/* GS_PNG_OK when `data` is a whole PNG: signature, chunks whose CRCs match,
-   and IEND as the last bytes (a file cut short by a crash is not). No libpng. */
-int gs_png_check_whole(const uint8_t *data, size_t length, char *message);
-
 /* Writes `count` rows of straight RGBA8 (or indices, for channels 1),
    `stride` bytes apart. */
 int gs_png_writer_write_rows(gs_png_writer *writer, const uint8_t *rows,

@@ -30,15 +30,22 @@ final class PrepareStage: Sendable {
         let folder = OutputFile.split(job.output).folder
         sweepOnce(folder)
         do {
-            if try alreadyDone(job) {
-                // A skipped .9.png still reports its bounds, for builds that read only the latest results.
-                let bounds = NinePatch.isNinePatch(path: job.input) ? try? resolve(job).source.hints.ninePatch : nil
-                recorder.record(JobResult(line: job.line, output: job.output, status: .skipped, error: nil,
-                                          milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0, ninePatch: bounds))
+            let finished = options.resume ? FinishedOutput.read(path: job.output) : nil
+            // A plain PNG is checked without decoding it: its hash, and the output size its name and request give.
+            if let finished, !ImageSet.isImageSet(path: job.input),
+               finished.digest == JobDigest.make(backend: backend, sourceKey: try plainKey(job.input), request: job.request),
+               finished.size == (try? plainOutputSize(job)) {
+                skip(job, started: started)
                 return nil
             }
+            // Anything else (an image set, a nine-patch, which may be compiled whatever its name) is
+            // resolved and planned, which a job that is not done needs anyway.
             let prepared = try PreparedJob(request: job.request, source: resolve(job), backend: backend,
                                            limits: options.limits)
+            if let finished, finished == FinishedOutput(size: prepared.size, digest: prepared.digest) {
+                skip(job, started: started)
+                return nil
+            }
             try ensureFolder(folder, for: job.output)
             return BatchJob(manifest: job, prepared: prepared, started: started)
         } catch {
@@ -47,24 +54,26 @@ final class PrepareStage: Sendable {
         }
     }
 
+    /// Records `job` as skipped. A skipped .9.png still reports its bounds, for
+    /// builds that read only the latest results.
+    private func skip(_ job: ManifestJob, started: Date) {
+        let bounds = NinePatch.isNinePatch(path: job.input) ? try? resolve(job).source.hints.ninePatch : nil
+        recorder.record(JobResult(line: job.line, output: job.output, status: .skipped, error: nil,
+                                  milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0, ninePatch: bounds))
+    }
+
     private func resolve(_ job: ManifestJob) throws -> ResolvedSource {
         try cache.resolve(input: job.input, outputScale: job.request.outputScale)
     }
 
-    /// With `--resume`: true when the output is a whole PNG (a killed writer or
-    /// a full disk can leave an intact head and digest) that records this job's digest.
-    private func alreadyDone(_ job: ManifestJob) throws -> Bool {
-        guard options.resume, let output = FileManager.default.contents(atPath: job.output),
-              PNGDecoder.isWhole(output),
-              let recorded = PNGDecoder.text(key: JobDigest.textKey, data: output) else { return false }
-        // A plain PNG is hashed without decoding. A source with a recipe (an image set, a
-        // nine-patch, which may be compiled whatever its name) is resolved; its sources are
-        // cached, and a job that is not done needs them anyway.
-        if !ImageSet.isImageSet(path: job.input) {
-            let plain = SourceKey(contentHash: try cache.contentHash(of: job.input), recipe: .plain)
-            if recorded == JobDigest.make(backend: backend, sourceKey: plain, request: job.request) { return true }
-        }
-        return recorded == JobDigest.make(backend: backend, sourceKey: try resolve(job).key, request: job.request)
+    private func plainKey(_ input: String) throws -> SourceKey {
+        SourceKey(contentHash: try cache.contentHash(of: input), recipe: .plain)
+    }
+
+    /// The output size of a plain PNG source, from its name's `@Nx` and the request, as `PlanBuilder` works it out.
+    private func plainOutputSize(_ job: ManifestJob) throws -> PixelSize {
+        let sourceScale = try job.request.resolvedSourceScale(path: job.input)
+        return try job.request.size.pixels(atScale: job.request.outputScale ?? sourceScale)
     }
 
     /// The first time a batch meets an output folder, it removes the hidden

@@ -83,16 +83,6 @@ public enum PNGDecoder {
         return status == Int32(GS_PNG_OK) ? cMessage(value) : nil
     }
 
-    /// True when `data` is a whole PNG: every chunk's CRC matches and IEND
-    /// ends it. `--resume` trusts an output only then, as a killed writer or a
-    /// full disk can leave a file whose head (and digest) is intact.
-    public static func isWhole(_ data: Data) -> Bool {
-        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
-        return data.withUnsafeBytes { raw in
-            gs_png_check_whole(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &message)
-        } == Int32(GS_PNG_OK)
-    }
-
     /// The largest PNG file read: a 16-bit RGBA source at the default pixel
     /// limit (50 Mpx) is 400 MB raw, and deflate never grows data by more than 0.1%.
     public static let maxFileBytes = 512 << 20

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What `--resume` needs of an output already on disk: its size and the job
+/// digest it records, read by seeking rather than whole, so a huge file costs a
+/// few small reads and a FIFO or device at the path is never opened for reading.
+/// The chunk chain is walked header by header from the signature to an IEND
+/// that ends the file, so a file cut short is not taken as finished. (Pixel
+/// data is not re-checked: outputs appear only complete, see `OutputFile`.)
+struct FinishedOutput: Equatable {
+    var size: PixelSize
+    var digest: String
+
+    /// nil when `path` holds no regular file that is a whole chunk chain with an
+    /// IHDR and a `key` tEXt chunk.
+    static func read(path: String, key: String = JobDigest.textKey) -> FinishedOutput? {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let fileSize = Int(status.st_size)
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard fileSize >= 8 + 25 + 12, read(fd, at: 0, count: 8) == signature else { return nil }
+        var offset = 8, size: PixelSize?, digest: String?, chunks = 0
+        while offset + 12 <= fileSize {
+            guard let header = read(fd, at: offset, count: 8) else { return nil }
+            let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            let next = offset + 12 + length
+            guard length <= Int(Int32.max), next <= fileSize else { return nil }
+            chunks += 1
+            switch type {
+            case "IHDR":
+                guard chunks == 1, length == 13, let body = read(fd, at: offset + 8, count: 8) else { return nil }
+                let width = body[0..<4].reduce(0) { $0 << 8 | Int($1) }, height = body[4..<8].reduce(0) { $0 << 8 | Int($1) }
+                size = PixelSize(width: width, height: height)
+            case "tEXt" where digest == nil && length <= 1024:
+                guard let body = read(fd, at: offset + 8, count: length),
+                      let zero = body.firstIndex(of: 0), String(decoding: body[..<zero], as: UTF8.self) == key else { break }
+                digest = String(decoding: body[(zero + 1)...], as: UTF8.self)
+            case "IEND":
+                guard length == 0, next == fileSize, let size, let digest else { return nil }
+                return FinishedOutput(size: size, digest: digest)
+            default:
+                guard chunks > 1 else { return nil } // IHDR comes first
+            }
+            offset = next
+        }
+        return nil
+    }
+
+    private static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return -1 }
+                return pread(fd, base + done, count - done, off_t(offset + done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return bytes
+    }
+}
