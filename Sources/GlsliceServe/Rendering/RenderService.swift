@@ -53,6 +53,8 @@ final class RenderService: Sendable {
         var stamps: [FileStamp]
     }
 
+    private typealias Waiter = CheckedContinuation<Result<(ByteBuffer, String), Refusal>, Never>
+
     private struct Flights {
         var byKey: [String: Flight] = [:]
         var nextID: UInt64 = 0
@@ -60,7 +62,8 @@ final class RenderService: Sendable {
 
     private struct Flight {
         var id: UInt64
-        var waiters: [CheckedContinuation<Result<(ByteBuffer, String), Refusal>, Never>]
+        /// Each waiting request by its own number: it may time out alone.
+        var waiters: [UInt64: Waiter]
     }
 
     init(options: ServeOptions, metrics: ServeMetrics, warn: @escaping @Sendable (String) -> Void,
@@ -135,46 +138,63 @@ final class RenderService: Sendable {
         }
     }
 
-    /// Joins the render of `key` in flight, or starts one.
+    /// Joins the render of `key` in flight, or starts one. A request that waits
+    /// past `--timeout` gets 503 alone; the render goes on, stays in flight for
+    /// the retries (which join it rather than start another), and is cached.
     private func render(key: String, file: String, request: RenderRequest) async -> Result<(ByteBuffer, String), Refusal> {
         await withCheckedContinuation { continuation in
-            let started: UInt64? = flights.withLock { flights in
-                if flights.byKey[key] != nil {
-                    flights.byKey[key]?.waiters.append(continuation)
-                    return nil
-                }
+            let (flight, waiter, isNew) = flights.withLock { flights -> (UInt64, UInt64, Bool) in
                 flights.nextID += 1
-                flights.byKey[key] = Flight(id: flights.nextID, waiters: [continuation])
-                return flights.nextID
+                let waiter = flights.nextID
+                if let flight = flights.byKey[key] {
+                    flights.byKey[key]?.waiters[waiter] = continuation
+                    return (flight.id, waiter, false)
+                }
+                flights.byKey[key] = Flight(id: waiter, waiters: [waiter: continuation])
+                return (waiter, waiter, true)
             }
-            guard let id = started else {
+            if isNew {
+                let submitted = pool.submit { [self] in
+                    execute(key: key, id: flight, file: file, request: request)
+                }
+                updateGauges()
+                guard submitted else {
+                    finish(key: key, id: flight, .failure(Refusal(status: 503, message: "the render queue is full (\(options.queueLimit) waiting); try again", retryAfter: 1)))
+                    return
+                }
+            } else {
                 metrics.coalesced.increment()
-                return
-            }
-            let submitted = pool.submit { [self] in
-                execute(key: key, id: id, file: file, request: request)
-            }
-            updateGauges()
-            guard submitted else {
-                finish(key: key, id: id, .failure(Refusal(status: 503, message: "the render queue is full (\(options.queueLimit) waiting); try again", retryAfter: 1)))
-                return
             }
             let timeout = options.timeout
             let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                if finish(key: key, id: id, .failure(Refusal(status: 503, message: "the render took longer than --timeout (\(formatNumber(seconds)) s); try again", retryAfter: 1))) {
-                    metrics.renderFailures.increment()
-                }
+                let refusal = Refusal(status: 503, message: "the render took longer than --timeout (\(formatNumber(seconds)) s); try again", retryAfter: 1)
+                if expire(key: key, flight: flight, waiter: waiter, refusal) { metrics.renderFailures.increment() }
             }
         }
+    }
+
+    /// Answers one waiter of flight `flight` with `refusal`; false when it was answered already.
+    private func expire(key: String, flight: UInt64, waiter: UInt64, _ refusal: Refusal) -> Bool {
+        let continuation = flights.withLock { flights -> Waiter? in
+            guard flights.byKey[key]?.id == flight else { return nil }
+            return flights.byKey[key]?.waiters.removeValue(forKey: waiter)
+        }
+        continuation?.resume(returning: .failure(refusal))
+        return continuation != nil
     }
 
     /// On a render thread: source, plan, digest, cache; then the draw (on the
     /// shared GPU thread, or here on the CPU) and the encode, here.
     private func execute(key: String, id: UInt64, file: String, request: RenderRequest) {
         defer { updateGauges() }
-        // Nobody is waiting any more (timed out while queued): skip the work.
-        guard flights.withLock({ $0.byKey[key]?.id == id }) else { return }
+        // Nobody is waiting any more (every request timed out while queued): skip the work.
+        let wanted = flights.withLock { flights -> Bool in
+            guard let flight = flights.byKey[key], flight.id == id else { return false }
+            if flight.waiters.isEmpty { flights.byKey[key] = nil }
+            return !flight.waiters.isEmpty
+        }
+        guard wanted else { return }
         updateGauges()
         let clock = ContinuousClock()
         let started = clock.now
@@ -237,10 +257,10 @@ final class RenderService: Sendable {
     /// Answers everyone waiting on flight `id` of `key`; false when it was already answered.
     @discardableResult
     private func finish(key: String, id: UInt64, _ result: Result<(ByteBuffer, String), Refusal>) -> Bool {
-        let waiters = flights.withLock { flights -> [CheckedContinuation<Result<(ByteBuffer, String), Refusal>, Never>]? in
+        let waiters = flights.withLock { flights -> [Waiter]? in
             guard let flight = flights.byKey[key], flight.id == id else { return nil }
             flights.byKey[key] = nil
-            return flight.waiters
+            return Array(flight.waiters.values)
         }
         guard let waiters else { return false }
         for waiter in waiters { waiter.resume(returning: result) }

@@ -88,6 +88,23 @@ import Testing
         }
     }
 
+    /// A retry after a time-out joins the render still running instead of
+    /// starting a second one, so coalescing holds (issue 19).
+    @Test func aRetryAfterATimeoutJoinsTheRenderStillRunning() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let gate = Gate()
+        try await withServer(world, timeout: .seconds(2), gate: gate) { port, _ in
+            let url = "/render/panel.png?pixels=91x91"
+            #expect(try await get(port, url).status == .serviceUnavailable) // held at the gate past --timeout
+            let retry = Task { try await get(port, url) }
+            try await eventually("the retry joined the render in flight") { try await metric(port, "glslice_coalesced_total") == 1 }
+            gate.open()
+            #expect(try await retry.value.status == .ok)
+            #expect(try await metric(port, "glslice_renders_total") == 1)
+        }
+    }
+
     @Test func responseCacheIsCappedInBytesLeastRecentFirst() {
         var lru = ResponseCache.LRU()
         func buffer(_ n: Int) -> ByteBuffer { ByteBuffer(repeating: 7, count: n) }
