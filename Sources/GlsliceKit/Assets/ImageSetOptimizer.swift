@@ -12,8 +12,8 @@ enum ImageSetOptimizer {
             throw GlsliceError(.usage, file: output, "the output of an image set must be a folder named NAME.imageset")
         }
         let contentsPath = set.folder + "/Contents.json"
-        guard let data = FileManager.default.contents(atPath: contentsPath),
-              var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let data = try ImageSet.readContents(contentsPath)
+        guard var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               var entries = root["images"] as? [[String: Any]] else {
             throw GlsliceError(.badInput, file: contentsPath, "not an image set: expected {\"images\": [...]}")
         }

@@ -46,9 +46,10 @@ final class ResultsLog: Sendable {
     deinit { close(descriptor) }
 
     /// True when the file's first line is a JSON object with `line` and `status`,
-    /// as every line this log writes is.
+    /// as every line this log writes is. The line is read up to the manifest's
+    /// line limit plus room for a message, since a results line echoes its job.
     private static func looksLikeResults(_ fd: Int32) -> Bool {
-        var head = [UInt8](repeating: 0, count: 4096)
+        var head = [UInt8](repeating: 0, count: 2 << 20)
         let count = pread(fd, &head, head.count, 0)
         guard count > 0 else { return false }
         let first = head[0..<count].split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []

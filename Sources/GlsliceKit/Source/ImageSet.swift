@@ -32,11 +32,35 @@ public struct ImageSet: Sendable {
     public init(path: String) throws {
         var folder = path.hasSuffix("/") ? String(path.dropLast()) : path
         if folder.hasSuffix("/Contents.json") { folder = (folder as NSString).deletingLastPathComponent }
-        let contents = folder + "/Contents.json"
-        guard let data = FileManager.default.contents(atPath: contents) else {
-            throw GlsliceError(.noInput, file: contents, "no such file")
+        try self.init(folder: folder, contents: Self.readContents(folder + "/Contents.json"))
+    }
+
+    /// The most bytes of `Contents.json` read: Xcode writes a few hundred, and
+    /// a set with every idiom, scale and appearance stays far under this.
+    public static let maxContentsBytes = 1 << 20
+
+    /// `Contents.json`'s bytes: a regular file of at most `maxContentsBytes`,
+    /// never opened blocking (a FIFO is refused, not waited on).
+    static func readContents(_ path: String) throws -> Data {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw GlsliceError(.noInput, file: path, "no such file") }
+            throw GlsliceError(.noInput, file: path, "cannot be read: \(systemError())")
         }
-        try self.init(folder: folder, contents: data)
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw GlsliceError(.badInput, file: path, "is not a regular file")
+        }
+        guard status.st_size <= maxContentsBytes else {
+            throw GlsliceError(.badInput, file: path, "is \(status.st_size) bytes, over the \(maxContentsBytes >> 20) MiB an image set's Contents.json may have")
+        }
+        var bytes: [UInt8] = []
+        while bytes.count <= maxContentsBytes, readAppending(fd, into: &bytes, count: 64 << 10) > 0 {}
+        guard bytes.count <= maxContentsBytes else {
+            throw GlsliceError(.badInput, file: path, "grew past the \(maxContentsBytes >> 20) MiB an image set's Contents.json may have")
+        }
+        return Data(bytes)
     }
 
     /// Parses `Contents.json`'s bytes for the set in `folder` (the fuzz target's entry).
