@@ -35,10 +35,11 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// The path and query with the signature's value left out.
+    /// The path and query with the signature's value left out, whichever way
+    /// its name is escaped (`%73ig=` is `sig=` to the signer, so to the log too).
     static func redacted(path: String, query: String?) -> String {
         guard let query, !query.isEmpty else { return path }
-        let parts = query.split(separator: "&").map { $0.hasPrefix(URLSigner.parameter + "=") ? "\(URLSigner.parameter)=…" : String($0) }
+        let parts = query.split(separator: "&").map { URLSigner.isSignature($0) ? "\(URLSigner.parameter)=…" : String($0) }
         return path + "?" + parts.joined(separator: "&")
     }
 }

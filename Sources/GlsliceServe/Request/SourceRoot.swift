@@ -44,8 +44,26 @@ public struct SourceRoot: Sendable {
 
     /// `text` with the root's path taken out, so that no message tells a
     /// client where the server keeps its files.
+    /// Only whole occurrences are taken: `ROOT/x` becomes `x` and `ROOT` alone
+    /// `.`, but `ROOTx` stays; with `--root /` there is nothing to hide, and
+    /// text is left as it is (replacing every `/` would mangle it).
     public func redact(_ text: String) -> String {
-        text.replacingOccurrences(of: path + "/", with: "").replacingOccurrences(of: path, with: ".")
+        guard path != "/" else { return text }
+        var out = "", rest = Substring(text)
+        while let found = rest.range(of: path) {
+            out += rest[..<found.lowerBound]
+            let after = rest[found.upperBound...]
+            if after.first == "/" {
+                rest = after.dropFirst()
+            } else if let next = after.first, next.isLetter || next.isNumber || "._-".contains(next) {
+                out += path // another name that begins like the root's
+                rest = after
+            } else {
+                out += "."
+                rest = after
+            }
+        }
+        return out + rest
     }
 }
 

@@ -73,12 +73,16 @@ public struct URLSigner: Sendable {
         guard let text = Self.canonical(path: path, query: query) else {
             throw GlsliceError(.usage, "'\(url)' has a malformed %-escape in its path")
         }
-        // Keep the client's spelling of the query, less an old signature.
-        let kept = halves.count > 1
-            ? halves[1].split(separator: "&").filter { !$0.hasPrefix(Self.parameter + "=") && $0 != Self.parameter }
-            : []
+        // Keep the client's spelling of the query, less an old signature however its name is escaped.
+        let kept = halves.count > 1 ? halves[1].split(separator: "&").filter { !Self.isSignature($0) } : []
         let signature = Self.hex(mac(text))
         return head + "?" + (kept + ["\(Self.parameter)=\(signature)"]).joined(separator: "&")
+    }
+
+    /// True for a `name=value` pair whose name is `sig` once unescaped (`%73ig` too).
+    static func isSignature(_ pair: Substring) -> Bool {
+        let name = String(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        return (name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name) == parameter
     }
 
     static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {

@@ -72,3 +72,29 @@ import Testing
         #expect(missing.stderr.contains("cannot read the key file"))
     }
 }
+
+/// What the server says of itself never leaks a signature or mangles a message (issue 19).
+@Suite struct RedactionTests {
+    @Test func aSignatureIsLeftOutOfTheLogHoweverItsNameIsEscaped() {
+        for name in ["sig", "%73ig", "%73%69%67", "si%67"] {
+            let logged = AccessLogMiddleware<BasicRequestContext>.redacted(path: "/render/a.png", query: "pixels=9x9&\(name)=abc123")
+            #expect(logged == "/render/a.png?pixels=9x9&sig=…", "\(name): \(logged)")
+        }
+        // Another key that only begins like it is kept.
+        #expect(AccessLogMiddleware<BasicRequestContext>.redacted(path: "/r", query: "sigma=1") == "/r?sigma=1")
+        #expect(URLSigner.isSignature("%73ig=1") && !URLSigner.isSignature("sigma=1"))
+    }
+
+    @Test func rootRedactionTakesOnlyWholePaths() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-redact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = try SourceRoot(folder.path)
+        #expect(root.redact("\(root.path)/ui/a.png: corrupt PNG") == "ui/a.png: corrupt PNG")
+        #expect(root.redact("cannot read \(root.path)") == "cannot read .")
+        #expect(root.redact("\(root.path)x/b.png") == "\(root.path)x/b.png") // a sibling is not the root
+        // With --root / nothing is hidden, and no '/' in a message becomes '.'.
+        let slash = try SourceRoot("/")
+        #expect(slash.redact("/srv/ui/a.png: insets 9/9 do not fit") == "/srv/ui/a.png: insets 9/9 do not fit")
+    }
+}
