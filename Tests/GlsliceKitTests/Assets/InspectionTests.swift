@@ -94,3 +94,39 @@ import Testing
         #expect(half.scales.problems.contains { $0.contains("b.png") && $0.contains("not a whole pixel") }, "\(half.scales.problems)")
     }
 }
+
+/// The linear band analysis against the definitions it replaces (issue 19:
+/// testing every period line by line was cubic).
+@Suite struct LinearBandAnalysisTests {
+    /// The smallest period by its definition, tried one p at a time.
+    static func bruteForcePeriod(_ values: [Int]) -> Int {
+        guard values.count > 1 else { return max(1, values.count) }
+        for p in 1..<values.count where (0..<(values.count - p)).allSatisfy({ values[$0] == values[$0 + p] }) { return p }
+        return max(1, values.count)
+    }
+
+    @Test func smallestPeriodMatchesItsDefinition() {
+        var rng = SeededGenerator(seed: 19)
+        for _ in 0..<2000 {
+            let length = Int.random(in: 0...40, using: &rng)
+            let alphabet = Int.random(in: 1...4, using: &rng)
+            // Half the cases are built periodic, with a partial period at the end.
+            let period = Int.random(in: 1...8, using: &rng)
+            let base = (0..<period).map { _ in Int.random(in: 0..<alphabet, using: &rng) }
+            let values = Bool.random(using: &rng) ? (0..<length).map { base[$0 % period] }
+                : (0..<length).map { _ in Int.random(in: 0..<alphabet, using: &rng) }
+            #expect(RegionAnalysis.smallestPeriod(values) == Self.bruteForcePeriod(values), "\(values)")
+        }
+    }
+
+    /// Lines get equal numbers exactly when their pixels are equal.
+    @Test func lineNumbersAreEqualExactlyForEqualLines() {
+        // 6 columns: 0, 2 and 4 equal; 1 and 5 equal; 3 differs from all in one pixel.
+        let columns: [[UInt8]] = [[1, 2], [3, 4], [1, 2], [1, 5], [1, 2], [3, 4]]
+        var pixels: [UInt8] = []
+        for y in 0..<2 { for x in 0..<6 { pixels += [columns[x][y], 0, 0, 255] } }
+        let image = PremultipliedImage(RGBAImage(width: 6, height: 2, pixels: pixels))
+        let numbers = RegionAnalysis.lineNumbers(Segment(0, 6, scalable: true), axis: .x, image)
+        for i in 0..<6 { for j in 0..<6 { #expect((numbers[i] == numbers[j]) == (columns[i] == columns[j]), "\(i), \(j)") } }
+    }
+}
