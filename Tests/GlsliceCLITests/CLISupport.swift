@@ -24,6 +24,11 @@ func glslice(_ arguments: [String], in folder: URL? = nil, environment: [String:
     try run(glsliceBinary, arguments, in: folder, environment: environment, stdin: stdin)
 }
 
+/// Runs glslice under `timeout`, so a hang fails the test (exit 124) instead of stalling it.
+func glsliceWithin(_ seconds: Int, _ arguments: [String]) throws -> RunResult {
+    try run(URL(fileURLWithPath: "/usr/bin/timeout"), [String(seconds), glsliceBinary.path] + arguments)
+}
+
 /// Runs `executable` with `arguments` and collects its output.
 func run(_ executable: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:],
          stdin: URL? = nil) throws -> RunResult {

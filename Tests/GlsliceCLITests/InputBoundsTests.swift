@@ -6,11 +6,6 @@ import GlsliceKit
 @Suite struct InputBoundsTests {
     let panel = fixtures.appendingPathComponent("panel.png").path
 
-    /// Runs glslice under `timeout`, so a hang fails the test (exit 124) instead of stalling it.
-    func glsliceWithin(_ seconds: Int, _ arguments: [String]) throws -> RunResult {
-        try run(URL(fileURLWithPath: "/usr/bin/timeout"), [String(seconds), glsliceBinary.path] + arguments)
-    }
-
     /// An image set in a fresh folder, its Contents.json made by `make`.
     func imageSet(in folder: URL, _ make: (String) throws -> Void) throws -> String {
         let set = folder.appendingPathComponent("big.imageset")

@@ -17,11 +17,6 @@ import GlsliceKit
         return manifest
     }
 
-    /// Runs glslice under `timeout`, so a hang fails the test (exit 124) instead of stalling it.
-    func glsliceWithin(_ seconds: Int, _ arguments: [String]) throws -> RunResult {
-        try run(URL(fileURLWithPath: "/usr/bin/timeout"), [String(seconds), glsliceBinary.path] + arguments)
-    }
-
     @Test func aFIFOAtAnOutputPathIsNotReadByResume() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -34,30 +34,13 @@ struct GPUDrawer: BatchDrawer {
         }
         let clock = ContinuousClock()
         while true {
-            var start = clock.now
+            let start = clock.now
             let jobs = input.popBatch(limit: 256)
             times.add(.drawWait, clock.now - start)
             if jobs.isEmpty { break }
-            // Tallest first packs shelves tighter.
-            let sorted = jobs.sorted { $0.prepared.size.height > $1.prepared.size.height }
-            var large: [BatchJob] = []
-            for job in sorted {
-                guard atlas.fits(job.prepared.size) else {
-                    large.append(job)
-                    continue
-                }
-                do {
-                    // Timed inside: `add` draws a full atlas itself, which the atlas times.
-                    try atlas.add(job, size: job.prepared.size) {
-                        let start = clock.now
-                        defer { times.add(.draw, clock.now - start, items: 1) }
-                        return try gpu.upload(job.prepared.plan, source: job.prepared.source.image,
-                                              sourceKey: job.prepared.source.key)
-                    }
-                } catch {
-                    recorder.fail(job.manifest, error, started: job.started)
-                }
-            }
+            let large = atlas.place(jobs, size: \.prepared.size, upload: { job in
+                try gpu.upload(job.prepared.plan, source: job.prepared.source.image, sourceKey: job.prepared.source.key)
+            }, failed: { job, error in recorder.fail(job.manifest, error, started: job.started) })
             atlas.flush()
             for job in large { stream(job, into: output, ring: ring) }
             ring?.poll()

@@ -134,27 +134,13 @@ public final class SharedGPUDrawer: Sendable {
         }
         let clock = ContinuousClock()
         while true {
-            var start = clock.now
+            let start = clock.now
             let batch = requests.popBatch(limit: 256, gathering: gather, gap: gap)
             times.add(.drawWait, clock.now - start)
             if batch.isEmpty { break }
-            var large: [Request] = []
-            for request in batch.sorted(by: { $0.job.size.height > $1.job.size.height }) {
-                let job = request.job
-                guard atlas.fits(job.size) else {
-                    large.append(request)
-                    continue
-                }
-                do {
-                    try atlas.add(request, size: job.size) {
-                        start = clock.now
-                        defer { times.add(.draw, clock.now - start, items: 1) }
-                        return try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
-                    }
-                } catch {
-                    request.completion(.failure(error))
-                }
-            }
+            let large = atlas.place(batch, size: \.job.size, upload: { request in
+                try gpu.upload(request.job.plan, source: request.job.source.image, sourceKey: request.job.source.key)
+            }, failed: { request, error in request.completion(.failure(error)) })
             atlas.finish()
             for request in large {
                 // Its caller gets the stream at once and encodes while the bands come.

@@ -60,6 +60,31 @@ final class AtlasRenderer<Item> {
         pending.append(Placement(item: item, plan: try upload(), x: spot.x, y: spot.y, size: size))
     }
 
+    /// Places `items` tallest first (shelves pack tighter), uploading each one's
+    /// cells (timed as draw); an item whose upload fails goes to `failed`.
+    /// Returns the items too large for an atlas, for the caller to draw in bands.
+    func place(_ items: [Item], size: (Item) -> PixelSize, upload: (Item) throws -> GPURenderer.UploadedPlan,
+               failed: (Item, any Error) -> Void) -> [Item] {
+        var large: [Item] = []
+        for item in items.sorted(by: { size($0).height > size($1).height }) {
+            guard fits(size(item)) else {
+                large.append(item)
+                continue
+            }
+            do {
+                // Timed inside: `add` draws a full atlas itself, which `flush` times.
+                try add(item, size: size(item)) {
+                    let start = clock.now
+                    defer { times?.add(.draw, clock.now - start, items: 1) }
+                    return try upload(item)
+                }
+            } catch {
+                failed(item, error)
+            }
+        }
+        return large
+    }
+
     /// Draws what is placed and reads it back (or starts to, with the ring).
     func flush() {
         let placed = pending, width = shelf.usedWidth, height = shelf.usedHeight

@@ -66,6 +66,10 @@ struct GPUBatchTests {
         #expect(budget.peak <= budget.capacity)
         #expect(budget.peak < 1500 * 300 * 4) // never the whole 1.8 MB output at once
         #expect(runner.times.seconds(.readBack) > 0)
+        if ring {
+            // Through the ring each band is its own read back: 19 bands of the big output, and the atlas.
+            #expect(runner.times.count(.readBack) >= 300 / 16 + 1 + 1, "\(runner.times.count(.readBack))")
+        }
         let gpuImage = try PNGDecoder.decode(path: folder.appendingPathComponent("gpu/out/big.png").path, maxPixels: 1 << 22)
         let source = try SourceImage.load(path: folder.appendingPathComponent("texture.png").path, maxPixels: 1 << 20)
         let request = RenderRequest(size: .pixels(PixelSize(width: 1500, height: 300)), insets: try Insets(parsing: "6"),
