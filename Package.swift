@@ -23,6 +23,8 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        // System calls Swift cannot make itself: openat2 (containment beneath a folder), O_TMPFILE.
+        .target(name: "CFiles"),
         // EGL and GLES 3 behind a shim for cast macros and extension entry points.
         .target(
             name: "CEGL",
@@ -35,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "GlsliceKit",
-            dependencies: ["CPNG", "CEGL", "Shaders", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CPNG", "CFiles", "CEGL", "Shaders", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The HTTP service sits after the library in the flow, so GlsliceKit stays free of NIO.
         .target(
@@ -70,7 +72,7 @@ let package = Package(
             path: "Fuzz",
             exclude: ["corpus"]
         ),
-        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL"]),
+        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL", "CFiles"]),
         .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit"]),
         .testTarget(
             name: "GlsliceServeTests",

@@ -1,4 +1,4 @@
-#define _GNU_SOURCE /* O_TMPFILE */
+#define _GNU_SOURCE
 #include "png_shim.h"
 
 #include <png.h>
@@ -422,13 +422,4 @@ void gs_png_writer_abort(gs_png_writer *w) { writer_release(w); }
 
 int gs_png_filter_none(void) { return PNG_FILTER_NONE; }
 
-int gs_open_unnamed(const char *folder) {
-#ifdef O_TMPFILE
-    return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-#else
-    (void)folder;
-    errno = EOPNOTSUPP;
-    return -1;
-#endif
-}
 

@@ -90,12 +90,6 @@ int gs_png_writer_finish_memory(gs_png_writer *writer, uint8_t **memory, uint64_
 /* Frees without finishing (the caller removes the file). */
 void gs_png_writer_abort(gs_png_writer *writer);
 
-/* An unnamed file in `folder` (O_TMPFILE, mode 0644 less the umask), to be
-   linked into place once complete; -1 with errno where the file system or
-   kernel has none (EOPNOTSUPP, EISDIR, EINVAL) or the folder is unusable. */
-int gs_open_unnamed(const char *folder);
-
-
 /* libpng's "no filter" mask, re-exported so Swift need not import png.h. */
 int gs_png_filter_none(void);
 

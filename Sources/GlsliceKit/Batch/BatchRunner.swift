@@ -73,13 +73,14 @@ public final class BatchRunner: Sendable {
         let jobs = BoundedQueue<ManifestJob>(capacity: drawer == nil ? workers * 4 : 1024)
         let toDraw = BoundedQueue<BatchJob>(capacity: drawer == nil ? 1 : 1024)
         let toEncode = BoundedQueue<EncodeWork>(capacity: workers * 4)
+        let outputScope = reader.openOutputScope()
         let prepareStage = PrepareStage(options: options, cache: cache, backend: backend, recorder: recorder,
-                                        started: started)
+                                        started: started, outputScope: outputScope)
         let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
         let times = self.times
         let onCPU = drawer == nil
         let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in
-            Self.read(reader, shard: options.shard, into: jobs, recorder: recorder)
+            Self.read(reader, shard: options.shard, outputScope: outputScope, into: jobs, recorder: recorder)
         }
         // The last preparer to finish closes the next queue.
         let preparing = Locked(workers)
@@ -126,16 +127,16 @@ public final class BatchRunner: Sendable {
 
     /// The read stage: this shard's lines into `queue`; a bad line is recorded
     /// as a failed job and the rest go on.
-    private static func read(_ reader: ManifestReader, shard: Shard, into queue: BoundedQueue<ManifestJob>,
+    private static func read(_ reader: ManifestReader, shard: Shard, outputScope: FileScope?, into queue: BoundedQueue<ManifestJob>,
                              recorder: BatchRecorder) {
-        // Two jobs writing one file would race; the later line is refused. Hashes
-        // of the normalized paths keep this at 8 bytes a job over millions of jobs.
+        // Two jobs writing one file would race; the later line is refused.
         var firstLineOf: [Int: Int] = [:]
+        var keys = OutputKeys()
         while let (number, text) = reader.nextLine() {
             guard shard.owns(number - 1) else { continue }
             do {
                 let job = try reader.job(line: number, text: text)
-                let key = job.output.hashValue
+                let key = keys.key(for: job, outputScope: outputScope)
                 if let earlier = firstLineOf[key] {
                     throw GlsliceError(.usage, "output \(job.output) is also line \(earlier)'s output; each job needs its own")
                 }

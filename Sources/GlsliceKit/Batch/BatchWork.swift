@@ -5,6 +5,8 @@ struct BatchJob: Sendable {
     var manifest: ManifestJob
     var prepared: PreparedJob
     var started: Date
+    /// Where the encoder writes it.
+    var target: OutputTarget
 
     var output: String { manifest.output }
     var ninePatch: NinePatchBounds? { prepared.source.source.hints.ninePatch }

@@ -16,7 +16,7 @@ struct EncodeStage: Sendable {
             case .drawn(let rows): drawing = .rows(rows)
             case .streaming(let stream): drawing = .stream(stream)
             }
-            let encoded = try EncodeStep.encode(job.prepared, drawing: drawing, to: .output(.file(job.output), durable: durable),
+            let encoded = try EncodeStep.encode(job.prepared, drawing: drawing, to: .output(job.target, durable: durable),
                                                 recordDigest: true, times: times)
             let clock = ContinuousClock(), start = clock.now
             recorder.succeed(job, bytes: encoded.byteCount)

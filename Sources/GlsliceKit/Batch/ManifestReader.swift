@@ -8,6 +8,16 @@ public struct ManifestJob: Sendable {
     public var input: String
     public var output: String
     public var request: RenderRequest
+    /// `output` relative to the output folder, when outputs must stay inside
+    /// it: the kernel then resolves it beneath the folder's descriptor.
+    var outputInside: String?
+
+    /// Where the PNG is written, given the output folder open as `scope`.
+    func target(outputScope scope: FileScope?) throws -> OutputTarget {
+        guard let outputInside else { return .file(output) }
+        guard let scope else { throw GlsliceError(.cannotWrite, file: output, "the output folder cannot be opened") }
+        return .contained(outputInside, beneath: scope)
+    }
 }
 
 /// Reads a JSON-lines manifest one line at a time, so memory does not grow
@@ -83,21 +93,33 @@ public final class ManifestReader: Sendable {
                 throw GlsliceError(.usage, "not valid JSON")
             }
             let output = normalizedPath(resolve(entry.output, against: outputFolder))
+            var inside: String?
             if !allowOutside {
+                // By bytes, as the kernel compares names: never by Swift's canonical equivalence.
                 let root = outputFolder.path
-                guard output.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+                let prefix = Array((root.hasSuffix("/") ? root : root + "/").utf8)
+                guard output.utf8.starts(with: prefix) else {
                     throw GlsliceError(.usage, "output '\(entry.output)' is outside the output folder \(root); "
                                        + "give --allow-outside-out-dir to allow it")
                 }
+                inside = String(decoding: output.utf8.dropFirst(prefix.count), as: UTF8.self)
             }
             return ManifestJob(line: line, input: resolve(entry.input, against: manifestFolder),
-                               output: output, request: entry.request)
+                               output: output, request: entry.request, outputInside: inside)
         } catch let error as GlsliceError {
             var located = error
             located.file = "\(path):\(line)"
             if let file = error.file { located.message = "\(file): \(error.message)" }
             throw located
         }
+    }
+
+    /// The output folder, open, when outputs must stay inside it (nil when
+    /// they may go anywhere, or when it cannot be opened: each job then fails).
+    func openOutputScope() -> FileScope? {
+        guard !allowOutside else { return nil }
+        try? FileManager.default.createDirectory(atPath: outputFolder.path, withIntermediateDirectories: true)
+        return try? FileScope.beneath(outputFolder.path)
     }
 
     /// Joins by string: `URL.appendingPathComponent` was 2% of a batch of small jobs.
@@ -110,17 +132,24 @@ public final class ManifestReader: Sendable {
 
 /// `path` with `.`, `..` and repeated slashes resolved by name alone (no file
 /// system access, so a symlink is not followed): how outputs are compared.
+/// Split by bytes, as the kernel splits: a `/` followed by a combining mark is
+/// one `Character` to Swift but still a separator, and `..` + a combining mark
+/// is a name of its own, not `..`.
 func normalizedPath(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-        switch part {
-        case ".": continue
-        case "..": if !parts.isEmpty && parts.last != ".." { parts.removeLast() } else if !path.hasPrefix("/") { parts.append(part) }
-        default: parts.append(part)
+    let bytes = Array(path.utf8)
+    let absolute = bytes.first == UInt8(ascii: "/")
+    let dot = UInt8(ascii: ".")
+    var parts: [ArraySlice<UInt8>] = []
+    for part in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+        if part.elementsEqual([dot]) { continue }
+        if part.elementsEqual([dot, dot]) {
+            if let last = parts.last, !last.elementsEqual([dot, dot]) { parts.removeLast() } else if !absolute { parts.append(part) }
+            continue
         }
+        parts.append(part)
     }
-    let joined = parts.joined(separator: "/")
-    return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+    let joined = String(decoding: Array(parts.joined(separator: [UInt8(ascii: "/")])), as: UTF8.self)
+    return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
 }
 
 /// One manifest line as JSON: `input`, `output`, and the `RenderRequest` keys.

@@ -9,6 +9,8 @@ final class PrepareStage: Sendable {
     private let backend: BackendKind
     private let recorder: BatchRecorder
     private let started: Date
+    /// The output folder, open, when outputs must stay inside it.
+    private let outputScope: FileScope?
     private let folders = Locked(Folders())
 
     private struct Folders {
@@ -16,8 +18,10 @@ final class PrepareStage: Sendable {
         var swept: Set<String> = []
     }
 
-    init(options: BatchOptions, cache: SourceCache, backend: BackendKind, recorder: BatchRecorder, started: Date) {
+    init(options: BatchOptions, cache: SourceCache, backend: BackendKind, recorder: BatchRecorder, started: Date,
+         outputScope: FileScope?) {
         self.options = options
+        self.outputScope = outputScope
         self.cache = cache
         self.backend = backend
         self.recorder = recorder
@@ -46,8 +50,9 @@ final class PrepareStage: Sendable {
                 skip(job, started: started)
                 return nil
             }
-            try ensureFolder(folder, for: job.output)
-            return BatchJob(manifest: job, prepared: prepared, started: started)
+            let target = try job.target(outputScope: outputScope)
+            try ensureFolder(for: job, target: target)
+            return BatchJob(manifest: job, prepared: prepared, started: started, target: target)
         } catch {
             recorder.fail(job, error, started: started)
             return nil
@@ -82,13 +87,28 @@ final class PrepareStage: Sendable {
         if folders.withLock({ $0.swept.insert(folder).inserted }) { OutputFile.sweepStale(in: folder, olderThan: started) }
     }
 
-    /// Creates the output's folder once per batch, not once per job.
-    private func ensureFolder(_ folder: String, for output: String) throws {
+    /// Creates the output's folder once per batch, not once per job: beneath
+    /// the output folder when the job must stay inside it (a link out on the
+    /// way is refused, never followed), else where the path says.
+    private func ensureFolder(for job: ManifestJob, target: OutputTarget) throws {
+        let folder = OutputFile.split(job.output).folder
         if folders.withLock({ $0.made.contains(folder) }) { return }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw GlsliceError(.cannotWrite, file: output, "cannot create the folder \(folder)")
+        switch target {
+        case .contained(let relative, let scope, _):
+            let inside = OutputFile.split(relative)
+            if inside.folder != "." || relative.hasPrefix("./") {
+                do {
+                    try scope.makeFolders(inside.folder)
+                } catch let error as GlsliceError {
+                    throw GlsliceError(.cannotWrite, file: job.output, error.message)
+                }
+            }
+        default:
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw GlsliceError(.cannotWrite, file: job.output, "cannot create the folder \(folder)")
+            }
         }
         folders.withLock { _ = $0.made.insert(folder) }
     }

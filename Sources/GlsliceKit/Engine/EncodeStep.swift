@@ -67,7 +67,10 @@ public enum EncodeStep {
 extension OutputTarget {
     /// The same target with `durable` set, where it is a file.
     func durable(_ durable: Bool) -> OutputTarget {
-        if case .file(let path, let was) = self { return .file(path, durable: durable || was) }
-        return self
+        switch self {
+        case .file(let path, let was): .file(path, durable: durable || was)
+        case .contained(let path, let scope, let was): .contained(path, beneath: scope, durable: durable || was)
+        default: self
+        }
     }
 }

@@ -22,10 +22,12 @@ public struct ResolvedSource: Sendable {
 extension ResolvedSource {
     /// Resolves `input` without a cache (one render): a PNG, a nine-patch or an
     /// image set's variant for `outputScale`, hashing each file it reads.
-    public static func load(input: String, outputScale: Double?, maxPixels: Int) throws -> ResolvedSource {
+    /// `scope`: where files are opened (beneath a server's root, `input` is relative to it).
+    public static func load(input: String, outputScale: Double?, maxPixels: Int,
+                            scope: FileScope = .anywhere) throws -> ResolvedSource {
         var contentHash = ""
-        let source = try SourceResolver.resolve(path: input, outputScale: outputScale) { file in
-            let data = try PNGDecoder.readInput(file)
+        let source = try SourceResolver.resolve(path: input, outputScale: outputScale, scope: scope) { file in
+            let data = try PNGDecoder.readInput(file, in: scope)
             contentHash = JobDigest.sha256Hex(data)
             return try SourceImage.decode(data: data, path: file, maxPixels: maxPixels)
         }

@@ -40,11 +40,14 @@ public final class SourceCache: Sendable {
 
     private let capacity: Int
     private let maxPixels: Int
+    /// Where sources are opened (a server's root, or anywhere).
+    private let scope: FileScope
     private let contents = Locked(Contents())
 
-    public init(capacityBytes: Int, maxPixels: Int) {
+    public init(capacityBytes: Int, maxPixels: Int, scope: FileScope = .anywhere) {
         capacity = capacityBytes
         self.maxPixels = maxPixels
+        self.scope = scope
     }
 
     /// The paths of the sources held now, least recently used first (for tests).
@@ -52,21 +55,20 @@ public final class SourceCache: Sendable {
         contents.withLock { $0.slots.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key.path) }
     }
 
-    static func identity(of path: String) throws -> Identity {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw GlsliceError(.noInput, file: path, errno == ENOENT ? "no such file" : "cannot be read: \(systemError())")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw GlsliceError(.noInput, file: path, "is not a regular file") }
-        return Identity(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                        modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    /// The file at `path`, open, and its identity: the identity is the open
+    /// file's, so what is read is what was looked up (no check-then-open by name).
+    private func open(_ path: String) throws -> (descriptor: Int32, identity: Identity) {
+        let (fd, info) = try scope.openForReading(path, regularOnly: true)
+        return (fd, Identity(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
     }
 
     /// The SHA-256 of the file at `path`, without decoding it (for `--resume`).
     public func contentHash(of path: String) throws -> String {
-        let id = try Self.identity(of: path)
+        let (fd, id) = try open(path)
+        defer { close(fd) }
         if let hash = contents.withLock({ $0.slots[id]?.entry.contentHash ?? $0.hashes[id] }) { return hash }
-        let hash = Self.hash(try PNGDecoder.readInput(path))
+        let hash = Self.hash(try PNGDecoder.read(descriptor: fd, name: path))
         contents.withLock {
             if $0.hashes.count > 4096 { $0.hashes.removeAll() } // identities only; a bound, not an LRU
             $0.hashes[id] = hash
@@ -76,7 +78,8 @@ public final class SourceCache: Sendable {
 
     /// The decoded, premultiplied source at `path`, from the cache when its identity matches.
     public func source(at path: String) throws -> Entry {
-        let id = try Self.identity(of: path)
+        let (fd, id) = try open(path)
+        defer { close(fd) }
         let hit: Entry? = contents.withLock { contents in
             contents.clock += 1
             guard var slot = contents.slots[id] else { return nil }
@@ -85,7 +88,7 @@ public final class SourceCache: Sendable {
             return slot.entry
         }
         if let hit { return hit }
-        let data = try PNGDecoder.readInput(path)
+        let data = try PNGDecoder.read(descriptor: fd, name: path)
         let source = try SourceImage.decode(data: data, path: path, maxPixels: maxPixels)
         let entry = Entry(source: source, contentHash: Self.hash(data), isOpaque: source.image.rgba.isOpaque)
         let image = source.image
@@ -110,7 +113,7 @@ public final class SourceCache: Sendable {
     public func resolve(input: String, outputScale: Double?) throws -> ResolvedSource {
         var contentHash = ""
         var opaque = true
-        let source = try SourceResolver.resolve(path: input, outputScale: outputScale) { file in
+        let source = try SourceResolver.resolve(path: input, outputScale: outputScale, scope: scope) { file in
             let entry = try self.source(at: file)
             contentHash = entry.contentHash
             opaque = entry.isOpaque

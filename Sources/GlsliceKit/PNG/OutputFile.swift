@@ -1,4 +1,4 @@
-import CPNG
+import CFiles
 import Foundation
 
 /// A file that appears under its name only once complete, never partly written.
@@ -18,9 +18,15 @@ import Foundation
 /// socket, a read-only file) is refused, never renamed over.
 final class OutputFile {
     let descriptor: Int32
+    /// The path in messages.
     private let path: String
+    /// The folder the file goes in, open (`O_PATH`), and the file's name there:
+    /// every later step works from this descriptor, so a folder swapped for a
+    /// link after the check cannot move the file elsewhere.
+    private let folder: Int32
+    private let name: String
     /// The hidden name while the file is named but not yet in place.
-    private var temporaryPath: String?
+    private var temporaryName: String?
     /// Written straight to an existing device or FIFO: nothing to name.
     private let direct: Bool
     /// `fsync` before the name appears, so a crash never leaves a named empty file.
@@ -34,61 +40,107 @@ final class OutputFile {
     /// Linking an unnamed file by name goes through /proc (`AT_EMPTY_PATH` needs a capability).
     private static let canLinkUnnamed = access("/proc/self/fd", X_OK) == 0
 
-    init(path: String, durable: Bool = false) throws {
-        self.path = path
-        self.durable = durable
-        let (folder, _) = OutputFile.split(path)
-        var existing = stat()
-        if lstat(path, &existing) == 0 {
-            switch existing.st_mode & S_IFMT {
-            case S_IFREG, S_IFLNK:
-                // A regular file is replaced whole; so is a symlink itself (never what it points at).
-                if existing.st_mode & S_IFMT == S_IFREG && (existing.st_mode & 0o222 == 0 || access(path, W_OK) != 0) {
-                    throw GlsliceError(.cannotWrite, file: path, "the file exists and is read-only; remove it or make it writable")
-                }
-            case S_IFCHR, S_IFIFO:
-                let fd = open(path, O_WRONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot open for writing: \(systemError())") }
-                descriptor = fd
-                direct = true
-                return
-            case S_IFDIR:
-                throw GlsliceError(.cannotWrite, file: path, "is a folder; give a file name")
-            default:
-                throw GlsliceError(.cannotWrite, file: path, "is a block device or socket; glslice writes only files, character devices and FIFOs")
-            }
-        }
-        direct = false
-        if OutputFile.canLinkUnnamed {
-            let fd = gs_open_unnamed(folder)
-            if fd >= 0 {
-                descriptor = fd
-                return
-            }
-            // Any failure (no O_TMPFILE here, or a missing folder) falls through:
-            // mkstemps then succeeds or reports why the folder is unusable.
-        }
-        // A short name of its own, not the output's: an output name near NAME_MAX still fits.
-        var template = Array("\(folder)/\(OutputFile.temporaryPrefix)XXXXXX\(OutputFile.temporarySuffix)".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemps($0, 4) } ?? -1 }
+    /// A file at `path`, as the shell would name it (its folder's links followed).
+    convenience init(path: String, durable: Bool = false) throws {
+        let (folder, name) = OutputFile.split(path)
+        let fd = Glibc.open(folder, FileScope.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR {
                 throw GlsliceError(.cannotWrite, file: path, "output folder \(folder) does not exist")
             }
-            throw GlsliceError(.cannotWrite, file: path, "cannot create a file in \(folder): \(systemError())")
+            throw GlsliceError(.cannotWrite, file: path, "cannot open the folder \(folder): \(systemError())")
         }
-        descriptor = fd
-        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        fchmod(fd, 0o644)
+        try self.init(folder: fd, name: name, path: path, durable: durable)
+    }
+
+    /// A file at `relative` beneath `scope`'s folder, as the kernel resolves
+    /// it: a folder on the way that is a link out, or a `..` that climbs out,
+    /// is refused. A link at the name itself is replaced, never followed.
+    convenience init(_ relative: String, beneath scope: FileScope, durable: Bool = false) throws {
+        let display = scope.folderPath.map { $0 + "/" + relative } ?? relative
+        let (folder, name) = OutputFile.split(relative)
+        let fd = scope.open(folder == "." && !relative.hasPrefix("./") ? "" : folder, FileScope.pathOnly | O_DIRECTORY)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw GlsliceError(.cannotWrite, file: display, "output folder \(folder) does not exist")
+            case EXDEV, ELOOP: throw GlsliceError(.cannotWrite, file: display, "leads outside the output folder (through a link or ..)")
+            default: throw GlsliceError(.cannotWrite, file: display, "cannot open the folder \(folder): \(systemError())")
+            }
+        }
+        try self.init(folder: fd, name: name, path: display, durable: durable)
+    }
+
+    /// Takes `folder` (closed with this file).
+    private init(folder: Int32, name: String, path: String, durable: Bool) throws {
+        self.folder = folder
+        self.name = name
+        self.path = path
+        self.durable = durable
+        do {
+            guard !name.isEmpty, name != ".", name != ".." else {
+                throw GlsliceError(.cannotWrite, file: path, "is a folder; give a file name")
+            }
+            var existing = stat()
+            if fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 {
+                switch existing.st_mode & S_IFMT {
+                case S_IFREG, S_IFLNK:
+                    // A regular file is replaced whole; so is a symlink itself (never what it points at).
+                    if existing.st_mode & S_IFMT == S_IFREG
+                        && (existing.st_mode & 0o222 == 0 || faccessat(folder, name, W_OK, 0) != 0) {
+                        throw GlsliceError(.cannotWrite, file: path, "the file exists and is read-only; remove it or make it writable")
+                    }
+                case S_IFCHR, S_IFIFO:
+                    let fd = openat(folder, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+                    guard fd >= 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot open for writing: \(systemError())") }
+                    descriptor = fd
+                    direct = true
+                    return
+                case S_IFDIR:
+                    throw GlsliceError(.cannotWrite, file: path, "is a folder; give a file name")
+                default:
+                    throw GlsliceError(.cannotWrite, file: path, "is a block device or socket; glslice writes only files, character devices and FIFOs")
+                }
+            }
+            direct = false
+            if OutputFile.canLinkUnnamed {
+                let fd = gs_open_unnamed_at(folder)
+                if fd >= 0 {
+                    descriptor = fd
+                    return
+                }
+                // Any failure (no O_TMPFILE here) falls through: a named temporary
+                // file then succeeds or reports why the folder is unusable.
+            }
+            // A short name of its own, not the output's: an output name near NAME_MAX still fits.
+            var fd: Int32 = -1
+            var hidden = ""
+            for _ in 0..<16 where fd < 0 {
+                hidden = OutputFile.hiddenName()
+                fd = openat(folder, hidden, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+                if fd < 0 && errno != EEXIST { break }
+            }
+            guard fd >= 0 else {
+                throw GlsliceError(.cannotWrite, file: path, "cannot create a file in \(OutputFile.split(path).folder): \(systemError())")
+            }
+            descriptor = fd
+            temporaryName = hidden
+        } catch {
+            close(folder)
+            throw error
+        }
     }
 
     deinit { discard() }
 
+    private static func hiddenName() -> String {
+        "\(temporaryPrefix)\(String(UInt64.random(in: 0...UInt64.max), radix: 36))\(temporarySuffix)"
+    }
+
     /// Folder and file name, by string (`URL` parsing showed in a batch's profile).
     static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
         let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+        return (folder.isEmpty ? "/" : folder, String(path[path.utf8.index(after: slash)...]))
     }
 
     /// Gives the complete file its name, replacing any file already there.
@@ -96,35 +148,36 @@ final class OutputFile {
         guard !done else { return }
         if direct {
             done = true
+            close(folder)
             guard close(descriptor) == 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot write: \(systemError())") }
             return
         }
         if durable && fsync(descriptor) != 0 {
             throw GlsliceError(.cannotWrite, file: path, "cannot flush to disk: \(systemError())")
         }
-        if let temporaryPath {
-            guard rename(temporaryPath, path) == 0 else {
+        if let temporaryName {
+            guard renameat(folder, temporaryName, folder, name) == 0 else {
                 throw GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(systemError())")
             }
-            self.temporaryPath = nil
-        } else if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) != 0 {
+            self.temporaryName = nil
+        } else if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, name, AT_SYMLINK_FOLLOW) != 0 {
             guard errno == EEXIST else {
                 throw GlsliceError(.cannotWrite, file: path, "cannot link into place: \(systemError())")
             }
             // Something is there already: link under a hidden name, then rename over it (atomic).
-            let (folder, _) = OutputFile.split(path)
-            let hidden = "\(folder)/\(OutputFile.temporaryPrefix)\(UInt32.random(in: 0...UInt32.max))\(OutputFile.temporarySuffix)"
-            guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, hidden, AT_SYMLINK_FOLLOW) == 0 else {
+            let hidden = OutputFile.hiddenName()
+            guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, hidden, AT_SYMLINK_FOLLOW) == 0 else {
                 throw GlsliceError(.cannotWrite, file: path, "cannot link into place: \(systemError())")
             }
-            guard rename(hidden, path) == 0 else {
+            guard renameat(folder, hidden, folder, name) == 0 else {
                 let reason = systemError()
-                unlink(hidden)
+                unlinkat(folder, hidden, 0)
                 throw GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(reason)")
             }
         }
         done = true
         close(descriptor)
+        close(folder)
     }
 
     /// Closes without naming: an unnamed file vanishes, a temporary one is removed.
@@ -132,7 +185,8 @@ final class OutputFile {
         guard !done else { return }
         done = true
         close(descriptor)
-        if let temporaryPath { unlink(temporaryPath) }
+        if let temporaryName { unlinkat(folder, temporaryName, 0) }
+        close(folder)
     }
 
     /// Removes glslice's hidden temporary files in `folder` last changed before

@@ -23,6 +23,8 @@ extension Compression {
 public enum OutputTarget: Sendable, Equatable {
     /// A file made atomically (`OutputFile`); `durable` flushes it to disk before it is named.
     case file(String, durable: Bool = false)
+    /// A file at a path relative to a folder it may not leave (a batch's `--out-dir`).
+    case contained(String, beneath: FileScope, durable: Bool = false)
     case standardOutput
     case descriptor(Int32)
 
@@ -34,6 +36,7 @@ public enum OutputTarget: Sendable, Equatable {
     var displayName: String {
         switch self {
         case .file(let path, _): path
+        case .contained(let path, let scope, _): scope.folderPath.map { $0 + "/" + path } ?? path
         case .standardOutput: "<stdout>"
         case .descriptor(let fd): "<descriptor \(fd)>"
         }
@@ -99,6 +102,10 @@ public final class PNGWriter: RowSink {
         case .file(let path, let durable):
             let clock = ContinuousClock(), start = clock.now
             file = try OutputFile(path: path, durable: durable)
+            fileTime += clock.now - start
+        case .contained(let path, let scope, let durable):
+            let clock = ContinuousClock(), start = clock.now
+            file = try OutputFile(path, beneath: scope, durable: durable)
             fileTime += clock.now - start
         }
         try startImage()

@@ -30,9 +30,22 @@ public struct ImageSet: Sendable {
     }
 
     public init(path: String) throws {
+        try self.init(path: path, in: .anywhere)
+    }
+
+    /// The set at `path` read through `scope` (a server's root).
+    public static func read(path: String, in scope: FileScope) throws -> ImageSet {
+        try ImageSet(path: path, in: scope)
+    }
+
+    /// The set at `path` read through `scope`: beneath a server's root, its
+    /// `Contents.json` and images are opened there too, so none of them can be
+    /// a link out of the root.
+    init(path: String, in scope: FileScope) throws {
         var folder = path.hasSuffix("/") ? String(path.dropLast()) : path
-        if folder.hasSuffix("/Contents.json") { folder = (folder as NSString).deletingLastPathComponent }
-        try self.init(folder: folder, contents: Self.readContents(folder + "/Contents.json"))
+        if folder.hasSuffix("/Contents.json") { folder = String(folder.dropLast("/Contents.json".count)) }
+        try self.init(folder: folder, contents: Self.readContents(folder + "/Contents.json", in: scope),
+                      linksChecked: scope.folder == nil)
     }
 
     /// The most bytes of `Contents.json` read: Xcode writes a few hundred, and
@@ -41,12 +54,9 @@ public struct ImageSet: Sendable {
 
     /// `Contents.json`'s bytes: a regular file of at most `maxContentsBytes`,
     /// never opened blocking (a FIFO is refused, not waited on).
-    static func readContents(_ path: String) throws -> Data {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw GlsliceError(.noInput, file: path, "no such file") }
-            throw GlsliceError(.noInput, file: path, "cannot be read: \(systemError())")
-        }
+    static func readContents(_ path: String, in scope: FileScope = .anywhere) throws -> Data {
+        let fd = scope.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw GlsliceError(.noInput, file: path, FileScope.openFailure(errno)) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
@@ -65,6 +75,12 @@ public struct ImageSet: Sendable {
 
     /// Parses `Contents.json`'s bytes for the set in `folder` (the fuzz target's entry).
     public init(folder: String, contents data: Data) throws {
+        try self.init(folder: folder, contents: data, linksChecked: true)
+    }
+
+    /// `linksChecked`: refuse an image that is a symbolic link out of the set's
+    /// folder (by its path; a scoped read has the kernel keep it beneath the root instead).
+    init(folder: String, contents data: Data, linksChecked: Bool) throws {
         self.folder = folder
         let contents = folder + "/Contents.json"
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -73,7 +89,7 @@ public struct ImageSet: Sendable {
         }
         variants = try images.compactMap { entry in
             guard let file = entry["filename"] as? String else { return nil } // an empty slot in Xcode
-            try Self.checkInside(folder: folder, file: file, contents: contents)
+            try Self.checkInside(folder: folder, file: file, contents: contents, links: linksChecked)
             guard entry["scale"] == nil || entry["scale"] is String else {
                 throw GlsliceError(.badInput, file: contents, "image \(file) has a numeric scale; Xcode writes it as a string such as \"2x\"")
             }
@@ -93,10 +109,11 @@ public struct ImageSet: Sendable {
 
     /// Xcode names images inside their set; a name that leads elsewhere (a
     /// path, `..`, or a symlink out of the folder) would read files the set does not own.
-    private static func checkInside(folder: String, file: String, contents: String) throws {
-        guard !file.isEmpty, !file.contains("/"), file != ".", file != ".." else {
+    private static func checkInside(folder: String, file: String, contents: String, links: Bool) throws {
+        guard !file.isEmpty, !file.contains("/"), !file.contains("\0"), file != ".", file != ".." else {
             throw GlsliceError(.badInput, file: contents, "filename '\(file)' must be a file name inside the image set, not a path")
         }
+        guard links else { return }
         let path = folder + "/" + file
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { return }
         let resolved = URL(fileURLWithPath: target.hasPrefix("/") ? target : folder + "/" + target)

@@ -94,23 +94,20 @@ public enum PNGDecoder {
     /// after its 8-byte signature (`render - < /dev/zero`). libpng still checks
     /// everything it reads; this only frames.
     public static func readInput(_ path: String) throws -> Data {
-        let descriptor: Int32
-        if path == "-" {
-            descriptor = STDIN_FILENO
-        } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                if errno == ENOENT || errno == ENOTDIR { throw GlsliceError(.noInput, file: path, "no such file") }
-                throw GlsliceError(.noInput, file: path, "cannot be read: \(systemError())")
-            }
-            var status = stat()
-            if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
-                close(descriptor)
-                throw GlsliceError(.noInput, file: path, "is a folder, not a PNG file")
-            }
-        }
-        defer { if path != "-" { close(descriptor) } }
-        var reader = ChunkFramer(descriptor: descriptor, name: path == "-" ? "<stdin>" : path)
+        try readInput(path, in: .anywhere)
+    }
+
+    /// `path` read through `scope` (beneath a server's root: only a regular file there).
+    static func readInput(_ path: String, in scope: FileScope) throws -> Data {
+        if path == "-" && scope.folder == nil { return try read(descriptor: STDIN_FILENO, name: "<stdin>") }
+        let (descriptor, _) = try scope.openForReading(path)
+        defer { close(descriptor) }
+        return try read(descriptor: descriptor, name: path)
+    }
+
+    /// The PNG on an open descriptor, read up to IEND.
+    static func read(descriptor: Int32, name: String) throws -> Data {
+        var reader = ChunkFramer(descriptor: descriptor, name: name)
         return try reader.readPNG()
     }
 }

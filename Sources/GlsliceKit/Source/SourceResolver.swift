@@ -6,10 +6,11 @@ public enum SourceResolver {
     /// - Parameters:
     ///   - outputScale: the request's output scale, which picks an image set's variant (nil: @1x).
     ///   - load: decodes a PNG file (a batch passes its cache).
-    public static func resolve(path: String, outputScale: Double?,
+    ///   - scope: where the image set's `Contents.json` is opened (the PNGs are `load`'s).
+    public static func resolve(path: String, outputScale: Double?, scope: FileScope = .anywhere,
                                load: (String) throws -> SourceImage) throws -> SourceImage {
         guard ImageSet.isImageSet(path: path) else { return try load(path) }
-        let set = try ImageSet(path: path)
+        let set = try ImageSet(path: path, in: scope)
         // An image set is drawn at @1x unless a scale is asked for; its variant says its own scale.
         let variant = set.variant(for: outputScale ?? 1)
         var source = try load(variant.file)

@@ -25,7 +25,7 @@ public final class GlsliceServer: Sendable {
         self.options = options
         self.logger = logger
         service = try RenderService(options: options, metrics: metrics, warn: warn, beforeRender: beforeRender)
-        catalog = PreviewCatalog(root: options.root, limits: options.limits)
+        catalog = PreviewCatalog(root: options.root, limits: options.limits, pool: service.pool)
     }
 
     /// What the render threads draw with (`cpu`, or `gpu (RENDERER)`).

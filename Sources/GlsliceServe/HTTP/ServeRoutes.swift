@@ -33,12 +33,15 @@ struct ServeRoutes: Sendable {
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.preview_html)))
         }
         routes.get("/preview/sources") { _, _ in
-            GlsliceServer.json(200, server.catalog.sources())
+            guard let sources = await server.catalog.sources() else {
+                return GlsliceServer.refusalResponse(Refusal.busy)
+            }
+            return GlsliceServer.json(200, sources)
         }
         routes.get("/preview/info/**") { request, _ in
             let path = request.uri.path.dropFirst("/preview/info/".count)
             let scale = request.uri.queryParameters["scale"].flatMap { Double(String($0)) }
-            switch server.catalog.info(escapedPath: path, outputScale: scale) {
+            switch await server.catalog.info(escapedPath: path, outputScale: scale) {
             case .success(let info): return GlsliceServer.json(200, info)
             case .failure(let refusal): return GlsliceServer.refusalResponse(refusal)
             }

@@ -3,12 +3,19 @@ import GlsliceKit
 
 /// What the preview page reads about the sources under the root: the list to
 /// pick from, and each one's size, scale, lattice and nine-patch bounds.
+/// Both run on the render threads, under the renders' admission (503 when full).
 struct PreviewCatalog: Sendable {
     let root: SourceRoot
     let limits: Limits
+    let pool: RenderPool
     /// The list stops here: a page of sources, not a crawl of a whole disk.
     static let maxSources = 2000
     static let maxDepth = 8
+    /// The walk's cost is bounded by folders visited and names read, whatever
+    /// the tree: each folder (by device and inode) is visited once, so folders
+    /// that link to themselves or each other end the walk rather than repeat it.
+    static let maxFolders = 500
+    static let maxNames = 50_000
 
     struct Entry: Encodable {
         var path: String
@@ -34,37 +41,60 @@ struct PreviewCatalog: Sendable {
         var defaultMode: String?
     }
 
-    func sources() -> [Entry] {
-        var found: [Entry] = []
-        walk(root.path, relative: "", depth: 0, into: &found)
-        return found.sorted { $0.path < $1.path }
+    /// The sources under the root, sorted; nil when the render queue is full.
+    func sources() async -> [Entry]? {
+        await pool.perform { [self] in listSources() }
     }
 
-    private func walk(_ folder: String, relative: String, depth: Int, into found: inout [Entry]) {
-        guard depth <= Self.maxDepth, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names.sorted() where !name.hasPrefix(".") {
-            guard found.count < Self.maxSources else { return }
-            let path = relative.isEmpty ? name : relative + "/" + name
-            // Only what a render URL could reach (no links out of the root).
-            guard let file = root.file(named: path) else { continue }
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else { continue }
-            if name.hasSuffix(".imageset") {
-                found.append(Entry(path: path, kind: "imageset"))
-            } else if isFolder.boolValue {
-                walk(file, relative: path, depth: depth + 1, into: &found)
-            } else if name.lowercased().hasSuffix(".png") {
-                found.append(Entry(path: path, kind: NinePatch.isNinePatch(path: name) ? "nine-patch" : "png"))
+    func listSources() -> [Entry] {
+        var walk = Walk()
+        walk.visit("", depth: 0, in: root.scope)
+        return walk.found.sorted { $0.path < $1.path }
+    }
+
+    /// One listing's budget and findings.
+    private struct Walk {
+        var found: [Entry] = []
+        var visited: Set<FileIdentity> = []
+        var folders = 0
+        var names = 0
+
+        mutating func visit(_ relative: String, depth: Int, in scope: FileScope) {
+            guard depth <= PreviewCatalog.maxDepth, folders < PreviewCatalog.maxFolders, names < PreviewCatalog.maxNames,
+                  let listing = scope.listFolder(relative, limit: PreviewCatalog.maxNames - names),
+                  visited.insert(listing.identity).inserted else { return }
+            folders += 1
+            names += listing.names.count
+            for name in listing.names.sorted() where !name.hasPrefix(".") {
+                guard found.count < PreviewCatalog.maxSources else { return }
+                let path = relative.isEmpty ? name : relative + "/" + name
+                // Only what a render URL could reach: opened beneath the root, as a render opens it.
+                guard let status = scope.status(of: path) else { continue }
+                let type = status.st_mode & S_IFMT
+                if name.hasSuffix(".imageset") {
+                    if type == S_IFDIR { found.append(Entry(path: path, kind: "imageset")) }
+                } else if type == S_IFDIR {
+                    visit(path, depth: depth + 1, in: scope)
+                } else if type == S_IFREG && name.lowercased().hasSuffix(".png") {
+                    found.append(Entry(path: path, kind: NinePatch.isNinePatch(path: name) ? "nine-patch" : "png"))
+                }
             }
         }
     }
 
-    func info(escapedPath: Substring, outputScale: Double?) -> Result<Info, Refusal> {
+    /// A source's facts for the page, decoded on a render thread.
+    func info(escapedPath: Substring, outputScale: Double?) async -> Result<Info, Refusal> {
         guard let file = root.file(forEscaped: escapedPath) else { return .failure(.notFound) }
+        let answer = await pool.perform { [self] in info(file: file, outputScale: outputScale) }
+        return answer ?? .failure(.busy)
+    }
+
+    private func info(file: String, outputScale: Double?) -> Result<Info, Refusal> {
         do {
-            let source = try ResolvedSource.load(input: file, outputScale: outputScale, maxPixels: limits.maxSourcePixels).source
+            let source = try ResolvedSource.load(input: file, outputScale: outputScale, maxPixels: limits.maxSourcePixels,
+                                                 scope: root.scope).source
             let hints = source.hints
-            let relative = String(file.dropFirst(root.path.count + 1))
+            let relative = file
             let kind = ImageSet.isImageSet(path: file) ? "imageset" : (hints.ninePatch != nil ? "nine-patch" : "png")
             let scale = try hints.scale ?? Scale.source(of: source.file, option: nil)
             func segments(_ list: [Segment]) -> [[Int]] { list.map { [$0.start, $0.end, $0.scalable ? 1 : 0] } }

@@ -60,6 +60,17 @@ final class RenderPool: Service, Sendable {
         return false
     }
 
+    /// Runs `work` on a render thread under the same admission as a render:
+    /// nil, at once, when the queue is full or the server is stopping (a 503).
+    /// The preview endpoints read and decode sources here, never on the HTTP
+    /// executor.
+    func perform<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let admitted = submit { continuation.resume(returning: work()) }
+            if !admitted { continuation.resume(returning: nil) }
+        }
+    }
+
     /// Queues the rest of a job that was admitted already (its encoding, once the
     /// GPU has drawn it): no admission check, since refusing it now would waste
     /// the work done. False only while stopping.

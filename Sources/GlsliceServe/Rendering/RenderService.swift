@@ -17,6 +17,8 @@ public struct Refusal: Error, Sendable, Equatable {
 
     static let notFound = Refusal(status: 404, message: "not found")
     static let badSignature = Refusal(status: 403, message: "missing or wrong signature (sig)")
+    /// The render threads' queue is full (a preview request, admitted as renders are).
+    static let busy = Refusal(status: 503, message: "the render queue is full; try again", retryAfter: 1)
 }
 
 /// Turns render URLs into PNGs: through the source root, the one option
@@ -75,7 +77,8 @@ final class RenderService: Sendable {
         self.gpu = gpu
         backendDescription = gpu?.description ?? "cpu"
         pool = RenderPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
-        sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels)
+        sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels,
+                              scope: options.root.scope)
         cache = ResponseCache(capacityBytes: options.cacheBytes)
     }
 
@@ -200,7 +203,7 @@ final class RenderService: Sendable {
         let started = clock.now
         let job: PreparedJob
         do {
-            let stamps = FileStamp.stamps(for: file)
+            let stamps = FileStamp.stamps(for: file, outputScale: request.outputScale, in: options.root.scope)
             let source = try sources.resolve(input: file, outputScale: request.outputScale)
             job = try PreparedJob(request: request, source: source, backend: backendKind, limits: options.limits)
             metrics.stageTimes.add(.prepare, clock.now - started, items: 1)
@@ -269,7 +272,7 @@ final class RenderService: Sendable {
 
     private func rememberedDigest(_ key: String) -> String? {
         guard let memo = memo.withLock({ $0[key] }) else { return nil }
-        return memo.stamps.allSatisfy({ $0.isCurrent }) ? memo.digest : nil
+        return memo.stamps.allSatisfy({ $0.isCurrent(in: options.root.scope) }) ? memo.digest : nil
     }
 
     private func remember(_ key: String, _ entry: Memo) {
@@ -323,25 +326,27 @@ struct FileStamp: Sendable, Equatable {
     var path: String
     var identity: [Int64]
 
-    init(path: String) {
+    init(path: String, in scope: FileScope) {
         self.path = path
-        identity = Self.read(path)
+        identity = Self.read(path, in: scope)
     }
 
-    var isCurrent: Bool { Self.read(path) == identity }
+    func isCurrent(in scope: FileScope) -> Bool { Self.read(path, in: scope) == identity }
 
-    /// The files a source path depends on: itself, or an image set's
-    /// Contents.json and each file in the set.
-    static func stamps(for path: String) -> [FileStamp] {
-        guard ImageSet.isImageSet(path: path) else { return [FileStamp(path: path)] }
+    /// The files a render of `path` reads: the file itself, or an image set's
+    /// Contents.json and the one image it names for `outputScale`. Never the
+    /// set's folder listing: other files there do not change the render, and
+    /// a stamp each would make every URL as costly as the folder is large.
+    static func stamps(for path: String, outputScale: Double?, in scope: FileScope) -> [FileStamp] {
+        guard ImageSet.isImageSet(path: path) else { return [FileStamp(path: path, in: scope)] }
         let folder = path.hasSuffix("/Contents.json") ? String(path.dropLast("/Contents.json".count)) : path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
-        return [FileStamp(path: folder)] + names.map { FileStamp(path: folder + "/" + $0) }
+        let contents = FileStamp(path: folder + "/Contents.json", in: scope)
+        guard let set = try? ImageSet.read(path: folder, in: scope) else { return [contents] }
+        return [contents, FileStamp(path: set.variant(for: outputScale ?? 1).file, in: scope)]
     }
 
-    private static func read(_ path: String) -> [Int64] {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return [] }
+    private static func read(_ path: String, in scope: FileScope) -> [Int64] {
+        guard let info = scope.status(of: path) else { return [] }
         return [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size),
                 Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
                 Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)]

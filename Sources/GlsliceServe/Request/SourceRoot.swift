@@ -2,11 +2,15 @@ import Foundation
 import GlsliceKit
 
 /// The folder a server reads sources from. A request names a source by its
-/// path under the root; one that would lead out of it (`..`, an escaped
-/// `%2e%2e` or `%2f`, an absolute path, a symbolic link out) is not found.
+/// path under the root, and the file is opened beneath the root's descriptor
+/// as the kernel resolves it (`FileScope`): `..`, an escaped `%2e%2e` or
+/// `%2f`, an absolute path, a symbolic link out (however raced), or a
+/// Unicode spelling of a sibling folder is not found.
 public struct SourceRoot: Sendable {
-    /// The root with every symbolic link resolved.
+    /// The root with every symbolic link resolved (for messages, never for containment).
     public let path: String
+    /// Where every source, image-set member and preview listing is opened.
+    public let scope: FileScope
 
     public init(_ folder: String) throws {
         guard let resolved = realpath(folder, nil) else {
@@ -18,28 +22,32 @@ public struct SourceRoot: Sendable {
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw GlsliceError(.noInput, file: folder, "the source root must be a folder")
         }
+        scope = try FileScope.beneath(path)
     }
 
-    /// The escaped path after `/render/` as the file it names, or nil. Each
-    /// segment is decoded on its own, so an escaped slash cannot join two.
+    /// The escaped path after `/render/` as the relative path it names, or nil.
+    /// Each segment is decoded on its own, so an escaped slash cannot join two.
     public func file(forEscaped escaped: Substring) -> String? {
         var names: [String] = []
-        for segment in escaped.split(separator: "/", omittingEmptySubsequences: false) {
-            guard let name = String(segment).removingPercentEncoding, !name.isEmpty, name != ".", name != "..",
-                  !name.contains("/"), !name.contains("\0") else { return nil }
+        for segment in escaped.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard let name = String(decoding: segment, as: UTF8.self).removingPercentEncoding, !name.utf8.contains(UInt8(ascii: "/")) else { return nil }
             names.append(name)
         }
         return file(named: names.joined(separator: "/"))
     }
 
-    /// `relative` (already decoded) as a file under the root, or nil when it
-    /// does not exist or resolves outside it.
+    /// `relative` (already decoded) as a path under the root, or nil when it
+    /// is not one: empty, absolute, or with an empty, `.` or `..` segment or a NUL.
+    /// Whether it exists, and stays beneath the root, is the kernel's to say when it is opened.
     public func file(named relative: String) -> String? {
-        guard !relative.isEmpty, !relative.hasPrefix("/") else { return nil }
-        guard let resolved = realpath(path + "/" + relative, nil) else { return nil }
-        defer { free(resolved) }
-        let target = String(cString: resolved)
-        return target.hasPrefix(path.hasSuffix("/") ? path : path + "/") ? target : nil
+        // By bytes, as the kernel reads it: a "/" followed by a combining mark
+        // is one Character to Swift, but still a separator to the kernel.
+        let bytes = Array(relative.utf8)
+        guard !bytes.isEmpty, !bytes.contains(0) else { return nil }
+        let dot = UInt8(ascii: ".")
+        let names = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard names.allSatisfy({ !$0.isEmpty && !$0.elementsEqual([dot]) && !$0.elementsEqual([dot, dot]) }) else { return nil }
+        return relative
     }
 
     /// `text` with the root's path taken out, so that no message tells a

@@ -1,0 +1,27 @@
+#ifndef GLSLICE_FILES_SHIM_H
+#define GLSLICE_FILES_SHIM_H
+
+/* File system calls Swift cannot make directly (variadic syscall(2), the
+   O_TMPFILE macro). Each returns a descriptor, or -1 with errno set. */
+
+/* Opens `path`, relative, beneath the folder open as `folder`: the kernel
+   resolves it (openat2 with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS), so no
+   `..`, absolute or symbolic link, however raced, leads outside; an escape
+   fails with EXDEV. Where openat2 is missing (kernels before 5.6, some
+   seccomp profiles) it walks component by component with O_NOFOLLOW,
+   refusing every symbolic link and `..` (ELOOP / EXDEV). */
+int gs_open_beneath(int folder, const char *path, int flags, unsigned mode);
+
+/* An unnamed file (O_TMPFILE) in the folder open as `folder`, for writing. */
+int gs_open_unnamed_at(int folder);
+
+/* O_PATH, which Swift's Glibc module does not export (it needs _GNU_SOURCE). */
+int gs_o_path(void);
+
+/* 1 when openat2 answers here (for doctor and the tests), else 0. */
+int gs_has_openat2(void);
+
+/* Tests: 0 makes gs_open_beneath walk even where openat2 works; 1 restores it. */
+void gs_use_openat2(int enabled);
+
+#endif
