@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -58,10 +59,10 @@ static int walk_beneath(int folder, const char *path, int flags, unsigned mode) 
     }
 }
 
-int gs_open_beneath(int folder, const char *path, int flags, unsigned mode) {
+int gs_open_beneath(int folder, const char *path, int flags, unsigned mode, int walk) {
     if (path[0] == '/') { errno = EXDEV; return -1; }
     int state = __atomic_load_n(&openat2_state, __ATOMIC_RELAXED);
-    if (state >= 0) {
+    if (!walk && state >= 0) {
         struct gs_open_how how;
         memset(&how, 0, sizeof how);
         how.flags = (unsigned long long)(unsigned)flags;
@@ -97,8 +98,13 @@ int gs_has_openat2(void) {
     return 1;
 }
 
-void gs_use_openat2(int enabled) {
-    __atomic_store_n(&openat2_state, enabled ? 0 : -1, __ATOMIC_RELAXED);
-}
 
 int gs_o_path(void) { return O_PATH; }
+
+int gs_exchange(const char *a, const char *b) {
+#ifdef RENAME_EXCHANGE
+    return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+#else
+    return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */);
+#endif
+}

@@ -23,10 +23,13 @@ let glsliceBinary: URL = {
 /// `outside/` beside it holding a valid PNG that no request may reach.
 struct ServeWorld {
     let folder: URL
-    var root: URL { folder.appendingPathComponent("root") }
+    /// The root's name (the containment tests give it an accented one).
+    var rootName = "root"
+    var root: URL { folder.appendingPathComponent(rootName) }
     var outside: URL { folder.appendingPathComponent("outside") }
 
-    init() throws {
+    init(rootName: String = "root") throws {
+        self.rootName = rootName
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-serve-\(UUID().uuidString)")
         let files = FileManager.default
         try files.createDirectory(at: root.appendingPathComponent("ui"), withIntermediateDirectories: true)

@@ -9,19 +9,21 @@
    `..`, absolute or symbolic link, however raced, leads outside; an escape
    fails with EXDEV. Where openat2 is missing (kernels before 5.6, some
    seccomp profiles) it walks component by component with O_NOFOLLOW,
-   refusing every symbolic link and `..` (ELOOP / EXDEV). */
-int gs_open_beneath(int folder, const char *path, int flags, unsigned mode);
+   refusing every symbolic link and `..` (ELOOP / EXDEV); `walk` non-zero
+   walks even where openat2 works (the tests check both). */
+int gs_open_beneath(int folder, const char *path, int flags, unsigned mode, int walk);
 
 /* An unnamed file (O_TMPFILE) in the folder open as `folder`, for writing. */
 int gs_open_unnamed_at(int folder);
+
+/* Swaps the names `a` and `b` atomically (renameat2 RENAME_EXCHANGE): 0, or
+   -1 with errno (EINVAL where the file system cannot). */
+int gs_exchange(const char *a, const char *b);
 
 /* O_PATH, which Swift's Glibc module does not export (it needs _GNU_SOURCE). */
 int gs_o_path(void);
 
 /* 1 when openat2 answers here (for doctor and the tests), else 0. */
 int gs_has_openat2(void);
-
-/* Tests: 0 makes gs_open_beneath walk even where openat2 works; 1 restores it. */
-void gs_use_openat2(int enabled);
 
 #endif

@@ -1,3 +1,4 @@
+import CFiles
 import Foundation
 
 /// `optimize` for an Xcode image set: each sliced variant is reduced and
@@ -63,32 +64,60 @@ enum ImageSetOptimizer {
     }
 
     static func encode(_ image: PremultipliedImage) throws -> Data {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-optimize-\(UUID().uuidString).png").path
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
-        _ = try PNGEncoder.write(image, to: .file(temporary), compression: .small)
-        return try PNGDecoder.readInput(temporary)
+        try PNGEncoder.encode(image, compression: .small)
     }
 
-    /// Writes the folder under a temporary name beside `path`, then puts it in place.
+    /// Writes the folder under a hidden name beside `path`, then swaps it in
+    /// (`RENAME_EXCHANGE`, so the set is never missing) and removes the old one.
+    /// Something at `path` that is not an image set glslice could have written
+    /// (a file, a device, a link, or a folder holding anything but
+    /// `Contents.json` and the images it names) is refused, never moved or deleted.
     static func writeFolder(_ path: String, files: [(name: String, data: Data)]) throws {
+        let existing = try replaceableFiles(at: path)
         let fm = FileManager.default
-        let temporary = path + ".glslice-\(UUID().uuidString.prefix(8))"
+        let (parent, name) = OutputFile.split(path)
+        let temporary = parent + "/" + OutputFile.temporaryPrefix + name + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        guard mkdir(temporary, 0o755) == 0 else {
+            throw GlsliceError(.cannotWrite, file: path, "cannot create a folder beside it: \(systemError())")
+        }
         do {
-            try fm.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-            for file in files {
-                try file.data.write(to: URL(fileURLWithPath: temporary + "/" + file.name), options: .atomic)
+            for file in files { try OutputFile.write(file.data, to: temporary + "/" + file.name) }
+            guard let existing else {
+                guard rename(temporary, path) == 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(systemError())") }
+                return
             }
-            if fm.fileExists(atPath: path) {
-                let old = path + ".glslice-old-\(UUID().uuidString.prefix(8))"
-                try fm.moveItem(atPath: path, toPath: old)
-                try fm.moveItem(atPath: temporary, toPath: path)
-                try? fm.removeItem(atPath: old)
-            } else {
-                try fm.moveItem(atPath: temporary, toPath: path)
+            guard gs_exchange(temporary, path) == 0 else {
+                throw GlsliceError(.cannotWrite, file: path, "cannot swap the new set into place: \(systemError())")
             }
+            // `temporary` now holds the old set: only the files checked above, then the folder.
+            for old in existing { unlink(temporary + "/" + old) }
+            rmdir(temporary)
         } catch {
             try? fm.removeItem(atPath: temporary)
-            throw GlsliceError(.cannotWrite, file: path, "cannot write the image set folder")
+            throw error
         }
+    }
+
+    /// The files of the image set at `path` that a new one may replace; nil
+    /// when nothing is there. Throws when what is there is not such a set.
+    static func replaceableFiles(at path: String) throws -> [String]? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw GlsliceError(.cannotWrite, file: path, "exists and is not an image set folder; remove it or choose another output")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let contents = try? ImageSet.readContents(path + "/Contents.json")
+        let named = Set(contents.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            .flatMap { $0["images"] as? [[String: Any]] }?.compactMap { $0["filename"] as? String } ?? [])
+        for entry in names {
+            var status = stat()
+            guard entry == "Contents.json" || named.contains(entry),
+                  lstat(path + "/" + entry, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                throw GlsliceError(.cannotWrite, file: path, "holds \(entry), which glslice did not write; "
+                                   + "optimize writes only into a new folder or an image set it could have written")
+            }
+        }
+        return names
     }
 }

@@ -194,14 +194,9 @@ public enum Optimizer {
                       defaultModeLost: result.modes.contains(defaultMode) ? nil : defaultMode)
     }
 
-    /// Writes the input's own bytes, atomically.
+    /// Writes the input's own bytes, through `OutputFile` like every output.
     static func writeCopy(_ data: Data, to output: String) throws {
-        let url = URL(fileURLWithPath: output)
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw GlsliceError(.cannotWrite, file: output, "cannot be written")
-        }
+        try OutputFile.write(data, to: output)
     }
 }
 

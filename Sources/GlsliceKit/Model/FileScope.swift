@@ -14,10 +14,13 @@ public struct FileScope: Sendable, Equatable {
     final class Folder: Sendable {
         let descriptor: Int32
         let path: String
+        /// Resolve by the O_NOFOLLOW walk even where `openat2` works (tests).
+        let walks: Bool
 
-        init(descriptor: Int32, path: String) {
+        init(descriptor: Int32, path: String, walks: Bool) {
             self.descriptor = descriptor
             self.path = path
+            self.walks = walks
         }
 
         deinit { close(descriptor) }
@@ -33,6 +36,12 @@ public struct FileScope: Sendable, Equatable {
 
     /// Paths are relative to `path`, a folder, and never lead out of it.
     public static func beneath(_ path: String) throws -> FileScope {
+        try beneath(path, walks: false)
+    }
+
+    /// `walks`: resolve by the component walk that kernels without `openat2`
+    /// get, which refuses every symbolic link (for tests of that path).
+    static func beneath(_ path: String, walks: Bool) throws -> FileScope {
         let fd = Glibc.open(path, FileScope.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             switch errno {
@@ -41,7 +50,7 @@ public struct FileScope: Sendable, Equatable {
             default: throw GlsliceError(.noInput, file: path, "cannot open the folder: \(systemError())")
             }
         }
-        return FileScope(folder: Folder(descriptor: fd, path: path))
+        return FileScope(folder: Folder(descriptor: fd, path: path, walks: walks))
     }
 
     /// The folder files are kept beneath, as it was given; nil for `anywhere`.
@@ -51,7 +60,7 @@ public struct FileScope: Sendable, Equatable {
     /// `ELOOP` for a path that would leave the folder).
     func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
         guard let folder else { return Glibc.open(path, flags | O_CLOEXEC, mode) }
-        return gs_open_beneath(folder.descriptor, path, flags | O_CLOEXEC, UInt32(mode))
+        return gs_open_beneath(folder.descriptor, path, flags | O_CLOEXEC, UInt32(mode), folder.walks ? 1 : 0)
     }
 
     /// Opens a file to read, with what `fstat` says of it. Beneath a folder, or

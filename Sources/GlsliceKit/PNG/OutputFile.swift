@@ -136,6 +136,22 @@ final class OutputFile {
         "\(temporaryPrefix)\(String(UInt64.random(in: 0...UInt64.max), radix: 36))\(temporarySuffix)"
     }
 
+    /// Writes `data` whole to `path` through an `OutputFile`: named only once
+    /// complete; a device or FIFO there is written to, never replaced.
+    static func write(_ data: Data, to path: String) throws {
+        let file = try OutputFile(path: path)
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let wrote = Glibc.write(file.descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if wrote < 0 && errno == EINTR { continue }
+                guard wrote > 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot write: \(systemError())") }
+                offset += wrote
+            }
+        }
+        try file.commit()
+    }
+
     /// Folder and file name, by string (`URL` parsing showed in a batch's profile).
     static func split(_ path: String) -> (folder: String, name: String) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }

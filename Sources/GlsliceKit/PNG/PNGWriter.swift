@@ -312,4 +312,16 @@ public enum PNGEncoder {
         }
         return try writer.finish()
     }
+
+    /// The PNG of a whole premultiplied image, in memory.
+    public static func encode(_ image: PremultipliedImage, compression: Compression = .default) throws -> Data {
+        let writer = try PNGWriter(memorySize: PixelSize(width: image.width, height: image.height),
+                                   opaque: image.rgba.isOpaque, compression: compression)
+        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            try writer.write(premultipliedRows: base, count: image.height)
+        }
+        _ = try writer.finish()
+        return Data(writer.memoryData ?? [])
+    }
 }
