@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         Errors: 400 bad request (one line of JSON with the CLI's message), 403 missing or wrong signature, 404 no such source under the root (or a path that leads out of it), 503 queue full or render timed out (with Retry-After).
 
-        GET /healthz says whether the render threads are up; GET /metrics gives Prometheus text. With --key-file every render URL must carry sig= (see 'glslice sign'); without one the server listens on loopback only, unless --insecure-public. The preview page at / is on by default on loopback without a key. SIGTERM or SIGINT: stop accepting, finish the requests in flight, exit 0.
+        GET /healthz says whether the render threads are up; GET /metrics gives Prometheus text. With --key-file every render URL must carry sig= (see 'glslice sign'); without one the server listens on loopback only, unless --insecure-public. The preview page at / is on by default on loopback without a key. SIGTERM or SIGINT: stop accepting, finish the requests in flight and the answers being written (up to --drain-timeout), exit 0; exit 75 when answers were cut off.
 
         Examples:
           # Designers' preview on this machine: open http://127.0.0.1:8080/
@@ -73,10 +73,29 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Leave out the access log (one line per request on stderr).")
     var noAccessLog = false
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Close a connection idle, sending its request, or not reading its answer for this long.", valueName: "S"))
+    var idleTimeout: Double = 30
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Connections open at once; past this, new ones wait (the default stays under the file limit).", valueName: "N"))
+    var maxConnections: Int = ServeOptions.defaultMaxConnections
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("MiB of render answers being written at once; past this, 503.", valueName: "MB"))
+    var answerMb: Int = 256
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("On SIGTERM, seconds to wait for answers still being written.", valueName: "S"))
+    var drainTimeout: Double = 30
+
     func run() async throws {
         guard cacheMb >= 0, sourceCacheMb >= 0 else { throw GlsliceError(.usage, "--cache-mb and --source-cache-mb must not be negative") }
         guard maxOutputPixels > 0, maxSourcePixels > 0 else { throw GlsliceError(.usage, "pixel limits must be positive") }
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw GlsliceError(.usage, "--timeout must be 0 to 86400 seconds, got \(timeout)") }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw GlsliceError(.usage, "--idle-timeout must be 0 to 86400 seconds, got \(idleTimeout)")
+        }
+        guard drainTimeout.isFinite, drainTimeout >= 0, drainTimeout <= 86_400 else {
+            throw GlsliceError(.usage, "--drain-timeout must be 0 to 86400 seconds, got \(drainTimeout)")
+        }
+        guard (1...1_048_576).contains(answerMb) else { throw GlsliceError(.usage, "--answer-mb must be 1 to 1048576, got \(answerMb)") }
         let (host, port) = try ServeOptions.parseBind(bind)
         let options = try ServeOptions(
             root: SourceRoot(root), host: host, port: port, signer: try keyFile.map(URLSigner.init(keyFile:)),
@@ -84,18 +103,27 @@ struct ServeCommand: AsyncParsableCommand {
             cacheBytes: cacheMb << 20, sourceCacheBytes: sourceCacheMb << 20,
             limits: Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels),
             timeout: .milliseconds(Int64(timeout * 1000)), preview: preview, insecurePublic: insecurePublic,
-            accessLog: !noAccessLog)
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            accessLog: !noAccessLog, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+            maxConnections: maxConnections, answerBytes: answerMb << 20)
+        // Log lines go through a bounded buffer: a stderr nobody reads drops lines, never requests.
+        let logBuffer = LogBuffer()
+        LoggingSystem.bootstrap { label in logBuffer.handler(label: label) }
         var logger = Logger(label: "glslice")
         logger.logLevel = .info
-        let server = try GlsliceServer(options: options, logger: logger, warn: warn, beforeRender: Self.renderGate())
+        let server = try GlsliceServer(options: options, logger: logger, warn: warn, logBuffer: logBuffer,
+                                       beforeRender: Self.renderGate())
         let shown = host.contains(":") ? "[\(host)]" : host
+        let cutOff: Int
         do {
-            try await server.run { port in
+            cutOff = try await server.run(drainLimit: .milliseconds(Int64(drainTimeout * 1000))) { port in
                 standardError("glslice: serving \(options.root.path) on http://\(shown):\(port)/ with \(server.backendDescription), \(options.workers) render threads\(options.preview ? "; preview at /" : "")\(options.signer != nil ? "; signed URLs only" : "")\n")
             }
         } catch {
             throw GlsliceError(.unavailable, "cannot serve on \(bind): \(GlsliceServer.describe(error))")
+        }
+        if cutOff > 0 {
+            standardError("glslice: stopped; \(cutOff) answer\(cutOff == 1 ? " was" : "s were") still being written after --drain-timeout and cut off\n")
+            throw ExitCode(75)
         }
         standardError("glslice: stopped; the requests in flight were answered\n")
     }

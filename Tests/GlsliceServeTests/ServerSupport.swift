@@ -85,12 +85,19 @@ final class Gate: Sendable {
 func withServer(_ world: ServeWorld, signer: URLSigner? = nil, backend: BackendChoice = .cpu, workers: Int = 2, queueLimit: Int = 64,
                 limits: Limits = Limits(maxOutputPixels: ServeOptions.defaultMaxOutputPixels),
                 timeout: Duration = .seconds(600), log: CapturedLog = CapturedLog(), gate: Gate? = nil,
+                idleTimeout: Duration = .seconds(300), maxConnections: Int = 1024, answerBytes: Int = 256 << 20,
                 _ body: @Sendable (Int, GlsliceServer) async throws -> Void) async throws {
     let options = try ServeOptions(root: SourceRoot(world.root.path), host: "127.0.0.1", port: 0, signer: signer,
                                    backend: backend, workers: workers, queueLimit: queueLimit, limits: limits,
-                                   timeout: timeout, preview: signer == nil ? true : nil)
+                                   timeout: timeout, preview: signer == nil ? true : nil, idleTimeout: idleTimeout,
+                                   maxConnections: maxConnections, answerBytes: answerBytes)
     let hold: (@Sendable () -> Void)? = gate.map { gate in { @Sendable in gate.wait() } }
     let server = try GlsliceServer(options: options, logger: log.logger, warn: { _ in }, beforeRender: hold)
+    try await withRunning(server, gate: gate) { port in try await body(port, server) }
+}
+
+/// Runs `body` against `server` on a loopback port, then shuts it down gracefully.
+func withRunning(_ server: GlsliceServer, gate: Gate? = nil, _ body: @Sendable (Int) async throws -> Void) async throws {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = server.application { port in continuation.yield(port) }
     let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
@@ -99,7 +106,7 @@ func withServer(_ world: ServeWorld, signer: URLSigner? = nil, backend: BackendC
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw ServeTestError.noPort }
         do {
-            try await body(port, server)
+            try await body(port)
         } catch {
             gate?.open()
             await group.triggerGracefulShutdown()

@@ -51,6 +51,18 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
         return accepted
     }
 
+    /// Queues `item` only when a slot is free now; false when full or closed (never blocks).
+    public func tryPush(_ item: Element) -> Bool {
+        guard freeSlots.wait(timeout: .now()) == .success else { return false }
+        let accepted = storage.withLock { storage in
+            guard !storage.closed else { return false }
+            storage.items.append(item)
+            return true
+        }
+        if accepted { queued.signal() } else { freeSlots.signal() }
+        return accepted
+    }
+
     /// Blocks while empty; nil once closed and drained.
     public func pop() -> Element? {
         queued.wait()

@@ -1,6 +1,7 @@
 import Foundation
 import GlsliceKit
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -15,15 +16,22 @@ public final class GlsliceServer: Sendable {
     let service: RenderService
     let catalog: PreviewCatalog
     let logger: Logger
+    /// Render answers being written, capped (`--answer-mb`).
+    let answers: AnswerBudget
+    /// Where log lines wait for stderr (its drops are in `/metrics`); nil when the caller logs elsewhere.
+    let logBuffer: LogBuffer?
 
     /// Opens the render threads and their backends (a failure here, such as
     /// `--backend gpu` without a GPU, is thrown before any port is bound).
     /// `beforeRender` runs on a render thread before each render: a hook for
     /// tests and failpoints that need a render to be slow.
     public init(options: ServeOptions, logger: Logger, warn: @escaping @Sendable (String) -> Void = { _ in },
-                beforeRender: (@Sendable () -> Void)? = nil) throws {
+                logBuffer: LogBuffer? = nil, beforeRender: (@Sendable () -> Void)? = nil) throws {
         self.options = options
         self.logger = logger
+        self.logBuffer = logBuffer
+        answers = AnswerBudget(capacity: options.answerBytes)
+        if let logBuffer { metrics.droppedLogLines.withLock { $0 = { logBuffer.dropped } } }
         service = try RenderService(options: options, metrics: metrics, warn: warn, beforeRender: beforeRender)
         catalog = PreviewCatalog(root: options.root, limits: options.limits, pool: service.pool)
     }
@@ -40,9 +48,15 @@ public final class GlsliceServer: Sendable {
         router.add(middleware: AccessLogMiddleware(logger: logger, enabled: options.accessLog))
         router.addRoutes(ServeRoutes(server: self).collection)
         let address = BindAddress.hostname(options.host, port: options.port)
+        let idle = TimeAmount.nanoseconds(Int64(options.idleTimeout.components.seconds) * 1_000_000_000
+                                          + options.idleTimeout.components.attoseconds / 1_000_000_000)
+        // Idle and half-sent requests: Hummingbird's idle timeout; an answer nobody reads: WriteStallHandler.
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [WriteStallHandler(limit: idle)], idleTimeout: idle)
         return Application(
             router: router,
-            configuration: ApplicationConfiguration(address: address, serverName: "glslice"),
+            server: .http1(configuration: http1),
+            configuration: ApplicationConfiguration(address: address, serverName: "glslice",
+                                                    availableConnectionsDelegate: MaximumAvailableConnections(options.maxConnections)),
             services: [service.pool],
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -50,9 +64,15 @@ public final class GlsliceServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, drains, then stops the render threads.
-    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// Returns how many answers were still being written when it gave up
+    /// waiting for them (`drainLimit` after the server stopped): 0 when every
+    /// answer was written whole.
+    @discardableResult
+    public func run(drainLimit: Duration = .seconds(30),
+                    onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws -> Int {
         defer { shutdown() }
         try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        return await answers.drain(until: .now + drainLimit)
     }
 
     /// Why the server could not start or run, in words (`Address already in use`, not NIO's call site).
@@ -69,8 +89,20 @@ public final class GlsliceServer: Sendable {
                                           ifNoneMatch: request.headers[.ifNoneMatch])
         switch answer {
         case .png(let png, let etag):
+            let bytes = png.readableBytes
+            guard answers.reserve(bytes) else {
+                metrics.answersRefused.increment()
+                return Self.refusalResponse(Refusal(status: 503, message: "too many answers are waiting to be read; try again", retryAfter: 1))
+            }
+            // Held until written (or the connection is gone), so unread answers stay within --answer-mb.
+            let answers = self.answers
+            let body = ResponseBody(contentLength: bytes) { writer in
+                defer { answers.release(bytes) }
+                try await writer.write(png)
+                try await writer.finish(nil)
+            }
             return Response(status: .ok, headers: [.contentType: "image/png", .eTag: etag, .cacheControl: Self.immutable],
-                            body: ResponseBody(byteBuffer: png))
+                            body: body)
         case .notModified(let etag):
             return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: Self.immutable])
         case .refused(let refusal):

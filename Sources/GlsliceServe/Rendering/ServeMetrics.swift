@@ -15,6 +15,10 @@ public final class ServeMetrics: Sendable {
     let queueDepth: Gauge
     let rendersRunning: Gauge
     let cacheBytes: Gauge
+    /// Render answers refused because `--answer-mb` of answers were being written.
+    let answersRefused: Counter
+    /// Read at each scrape: log lines dropped because stderr was not being read.
+    let droppedLogLines = Locked<(@Sendable () -> Int)?>(nil)
     /// Busy time per engine stage, as `batch --stats` reports it.
     let stageTimes = StageTimes()
 
@@ -35,6 +39,7 @@ public final class ServeMetrics: Sendable {
         queueDepth = registry.makeGauge(descriptor: name("queue", "depth", "Renders waiting for a render thread."))
         rendersRunning = registry.makeGauge(descriptor: name("renders", "running", "Renders being drawn now."))
         cacheBytes = registry.makeGauge(descriptor: name("cache", "bytes", "Bytes of PNG held by the response cache."))
+        answersRefused = registry.makeCounter(descriptor: name("answers_refused", "total", "Render answers refused (503) because --answer-mb of answers were waiting to be read."))
     }
 
     /// Counts one answered request by its status code.
@@ -51,6 +56,10 @@ public final class ServeMetrics: Sendable {
         text += "# TYPE glslice_stage_seconds_total counter\n"
         for stage in Stage.allCases {
             text += "glslice_stage_seconds_total{stage=\"\(stage.rawValue)\"} \(stageTimes.seconds(stage))\n"
+        }
+        if let dropped = droppedLogLines.withLock({ $0 }) {
+            text += "# HELP glslice_log_lines_dropped_total Log lines dropped because stderr was not being read.\n"
+            text += "# TYPE glslice_log_lines_dropped_total counter\nglslice_log_lines_dropped_total \(dropped())\n"
         }
         return text
     }

@@ -25,6 +25,21 @@ public struct ServeOptions: Sendable {
     public var preview: Bool
     /// One log line per request.
     public var accessLog: Bool
+    /// A connection with no request for this long, a request whose head has
+    /// not arrived within it, or an answer the client has not read for this
+    /// long, is closed.
+    public var idleTimeout: Duration
+    /// Connections open at once; past this the server stops accepting until one closes.
+    public var maxConnections: Int
+    /// Bytes of render answers being written at once; past this a render is a 503.
+    public var answerBytes: Int
+
+    /// Connections: below the file-descriptor limit, with room for sources and logs.
+    public static var defaultMaxConnections: Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return 1024 }
+        return max(16, min(4096, Int(limit.rlim_cur) - 64))
+    }
 
     public static let defaultMaxOutputPixels = 16_777_216
     public static let defaultPort = 8080
@@ -35,7 +50,13 @@ public struct ServeOptions: Sendable {
                 cacheBytes: Int = 256 << 20, sourceCacheBytes: Int = 256 << 20,
                 limits: Limits = Limits(maxOutputPixels: ServeOptions.defaultMaxOutputPixels),
                 timeout: Duration = .seconds(30), preview: Bool? = nil, insecurePublic: Bool = false,
-                accessLog: Bool = true) throws {
+                accessLog: Bool = true, idleTimeout: Duration = .seconds(30),
+                maxConnections: Int = ServeOptions.defaultMaxConnections, answerBytes: Int = 256 << 20) throws {
+        guard idleTimeout > .zero else { throw GlsliceError(.usage, "--idle-timeout must be positive") }
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw GlsliceError(.usage, "--max-connections must be 1 to 1000000, got \(maxConnections)")
+        }
+        guard answerBytes > 0 else { throw GlsliceError(.usage, "--answer-mb must be positive") }
         guard (1...1024).contains(workers) else { throw GlsliceError(.usage, "--workers must be 1 to 1024, got \(workers)") }
         guard (0...1_000_000).contains(queueLimit) else { throw GlsliceError(.usage, "--queue must be 0 to 1000000, got \(queueLimit)") }
         guard (0...65535).contains(port) else { throw GlsliceError(.usage, "the port must be 0 to 65535, got \(port)") }
@@ -58,6 +79,9 @@ public struct ServeOptions: Sendable {
         self.cacheBytes = cacheBytes
         self.sourceCacheBytes = sourceCacheBytes
         self.limits = limits
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.answerBytes = answerBytes
         self.timeout = timeout
         // On by default where only this machine can reach it and no key is asked for.
         self.preview = preview ?? (loopback && signer == nil)

@@ -1,0 +1,127 @@
+import Foundation
+@testable import GlsliceKit
+@testable import GlsliceServe
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The server stays alive and bounded against clients that hold it (issue 19):
+/// half-sent requests and idle connections are closed, connections are
+/// capped, unread answers hold at most --answer-mb, and a stderr nobody
+/// reads never stops a request.
+@Suite struct LivenessTests {
+    /// A raw TCP connection to the server, for clients that misbehave.
+    final class RawClient {
+        let fd: Int32
+
+        init(port: Int) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            // A small receive buffer (set before connecting), so an unread answer fills it soon.
+            var size: Int32 = 4096
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw ServeTestError.noPort }
+        }
+
+        func send(_ text: String) { _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
+
+        /// True once the server has closed the connection (a read gives 0 or an error), within `seconds`.
+        func closedByServer(within seconds: Double) -> Bool {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while Date() < deadline {
+                guard poll(&poller, 1, 100) > 0 else { continue }
+                let got = recv(fd, &buffer, buffer.count, 0)
+                if got <= 0 { return true }
+            }
+            return false
+        }
+
+        deinit { close(fd) }
+    }
+
+    @Test func halfSentRequestsAndIdleConnectionsAreClosed() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world, idleTimeout: .seconds(1)) { port, _ in
+            let halfSent = try RawClient(port: port)
+            halfSent.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            let idle = try RawClient(port: port)
+            #expect(halfSent.closedByServer(within: 20), "a half-sent request stayed open")
+            #expect(idle.closedByServer(within: 20), "an idle connection stayed open")
+        }
+    }
+
+    /// Past --max-connections the server stops accepting; as idle ones close, /healthz is answered.
+    @Test func healthIsAnsweredPastTheConnectionLimit() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world, idleTimeout: .seconds(1), maxConnections: 8) { port, _ in
+            let hogs = try (0..<40).map { _ in try RawClient(port: port) }
+            for hog in hogs { hog.send("GET /healthz HTTP/1.1\r\nHo") }
+            let answer = try await get(port, "/healthz")
+            #expect(answer.status == .ok)
+            _ = hogs
+        }
+    }
+
+    /// Clients that ask for large renders and never read: the answers held stay
+    /// within --answer-mb (the rest are 503), and stalled connections are closed.
+    @Test func unreadAnswersAreBounded() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        // Noise drawn 1:1: answers of about 12 MB that no socket buffer holds.
+        var generator = SeededGenerator(seed: 7)
+        let side = 2048
+        let pixels = (0..<(side * side * 4)).map { i in i % 4 == 3 ? UInt8(255) : UInt8.random(in: 0...255, using: &generator) }
+        try PNGEncoder.write(StraightImage(RGBAImage(width: side, height: side, pixels: pixels)).premultiplied(),
+                             to: .file(world.root.appendingPathComponent("noise.png").path), compression: .fast)
+        let budget = 16 << 20
+        try await withServer(world, idleTimeout: .seconds(2), answerBytes: budget) { port, server in
+            let readers = try (0..<6).map { index -> RawClient in
+                let client = try RawClient(port: port)
+                client.send("GET /render/noise.png?pixels=2048x\(2048 - index)&filter=nearest HTTP/1.1\r\nHost: x\r\n\r\n")
+                return client
+            }
+            try await eventually("every answer held or refused") {
+                let refused = try await metric(port, "glslice_answers_refused_total") ?? 0
+                return Int(refused) + server.answers.inFlight.answers >= 6
+            }
+            let held = server.answers.inFlight
+            #expect(held.answers >= 1 && held.answers < 6, "\(held)")
+            #expect(held.bytes <= budget || held.answers == 1, "\(held) over the \(budget)-byte budget")
+            // Stalled past --idle-timeout: closed, and their memory released.
+            try await eventually("stalled answers released") { server.answers.inFlight.answers == 0 }
+            #expect(try await get(port, "/healthz").status == .ok)
+            _ = readers
+        }
+    }
+
+    /// A stderr pipe that nobody reads: requests keep being answered, and the dropped lines are counted.
+    @Test func anUnreadStderrDropsLogLinesNotRequests() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0) // both ends left open, never read: the log thread blocks for good
+        let buffer = LogBuffer(descriptor: pipeEnds[1])
+        let options = try ServeOptions(root: SourceRoot(world.root.path), host: "127.0.0.1", port: 0, backend: .cpu, workers: 2)
+        var logger = Logger(label: "glslice") { label in buffer.handler(label: label) }
+        logger.logLevel = .info
+        let server = try GlsliceServer(options: options, logger: logger, logBuffer: buffer)
+        try await withRunning(server) { port in
+            for index in 0..<(LogBuffer.capacity + 2000) {
+                let answer = try await get(port, "/healthz?n=\(index)")
+                #expect(answer.status == .ok)
+                if answer.status != .ok { break }
+            }
+            #expect((try await metric(port, "glslice_log_lines_dropped_total") ?? 0) > 0)
+        }
+    }
+}
