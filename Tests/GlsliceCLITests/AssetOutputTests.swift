@@ -31,19 +31,12 @@ import GlsliceKit
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("pipe.9.png").path
         #expect(mkfifo(fifo, 0o644) == 0)
-        let received = Locked(Data())
-        let reader = Thread {
-            guard let handle = FileHandle(forReadingAtPath: fifo) else { return }
-            let data = handle.readDataToEndOfFile()
-            received.withLock { $0 = data }
-        }
-        reader.start()
+        let reader = FIFOReader(fifo)
         let result = try glsliceWithin(60, ["optimize", bubble, "-o", fifo])
         #expect(result.status == 0, "\(result.stderr)")
-        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
-        #expect(received.withLock { $0.prefix(4) } == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(reader.bytes().prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
     }
 
     @Test func optimizeRefusesAReadOnlyFileEvenAsRoot() throws {

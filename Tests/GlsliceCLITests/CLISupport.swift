@@ -1,4 +1,5 @@
 import Foundation
+import GlsliceKit
 
 /// The `glslice` binary built beside this test bundle (or `GLSLICE_BIN`).
 let glsliceBinary: URL = {
@@ -63,4 +64,26 @@ func temporaryFolder() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+/// Reads a FIFO to its end on a thread of its own, as a consumer of glslice's output would.
+final class FIFOReader {
+    private let received = Locked(Data())
+    private let thread: Thread
+
+    init(_ path: String) {
+        let received = self.received
+        thread = Thread {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return }
+            let data = handle.readDataToEndOfFile()
+            received.withLock { $0 = data }
+        }
+        thread.start()
+    }
+
+    /// Everything read, once the writer has closed.
+    func bytes() -> Data {
+        while !thread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        return received.withLock { $0 }
+    }
 }

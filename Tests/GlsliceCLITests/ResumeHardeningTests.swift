@@ -25,18 +25,11 @@ import GlsliceKit
         try FileManager.default.removeItem(atPath: fifo)
         #expect(mkfifo(fifo, 0o644) == 0)
         // A reader at the FIFO: the job, not trusted, is written into it (a FIFO output is written, as documented).
-        let received = Locked(Data())
-        let reader = Thread {
-            guard let handle = FileHandle(forReadingAtPath: fifo) else { return }
-            let data = handle.readDataToEndOfFile()
-            received.withLock { $0 = data }
-        }
-        reader.start()
+        let reader = FIFOReader(fifo)
         let result = try glsliceWithin(60, ["batch", manifest, "--backend", "cpu", "--resume"])
         #expect(result.status == 0, "\(result.stderr)") // 124 when the resume check blocked reading the FIFO
         #expect(result.stderr.contains("batch: 1 rendered, 1 skipped, 0 failed"), "\(result.stderr)")
-        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(received.withLock { $0.prefix(4) } == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(reader.bytes().prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
     }
 
     @Test func aPNGOfAnotherSizeCarryingTheJobsDigestIsRenderedAgain() throws {
