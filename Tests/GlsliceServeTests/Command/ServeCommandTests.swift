@@ -90,7 +90,8 @@ import Testing
         -> (process: Process, stderr: Pipe, port: Int, seen: Data) {
         let process = Process()
         process.executableURL = glsliceBinary
-        process.arguments = arguments
+        // Long: on a loaded 2-core CI machine a kept-alive test client may sit idle past the 30 s default.
+        process.arguments = arguments + ["--idle-timeout", "600"]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let err = Pipe()
         process.standardError = err
