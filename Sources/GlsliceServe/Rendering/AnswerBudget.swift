@@ -7,7 +7,7 @@ import GlsliceKit
 /// from the moment it is handed to its connection until written or dropped.
 final class AnswerBudget: Sendable {
     let capacity: Int
-    private let state = Locked((bytes: 0, answers: 0))
+    private let state = Locked((bytes: 0, answers: 0, peakBytes: 0, held: 0))
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -18,6 +18,8 @@ final class AnswerBudget: Sendable {
             guard state.answers == 0 || state.bytes + bytes <= capacity else { return false }
             state.bytes += bytes
             state.answers += 1
+            state.held += 1
+            state.peakBytes = max(state.peakBytes, state.bytes)
             return true
         }
     }
@@ -28,6 +30,9 @@ final class AnswerBudget: Sendable {
             $0.answers -= 1
         }
     }
+
+    /// Answers ever held, and the most bytes held at once (for tests and metrics).
+    var history: (held: Int, peakBytes: Int) { state.withLock { ($0.held, $0.peakBytes) } }
 
     /// Answers still being written, and their bytes.
     var inFlight: (answers: Int, bytes: Int) { state.withLock { ($0.answers, $0.bytes) } }

@@ -92,11 +92,13 @@ import Testing
             }
             try await eventually("every answer held or refused") {
                 let refused = try await metric(port, "glslice_answers_refused_total") ?? 0
-                return Int(refused) + server.answers.inFlight.answers >= 6
+                return Int(refused) + server.answers.history.held >= 6
             }
-            let held = server.answers.inFlight
-            #expect(held.answers >= 1 && held.answers < 6, "\(held)")
-            #expect(held.bytes <= budget || held.answers == 1, "\(held) over the \(budget)-byte budget")
+            // Counted over the run (a loaded machine may close stalled ones before the last is answered).
+            let history = server.answers.history
+            // Six ~12 MB answers unread would be ~72 MB held; the cap keeps it to one at a time.
+            #expect(history.held >= 1, "\(history)")
+            #expect(history.peakBytes <= budget, "\(history) over the \(budget)-byte budget")
             // Stalled past --idle-timeout: closed, and their memory released.
             try await eventually("stalled answers released") { server.answers.inFlight.answers == 0 }
             #expect(try await get(port, "/healthz").status == .ok)
