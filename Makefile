@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-browser bench-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
+.PHONY: test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -71,6 +71,14 @@ bench-serve: setup
 	@$(MAKE) --no-print-directory install-missing PACKAGES="wrk"
 	@mkdir -p out
 	set -o pipefail; python3 Scripts/bench-serve.py $(GLSLICE) | tee out/bench-serve.txt
+
+# `glslice serve` for 10 minutes at 64 connections (wrk's mix of renders, previews and bad
+# requests, slow readers, idle and half-sent connections), RSS every 10 s; fails when RSS
+# after the first minute leaves 10% of its level then (Scripts/soak-serve.py; SOAK_SECONDS=600).
+soak-serve: setup
+	@$(MAKE) --no-print-directory install-missing PACKAGES="wrk"
+	@mkdir -p out
+	set -o pipefail; python3 Scripts/soak-serve.py $(GLSLICE) | tee out/soak-serve.txt
 
 # A single-node Slurm cluster on this machine (as root): three array shapes over one
 # manifest must render every job once, byte-identical to one machine (Scripts/test-slurm.sh).

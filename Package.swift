@@ -69,7 +69,12 @@ let package = Package(
         // libFuzzer targets (`make fuzz`); a plain build replays corpora through them.
         .executableTarget(
             name: "GlsliceFuzz",
-            dependencies: ["GlsliceKit"],
+            dependencies: [
+                "GlsliceKit", "GlsliceServe",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Fuzz",
             exclude: ["corpus"]
         ),

@@ -1,5 +1,9 @@
 import Foundation
 import GlsliceKit
+import GlsliceServe
+import Hummingbird
+import HummingbirdTesting
+import Logging
 
 /// libFuzzer targets for every parser that reads what a farm is handed
 /// (issue 10). One binary; `GLSLICE_FUZZ_TARGET` picks the target:
@@ -8,15 +12,20 @@ import GlsliceKit
 ///   ninepatch `.9.png` border markers (decoded, then parsed)
 ///   nptc      a compiled nine-patch's `npTc` chunk
 ///   contents  an image set's `Contents.json`
+///   contentsdisk  the same on disk: written into a set folder beneath a
+///             scope (a root holding PNGs, a link out and a FIFO), then
+///             read and resolved as `serve` reads it
 ///   manifest  one batch manifest line (paths, keys, values, containment)
 ///   options   the option schema that `render` and manifest lines share,
 ///             then layout and a CPU render of what it asks for
+///   query     a request target (path and query, visible ASCII) sent to a
+///             `serve` application through HummingbirdTesting's router
 ///
 /// `make fuzz` builds it with `-sanitize=fuzzer,address -DFUZZING`. Without
 /// FUZZING it is a plain executable that replays files through a target
 /// (`glslice-fuzz TARGET FILE...`), so the corpora run in every test build.
 enum FuzzTarget: String, CaseIterable {
-    case png, ninepatch, nptc, contents, manifest, options
+    case png, ninepatch, nptc, contents, manifest, options, contentsdisk, query
 
     /// Runs one input. Errors are the expected answer to bad input; a crash,
     /// a trap or a sanitizer report is the bug being hunted.
@@ -34,6 +43,15 @@ enum FuzzTarget: String, CaseIterable {
         case .contents:
             guard let set = try? ImageSet(folder: "/nonexistent.imageset", contents: data) else { return }
             _ = set.variant(for: 2)
+        case .contentsdisk:
+            guard let world = DiskWorld.shared else { return }
+            guard FileManager.default.createFile(atPath: world.contents, contents: data) else { return }
+            _ = try? ImageSet.read(path: "set.imageset", in: world.scope)
+            for scale in [1.0, 2, 3] {
+                _ = try? ResolvedSource.load(input: "set.imageset", outputScale: scale, maxPixels: 1 << 20, scope: world.scope)
+            }
+        case .query:
+            QueryClient.shared?.send(data)
         case .manifest:
             _ = try? FuzzTarget.reader?.job(line: 1, text: data)
         case .options:
@@ -51,6 +69,71 @@ enum FuzzTarget: String, CaseIterable {
         FileManager.default.createFile(atPath: path, contents: Data())
         return try? ManifestReader(path: path, outputFolder: "/out")
     }()
+
+    /// A root for `contentsdisk`: `set.imageset/` holding PNGs under the names a
+    /// `Contents.json` would give, plus a link out of the root and a FIFO.
+    struct DiskWorld {
+        let scope: FileScope
+        let contents: String
+
+        nonisolated(unsafe) static let shared: DiskWorld? = {
+            let root = NSTemporaryDirectory() + "/glslice-fuzz-root-\(getpid())"
+            let set = root + "/set.imageset"
+            let files = FileManager.default
+            try? files.createDirectory(atPath: set, withIntermediateDirectories: true)
+            let png = (try? PNGEncoder.encode(FuzzTarget.source.image)) ?? Data()
+            for name in ["a.png", "a@2x.png", "a@3x.png", "b.9.png", "c.png"] { files.createFile(atPath: set + "/" + name, contents: png) }
+            try? files.createSymbolicLink(atPath: set + "/out.png", withDestinationPath: "/etc/passwd")
+            try? files.createSymbolicLink(atPath: set + "/up.png", withDestinationPath: "../../x.png")
+            mkfifo(set + "/fifo.png", 0o600)
+            guard let scope = try? FileScope.beneath(root) else { return nil }
+            return DiskWorld(scope: scope, contents: set + "/Contents.json")
+        }()
+    }
+
+    /// One `serve` application (no key, previews on, small limits) kept
+    /// running inside HummingbirdTesting's router client; each input is one GET.
+    final class QueryClient: @unchecked Sendable {
+        private let requests: AsyncStream<String>.Continuation
+        private let done = DispatchSemaphore(value: 0)
+
+        nonisolated(unsafe) static let shared: QueryClient? = {
+            let root = NSTemporaryDirectory() + "/glslice-fuzz-serve-\(getpid())"
+            try? FileManager.default.createDirectory(atPath: root + "/ui", withIntermediateDirectories: true)
+            let png = (try? PNGEncoder.encode(FuzzTarget.source.image)) ?? Data()
+            for name in ["a.png", "a@2x.png", "b.9.png", "ui/c.png"] { FileManager.default.createFile(atPath: root + "/" + name, contents: png) }
+            guard let sourceRoot = try? SourceRoot(root),
+                  let options = try? ServeOptions(root: sourceRoot, backend: .cpu, workers: 2, queueLimit: 8,
+                                                  cacheBytes: 1 << 20, sourceCacheBytes: 1 << 20,
+                                                  limits: Limits(maxSourcePixels: 1 << 20, maxOutputPixels: 1 << 16),
+                                                  timeout: .seconds(10), preview: true, accessLog: false),
+                  let server = try? GlsliceServer(options: options, logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() })
+            else { return nil }
+            return QueryClient(server)
+        }()
+
+        private init(_ server: GlsliceServer) {
+            let (stream, continuation) = AsyncStream<String>.makeStream()
+            requests = continuation
+            let done = self.done
+            Task {
+                try await server.application().test(.router) { client in
+                    for await target in stream {
+                        _ = try? await client.execute(uri: target, method: .get)
+                        done.signal()
+                    }
+                }
+            }
+        }
+
+        /// Sends `data` as a request target: visible ASCII only (the HTTP parser refuses the rest before glslice sees it).
+        func send(_ data: Data) {
+            var target = String(decoding: data.filter { (0x21...0x7E).contains($0) }, as: UTF8.self)
+            if !target.hasPrefix("/") { target = "/" + target }
+            requests.yield(target)
+            done.wait()
+        }
+    }
 
     /// An 8x6 source with distinct pixels, for the options target's renders.
     nonisolated(unsafe) static let source: SourceImage = {

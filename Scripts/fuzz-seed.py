@@ -38,6 +38,30 @@ for path in pngs:
             add("nptc", bytes([min(max(width, 1), 256) - 1, min(max(height, 1), 256) - 1]) + body)
 for path in sorted(glob.glob(os.path.join(fixtures, "**", "Contents.json"), recursive=True)):
     add("contents", open(path, "rb").read())
+    add("contentsdisk", open(path, "rb").read())
+
+
+def contents(images):
+    return json.dumps({"images": images}).encode()
+
+
+# contentsdisk's folder holds a.png, a@2x.png, a@3x.png, b.9.png, c.png, a link out (out.png),
+# a link up (up.png) and a FIFO (fifo.png): entries that name each.
+add("contentsdisk", contents([{"filename": "a.png", "scale": "1x"}, {"filename": "a@2x.png", "scale": "2x"},
+                              {"filename": "a@3x.png", "scale": "3x"}]))
+add("contentsdisk", contents([{"filename": "out.png", "scale": "1x"}, {"filename": "up.png", "scale": "2x"},
+                              {"filename": "fifo.png", "scale": "3x"}]))
+add("contentsdisk", contents([{"filename": "b.9.png", "scale": "2x", "resizing": {
+    "mode": "9-part", "center": {"mode": "tile", "width": 1, "height": 1},
+    "cap-insets": {"top": 1, "left": 2, "bottom": 1, "right": 2}}}]))
+add("contentsdisk", contents([{"filename": "../set.imageset/a.png", "scale": "1x"}, {"filename": "/etc/passwd", "scale": "2x"}]))
+# query: request targets against a root holding a.png, a@2x.png, b.9.png and ui/c.png.
+for target in ["/render/a.png?size=20x10&insets=1,2,1,2", "/render/b.9.png?pixels=30x30", "/render/a@2x.png?size=9x9&mode=tile&scale=3",
+               "/render/ui/c.png?pixels=12x40&insets=2&mode=round", "/render/a.png?size=1e400x5", "/render/..%2fa.png?size=5x5",
+               "/preview/sources", "/preview/info/b.9.png", "/preview/info/a.png?scale=2", "/healthz", "/metrics", "/",
+               "/render/a.png?size=10x10&sig=00&expires=1", "/render/a.png?%73ig=1&size=3x3",
+               "/render/%61.png?pixels=8x6&modes=stretch,tile"]:
+    add("query", target.encode())
 lines = []
 for path in sorted(glob.glob(os.path.join(fixtures, "bad", "*.jsonl"))):
     lines += open(path, "rb").read().splitlines()

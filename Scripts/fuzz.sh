@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${FUZZ_SECONDS:-600}"
-TARGETS="${FUZZ_TARGETS:-png ninepatch nptc contents manifest options}"
+TARGETS="${FUZZ_TARGETS:-png ninepatch nptc contents manifest options contentsdisk query}"
 PARALLEL="${FUZZ_JOBS:-1}"
 SCRATCH=.build-fuzz
 swift build --product glslice-fuzz --scratch-path "$SCRATCH" \

@@ -6,7 +6,7 @@ struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Draw a contact sheet of sources and their renders, to look at.",
         discussion: """
-        For each source: the source magnified (nearest sampling) with its cap lines in magenta, its other lattice lines in cyan, a nine-patch's padding box in green and optical bounds dashed red; then, for each mode (the source's default first), renders smaller than the caps, at the natural size, wide, tall and large. Everything is drawn on a checkerboard so that alpha shows, and every tile is labelled.
+        For each source: the source magnified (nearest sampling) with its cap lines in magenta, its other lattice lines in cyan, a nine-patch's padding box in green and optical bounds dashed red; then, for each mode (the source's default first), renders smaller than the caps, at the natural size, wide, tall and large. Everything is drawn on a checkerboard so that alpha shows, and every tile is labelled. Sources are shown at their own size (magnified when small), so a sheet of large sources is large: its size is checked before anything is drawn, against --max-megapixels and the memory left (ulimit -v), and refused with exit 65.
 
         Examples:
           # The sample sources on one sheet:
@@ -26,12 +26,18 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("End caps in points for the plain PNGs, top,left,bottom,right.", valueName: "T,L,B,R"))
     var insets: String?
 
+    @Option(help: ArgumentHelp("The largest sheet to draw, in millions of pixels; a bigger one is refused (exit 65) before it is drawn.",
+                               valueName: "N"))
+    var maxMegapixels: Int = ContactSheet.defaultMaxPixels / 1_000_000
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one source") }
+        guard (1...100_000).contains(maxMegapixels) else { throw ValidationError("--max-megapixels must be 1 to 100000") }
     }
 
     func run() throws {
-        let sheet = try ContactSheet.make(paths: inputs, insets: try insets.map(Insets.init(parsing:)) ?? .zero)
+        let sheet = try ContactSheet.make(paths: inputs, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
+                                          maxSheetPixels: maxMegapixels * 1_000_000)
         _ = try PNGEncoder.write(sheet, to: OutputTarget(output))
     }
 }

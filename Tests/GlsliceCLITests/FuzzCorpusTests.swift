@@ -4,7 +4,7 @@ import Testing
 /// Every input `make fuzz` kept (Fuzz/corpus/TARGET) replayed through its target
 /// in a plain build: what once crashed a fuzzer stays fixed.
 @Suite struct FuzzCorpusTests {
-    static let targets = ["png", "ninepatch", "nptc", "contents", "manifest", "options"]
+    static let targets = ["png", "ninepatch", "nptc", "contents", "manifest", "options", "contentsdisk", "query"]
 
     @Test(arguments: FuzzCorpusTests.targets)
     func corpusReplaysWithoutACrash(_ target: String) throws {

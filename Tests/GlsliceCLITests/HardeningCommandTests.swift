@@ -199,6 +199,47 @@ import GlsliceKit
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    /// Issue 19: each 7000² input added about 440 MiB to a preview sheet, and
+    /// under `ulimit -v` the process aborted (SIGABRT). The sheet's size is now
+    /// checked before it is drawn: against --max-megapixels, then the memory left.
+    @Test(.disabled(if: HardeningCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
+    func aPreviewSheetTooBigIsRefusedBeforeItIsDrawn() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = fixtures.appendingPathComponent("bad/solid-7000x7000.png").path
+        let sheet = folder.appendingPathComponent("sheet.png").path
+        // Two 7000² sources shown at 1x: a sheet of about 7024 x 17400 px (122 Mpx).
+        let overCap = try glslice(["preview", big, big, "--max-megapixels", "100", "-o", sheet])
+        #expect(overCap.status == 65, "\(overCap.stderr)")
+        #expect(overCap.stderr.firstMatch(of: /a \d+x\d+ px contact sheet is over the 100 Mpx limit \(--max-megapixels\)/) != nil,
+                "\(overCap.stderr)")
+        // Under the cap but not under the memory limit: 490 MB of sheet, and a source read again.
+        let overMemory = try glsliceUnderMemoryLimit(700_000, ["preview", big, big, "--max-megapixels", "1000", "-o", sheet])
+        #expect(overMemory.status == 65, "\(overMemory.stderr)")
+        #expect(overMemory.stderr.firstMatch(of: /not enough memory for a \d+x\d+ px contact sheet/) != nil, "\(overMemory.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    /// Issue 19: `inspect` kept every image-set variant decoded at once. Three
+    /// 7000² variants need 187 MiB each; read one at a time they fit where three do not.
+    @Test(.disabled(if: HardeningCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
+    func inspectReadsImageSetVariantsOneAtATime() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let set = folder.appendingPathComponent("big.imageset")
+        try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
+        let big = fixtures.appendingPathComponent("bad/solid-7000x7000.png")
+        var images: [[String: String]] = []
+        for scale in 1...3 {
+            try FileManager.default.copyItem(at: big, to: set.appendingPathComponent("big@\(scale)x.png"))
+            images.append(["filename": "big@\(scale)x.png", "idiom": "universal", "scale": "\(scale)x"])
+        }
+        try JSONSerialization.data(withJSONObject: ["images": images]).write(to: set.appendingPathComponent("Contents.json"))
+        let result = try glsliceUnderMemoryLimit(750_000, ["inspect", set.path]) // all three at once needed about 1,200,000
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self).contains("7000x7000"), "\(result.stderr)")
+    }
+
     @Test(.disabled(if: HardeningCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
     func glUnderATightMemoryLimitFallsBackOrSaysWhy() throws {
         // Mesa's swrast_dri.so crashed (SIGSEGV) in eglInitialize with ~200 MiB of address space left.

@@ -176,3 +176,49 @@ func runGlslice(_ arguments: [String]) throws -> (status: Int32, stdout: Data, s
     process.waitUntilExit()
     return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
 }
+
+/// A raw TCP connection to the server, for clients that misbehave.
+final class RawClient {
+    let fd: Int32
+
+    init(port: Int, receiveBuffer: Int32 = 4096) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A small receive buffer (set before connecting), so an unread answer fills it soon.
+        var size = receiveBuffer
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw ServeTestError.noPort }
+    }
+
+    func send(_ text: String) { _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
+
+    /// True once the server has closed the connection (a read gives 0 or an error), within `seconds`.
+    func closedByServer(within seconds: Double) -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            let got = recv(fd, &buffer, buffer.count, 0)
+            if got <= 0 { return true }
+        }
+        return false
+    }
+
+    /// Reads what has arrived, waiting up to `seconds` for something; nil once the server closed.
+    func read(waiting seconds: Double) -> [UInt8]? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(seconds * 1000)) > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let got = recv(fd, &buffer, buffer.count, 0)
+        return got <= 0 ? nil : Array(buffer.prefix(got))
+    }
+
+    deinit { close(fd) }
+}

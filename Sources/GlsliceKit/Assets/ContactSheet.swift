@@ -6,14 +6,27 @@ import Foundation
 /// green, optical bounds dashed red), then one row per mode that applies with
 /// renders at five sizes: smaller than the caps, natural, wide, tall, large.
 /// Everything sits on a checkerboard, and every tile has a label.
+///
+/// Memory is planned before anything is drawn: sources are read one at a time
+/// to lay the sheet out (a large one is dropped and read again when its block
+/// is drawn), then the sheet's size is checked against `maxPixels` and the
+/// address space left, so an oversized sheet is exit 65, not an abort.
 public enum ContactSheet {
     static let margin = 12, gap = 10, labelScale = 2
+    /// A sheet is for looking at: 256 Mpx (1 GiB of pixels) is far past what a viewer opens.
+    public static let defaultMaxPixels = 256_000_000
+    /// Sources up to this many pixels stay in memory between layout and drawing.
+    static let keptSourcePixels = 4_000_000
     static var labelHeight: Int { BitmapFont.height * labelScale + 6 }
 
     /// One source's block of the sheet, planned before it is drawn.
     struct Block {
         var title: String
-        var source: SourceImage
+        var path: String
+        var sourceSize: PixelSize
+        var hints: SourceHints
+        /// The source's pixels, or nil when it is large: read again to draw it.
+        var pixels: PremultipliedImage?
         var lattice: Lattice
         var magnification: Int
         var rows: [(label: String, tiles: [(label: String, image: PremultipliedImage)])]
@@ -22,7 +35,7 @@ public enum ContactSheet {
         var tilesX: Int { (rows.map { Canvas.labelWidth($0.label) }.max() ?? 0) + ContactSheet.gap }
 
         var width: Int {
-            let sourceWidth = source.size.width * magnification
+            let sourceWidth = sourceSize.width * magnification
             let rowWidths = rows.map { row in
                 tilesX
                     + row.tiles.map { max($0.image.width, Canvas.labelWidth($0.label)) + ContactSheet.gap }.reduce(0, +)
@@ -31,7 +44,7 @@ public enum ContactSheet {
         }
 
         var height: Int {
-            ContactSheet.labelHeight + source.size.height * magnification + ContactSheet.gap
+            ContactSheet.labelHeight + sourceSize.height * magnification + ContactSheet.gap
                 + rows.map { row in ContactSheet.labelHeight + (row.tiles.map(\.image.height).max() ?? 0) + ContactSheet.gap }.reduce(0, +)
         }
     }
@@ -67,31 +80,52 @@ public enum ContactSheet {
             rows.append((mode == defaultMode ? "\(mode.rawValue) (default)" : mode.rawValue, tiles))
         }
         let title = "\((path as NSString).lastPathComponent)  \(source.size.width)x\(source.size.height) px @\(formatNumber(scale))x  x\(magnification)"
-        return Block(title: title, source: source, lattice: lattice, magnification: magnification, rows: rows)
+        let kept = source.size.width * source.size.height <= keptSourcePixels ? source.image : nil
+        return Block(title: title, path: path, sourceSize: source.size, hints: source.hints, pixels: kept,
+                     lattice: lattice, magnification: magnification, rows: rows)
     }
 
     /// The sheet for `paths` (each with `insets` unless it gives its own lattice).
-    public static func make(paths: [String], insets: Insets = .zero, maxPixels: Int = Limits().maxSourcePixels) throws -> PremultipliedImage {
+    /// Throws `.badInput` when the sheet would exceed `maxSheetPixels` or the memory left.
+    public static func make(paths: [String], insets: Insets = .zero, maxPixels: Int = Limits().maxSourcePixels,
+                            maxSheetPixels: Int = defaultMaxPixels) throws -> PremultipliedImage {
         let blocks = try paths.map { path in
             do { return try block(path: path, insets: insets, maxPixels: maxPixels) } catch let error as GlsliceError { throw error.about(path) }
         }
         let width = (blocks.map(\.width).max() ?? 0) + 2 * margin
         let height = blocks.map { $0.height + margin }.reduce(margin, +)
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let size = "a \(width)x\(height) px contact sheet"
+        guard !overflow, pixels <= maxSheetPixels else {
+            throw GlsliceError(.badInput, "\(size) is over the \(maxSheetPixels / 1_000_000) Mpx limit (--max-megapixels); "
+                               + "preview fewer or smaller sources at a time")
+        }
+        // The canvas, and a dropped source read again (twice its pixels while it is premultiplied).
+        let reread = blocks.filter { $0.pixels == nil }.map { $0.sourceSize.width * $0.sourceSize.height * 8 }.max() ?? 0
+        try ensureMemory(pixels * 4 + reread, for: size)
         var canvas = Canvas(width: width, height: height, background: [250, 250, 247, 255])
         var y = margin
         for block in blocks {
-            draw(block, into: &canvas, x: margin, y: y)
+            let image: PremultipliedImage
+            if let kept = block.pixels {
+                image = kept
+            } else {
+                do {
+                    image = try ResolvedSource.load(input: block.path, outputScale: nil, maxPixels: maxPixels).source.image
+                } catch let error as GlsliceError { throw error.about(block.path) }
+            }
+            draw(block, image: image, into: &canvas, x: margin, y: y)
             y += block.height + margin
         }
         return canvas.image
     }
 
-    static func draw(_ block: Block, into canvas: inout Canvas, x: Int, y top: Int) {
+    static func draw(_ block: Block, image: PremultipliedImage, into canvas: inout Canvas, x: Int, y top: Int) {
         var y = top
         canvas.label(block.title, x: x, y: y, scale: labelScale)
         y += labelHeight
-        let m = block.magnification, w = block.source.size.width, h = block.source.size.height
-        canvas.draw(block.source.image, x: x, y: y, scale: m)
+        let m = block.magnification, w = block.sourceSize.width, h = block.sourceSize.height
+        canvas.draw(image, x: x, y: y, scale: m)
         let cap: [UInt8] = [200, 0, 200, 255], line: [UInt8] = [0, 170, 200, 255]
         for (index, segment) in block.lattice.x.enumerated() where index > 0 {
             let isCap = index == 1 || index == block.lattice.x.count - 1
@@ -101,7 +135,7 @@ public enum ContactSheet {
             let isCap = index == 1 || index == block.lattice.y.count - 1
             canvas.fill(x: x, y: y + segment.start * m, width: w * m, height: 1, isCap ? cap : line)
         }
-        if let bounds = block.source.hints.ninePatch {
+        if let bounds = block.hints.ninePatch {
             let p = bounds.padding, o = bounds.optical
             canvas.outline(x: x + p.left * m, y: y + p.top * m, width: max(1, (w - p.left - p.right) * m),
                            height: max(1, (h - p.top - p.bottom) * m), [0, 160, 60, 255])

@@ -69,6 +69,14 @@ public struct Inspection: Sendable, Encodable {
     /// for a plain PNG (a nine-patch or sliced image set gives its own).
     public static func make(path: String, insets: Insets = .zero, sourceScale: Double? = nil,
                             maxPixels: Int = Limits().maxSourcePixels) throws -> Inspection {
+        // The source's pixels are let go before the scale check reads the other variants, one at a time.
+        var inspection = try described(path: path, insets: insets, sourceScale: sourceScale, maxPixels: maxPixels)
+        inspection.scales = try ScaleAgreement.check(path: path, insets: insets, maxPixels: maxPixels)
+        return inspection
+    }
+
+    /// Everything but the scale agreement, from the source `ResolvedSource` picks.
+    private static func described(path: String, insets: Insets, sourceScale: Double?, maxPixels: Int) throws -> Inspection {
         let loaded = try ResolvedSource.load(input: path, outputScale: nil, maxPixels: maxPixels).source
         let (scale, lattice) = try slicing(loaded, insets: insets, sourceScale: sourceScale)
         let kind: String
@@ -82,7 +90,7 @@ public struct Inspection: Sendable, Encodable {
             latticeY: lattice.y.map { LatticeSegment(start: $0.start, end: $0.end, scalable: $0.scalable) },
             padding: loaded.hints.ninePatch?.padding, optical: loaded.hints.ninePatch?.optical,
             bands: RegionAnalysis.analyze(loaded.image, lattice: lattice).map(Band.init),
-            scales: try ScaleAgreement.check(path: path, insets: insets, maxPixels: maxPixels))
+            scales: ScaleAgreement(variants: [], problems: []))
     }
 
     /// The scale and lattice the asset tools work on: the source's own (an image
@@ -191,14 +199,15 @@ public struct ScaleAgreement: Sendable, Encodable {
     }
 
     static func check(path: String, insets: Insets, maxPixels: Int) throws -> ScaleAgreement {
-        var found: [(file: String, scale: Double, source: SourceImage, lattice: Lattice?)] = []
+        // Only each variant's size and lattice are kept: its pixels go before the next is read.
+        var found: [(file: String, scale: Double, size: PixelSize, lattice: Lattice?)] = []
         var problems: [String] = []
         if ImageSet.isImageSet(path: path) {
             let set = try ImageSet(path: path)
             for variant in set.variants.sorted(by: { $0.scale < $1.scale }) {
                 var source = try SourceImage.load(path: variant.file, maxPixels: maxPixels)
                 if let resizing = variant.resizing { source = try ImageSet.apply(resizing, to: source, file: variant.file) }
-                found.append((variant.file, variant.scale, source, source.hints.lattice))
+                found.append((variant.file, variant.scale, source.size, source.hints.lattice))
             }
         } else {
             for (file, scale) in siblings(of: path) {
@@ -212,18 +221,18 @@ public struct ScaleAgreement: Sendable, Encodable {
                         problems.append("\((file as NSString).lastPathComponent): \(error.message)")
                     }
                 }
-                found.append((file, scale, source, lattice))
+                found.append((file, scale, source.size, lattice))
             }
         }
-        let variants = found.map { Variant(file: $0.file, scale: $0.scale, width: $0.source.size.width, height: $0.source.size.height) }
+        let variants = found.map { Variant(file: $0.file, scale: $0.scale, width: $0.size.width, height: $0.size.height) }
         guard let first = found.first else { return ScaleAgreement(variants: [], problems: problems) }
         func name(_ file: String) -> String { (file as NSString).lastPathComponent }
         func points(_ px: Int, _ scale: Double) -> String { formatNumber((Double(px) / scale * 1000).rounded() / 1000) }
         for other in found.dropFirst() {
-            let a = "\(points(first.source.size.width, first.scale))x\(points(first.source.size.height, first.scale)) pt"
-            let b = "\(points(other.source.size.width, other.scale))x\(points(other.source.size.height, other.scale)) pt"
+            let a = "\(points(first.size.width, first.scale))x\(points(first.size.height, first.scale)) pt"
+            let b = "\(points(other.size.width, other.scale))x\(points(other.size.height, other.scale)) pt"
             if a != b {
-                problems.append("\(name(other.file)) is \(b) (\(other.source.size) px at @\(formatNumber(other.scale))x), but \(name(first.file)) is \(a)")
+                problems.append("\(name(other.file)) is \(b) (\(other.size) px at @\(formatNumber(other.scale))x), but \(name(first.file)) is \(a)")
             }
             if let la = first.lattice, let lb = other.lattice, PointLattice(la, scale: first.scale) != PointLattice(lb, scale: other.scale) {
                 problems.append("\(name(other.file))'s caps and scalable segments, in points, differ from \(name(first.file))'s")

@@ -130,17 +130,14 @@ public final class BatchRunner: Sendable {
     private static func read(_ reader: ManifestReader, shard: Shard, outputScope: FileScope?, into queue: BoundedQueue<ManifestJob>,
                              recorder: BatchRecorder) {
         // Two jobs writing one file would race; the later line is refused.
-        var firstLineOf: [Int: Int] = [:]
-        var keys = OutputKeys()
+        var duplicates = DuplicateOutputs(manifest: reader, shard: shard, outputScope: outputScope)
         while let (number, text) = reader.nextLine() {
             guard shard.owns(number - 1) else { continue }
             do {
                 let job = try reader.job(line: number, text: text)
-                let key = keys.key(for: job, outputScope: outputScope)
-                if let earlier = firstLineOf[key] {
+                if let earlier = duplicates.earlierLine(for: job, outputScope: outputScope) {
                     throw GlsliceError(.usage, "output \(job.output) is also line \(earlier)'s output; each job needs its own")
                 }
-                firstLineOf[key] = number
                 guard queue.push(job) else { break }
             } catch let error as GlsliceError {
                 // The results file says the line in its own field; the message stands alone.

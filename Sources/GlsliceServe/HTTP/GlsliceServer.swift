@@ -51,7 +51,9 @@ public final class GlsliceServer: Sendable {
         let idle = TimeAmount.nanoseconds(Int64(options.idleTimeout.components.seconds) * 1_000_000_000
                                           + options.idleTimeout.components.attoseconds / 1_000_000_000)
         // Idle and half-sent requests: Hummingbird's idle timeout; an answer nobody reads: WriteStallHandler.
-        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [WriteStallHandler(limit: idle)], idleTimeout: idle)
+        let answers = self.answers
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [WriteStallHandler(limit: idle), PendingWritesHandler(answers: answers)],
+                                               idleTimeout: idle)
         return Application(
             router: router,
             server: .http1(configuration: http1),
@@ -64,15 +66,32 @@ public final class GlsliceServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, drains, then stops the render threads.
-    /// Returns how many answers were still being written when it gave up
-    /// waiting for them (`drainLimit` after the server stopped): 0 when every
-    /// answer was written whole.
+    /// The drain stops accepting, lets the requests in flight finish and their
+    /// answers be written, for at most `drainLimit`; then what is left is
+    /// cancelled. Returns how many answers were cut off (0 when every answer
+    /// was written whole).
     @discardableResult
     public func run(drainLimit: Duration = .seconds(30),
                     onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws -> Int {
         defer { shutdown() }
-        try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
-        return await answers.drain(until: .now + drainLimit)
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: application(onListening: onListening)),
+                       // Last, so the first to hear of the shutdown: answers failing from then on were cut off.
+                       .init(service: DrainWatch(answers: answers), successTerminationBehavior: .ignore)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = drainLimit
+        try await ServiceGroup(configuration: configuration).run()
+        // The group ends when the handlers have returned; their last bytes may still be in NIO's queue.
+        return await answers.drain(until: (answers.drainStarted ?? .now) + drainLimit)
+    }
+
+    /// Marks the answers' drain as begun when the service group starts shutting down.
+    struct DrainWatch: Service {
+        let answers: AnswerBudget
+        func run() async throws {
+            try? await gracefulShutdown()
+            answers.beginDraining()
+        }
     }
 
     /// Why the server could not start or run, in words (`Address already in use`, not NIO's call site).
@@ -95,11 +114,22 @@ public final class GlsliceServer: Sendable {
                 return Self.refusalResponse(Refusal(status: 503, message: "too many answers are waiting to be read; try again", retryAfter: 1))
             }
             // Held until written (or the connection is gone), so unread answers stay within --answer-mb.
+            // Written in slices: the writer then waits while the socket is full, so the bytes are
+            // still counted (and a drain still waits) until the kernel has taken nearly all of them;
+            // one write of the whole buffer returned at once and left it all in NIO's queue.
             let answers = self.answers
             let body = ResponseBody(contentLength: bytes) { writer in
                 defer { answers.release(bytes) }
-                try await writer.write(png)
-                try await writer.finish(nil)
+                do {
+                    var rest = png
+                    while let slice = rest.readSlice(length: min(Self.sliceBytes, rest.readableBytes)), slice.readableBytes > 0 {
+                        try await writer.write(slice)
+                    }
+                    try await writer.finish(nil)
+                } catch {
+                    answers.answerFailed()
+                    throw error
+                }
             }
             return Response(status: .ok, headers: [.contentType: "image/png", .eTag: etag, .cacheControl: Self.immutable],
                             body: body)
@@ -111,6 +141,8 @@ public final class GlsliceServer: Sendable {
     }
 
     static let immutable = "public, max-age=31536000, immutable"
+    /// An answer is handed to its connection this much at a time.
+    static let sliceBytes = 256 << 10
     /// The page loads nothing from elsewhere; its script and style are inline.
     static let previewPolicy = "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'"
 

@@ -18,8 +18,9 @@ final class WriteStallHandler: ChannelInboundHandler, RemovableChannelHandler {
             stall?.cancel()
             stall = nil
         } else if stall == nil {
-            let channel = context.channel
-            stall = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
+            // From this handler down: a close from the channel's end would wait in PendingWritesHandler
+            // for the very writes that are stalled.
+            stall = context.eventLoop.assumeIsolated().scheduleTask(in: limit) { context.close(promise: nil) }
         }
         context.fireChannelWritabilityChanged()
     }

@@ -7,7 +7,7 @@ import GlsliceKit
 /// from the moment it is handed to its connection until written or dropped.
 final class AnswerBudget: Sendable {
     let capacity: Int
-    private let state = Locked((bytes: 0, answers: 0, peakBytes: 0, held: 0))
+    private let state = Locked((bytes: 0, answers: 0, peakBytes: 0, held: 0, draining: false, cutOff: 0, writing: 0, connectionsCutOff: 0))
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -37,13 +37,38 @@ final class AnswerBudget: Sendable {
     /// Answers still being written, and their bytes.
     var inFlight: (answers: Int, bytes: Int) { state.withLock { ($0.answers, $0.bytes) } }
 
-    /// Waits until every answer is written or `deadline` passes; the answers left.
+    /// From SIGTERM on, an answer that fails to be written counts as cut off
+    /// (before it, a failed write is a client that went away).
+    func beginDraining() {
+        state.withLock { $0.draining = true }
+        started.withLock { $0 = .now }
+    }
+
+    /// When the drain began (SIGTERM), if it has.
+    var drainStarted: ContinuousClock.Instant? { started.withLock { $0 } }
+    private let started = Locked<ContinuousClock.Instant?>(nil)
+
+    var isDraining: Bool { state.withLock { $0.draining } }
+
+    /// An answer stopped before its last byte was handed to the kernel.
+    func answerFailed() { state.withLock { if $0.draining { $0.cutOff += 1 } } }
+
+
+    /// A connection's queued write failed during the drain (once per connection).
+    func connectionCutOff() { state.withLock { $0.connectionsCutOff += 1 } }
+
+    /// A connection has writes the kernel has not taken yet (true), or no longer (false).
+    func connectionWriting(_ writing: Bool) { state.withLock { $0.writing += writing ? 1 : -1 } }
+
+    /// Once the server has stopped: waits until no connection has writes left
+    /// in NIO's queue, or `deadline`. Those still writing then are cut off
+    /// when the process exits. Returns the answers cut off: an answer whose
+    /// writer failed and a connection still writing are often the same one,
+    /// so the larger count is given, not their sum.
     func drain(until deadline: ContinuousClock.Instant) async -> Int {
-        while ContinuousClock.now < deadline {
-            let left = inFlight.answers
-            if left == 0 { return 0 }
+        while state.withLock({ $0.writing }) > 0 && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return inFlight.answers
+        return state.withLock { max($0.cutOff, $0.connectionsCutOff + $0.writing) }
     }
 }

@@ -55,6 +55,11 @@ final class RenderService: Sendable {
         var stamps: [FileStamp]
     }
 
+    /// How many request keys the memo holds and the file stamps they keep, all told.
+    var memoSize: (keys: Int, stamps: Int) {
+        memo.withLock { ($0.count, $0.values.reduce(0) { $0 + $1.stamps.count }) }
+    }
+
     private typealias Waiter = CheckedContinuation<Result<(ByteBuffer, String), Refusal>, Never>
 
     private struct Flights {

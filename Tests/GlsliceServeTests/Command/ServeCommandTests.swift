@@ -53,6 +53,93 @@ import Testing
         #expect(log.contains("path=/render/panel.png?pixels=64x64&insets=8 status=200"), "\(log)")
     }
 
+    /// A 4096² source of noise: its natural-size render is an answer of about
+    /// 65 MB that does not compress, as in issue 19's finding.
+    func writeNoise(to url: URL) throws {
+        var generator = SystemRandomNumberGenerator()
+        var pixels = [UInt8](repeating: 255, count: 4096 * 4096 * 4)
+        pixels.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            // Alpha at least 128: not opaque, so the answer is RGBA (64 MiB of pixels); premultiplying keeps it noise.
+            for index in words.indices { words[index] = generator.next() | 0x8000_0000_8000_0000 }
+        }
+        let image = StraightImage(RGBAImage(width: 4096, height: 4096, pixels: pixels)).premultiplied()
+        try PNGEncoder.write(image, to: .file(url.path), compression: .fast)
+    }
+
+    /// An answer read from a raw connection: its Content-Length once the head is in, and the body bytes so far.
+    struct AnswerProgress: CustomStringConvertible {
+        var received: [UInt8] = []
+        var length = -1
+        var headEnd = -1
+        var body: Int { headEnd < 0 ? 0 : received.count - headEnd }
+        var complete: Bool { headEnd >= 0 && length >= 0 && body >= length }
+        var description: String { "\(body) of \(length) bytes" }
+
+        /// Reads until `bodyBytes` of the body (nil: all of it) are in, the server closes, or `seconds` pass.
+        mutating func read(_ client: RawClient, upTo bodyBytes: Int?, seconds: Double) {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline && !complete {
+                guard let chunk = client.read(waiting: 0.2) else { return }
+                received += chunk
+                if headEnd < 0, let end = received.firstRange(of: Array("\r\n\r\n".utf8)) {
+                    headEnd = end.upperBound
+                    let head = String(decoding: received[..<end.lowerBound], as: UTF8.self).lowercased()
+                    length = head.firstMatch(of: /content-length: (\d+)/).flatMap { Int($0.1) } ?? -1
+                }
+                if let bodyBytes, body >= bodyBytes { return }
+            }
+        }
+    }
+
+    /// SIGTERM while a 65 MB answer is being read: the drain waits for its body,
+    /// which arrives whole, then the server exits 0 (issue 19: 4–5 MB arrived).
+    @Test func sigtermWaitsForABigAnswerToBeWritten() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try writeNoise(to: world.root.appendingPathComponent("noise.png"))
+        let (process, err, port, seen) = try startServe(["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu",
+                                                         "--drain-timeout", "120"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        let client = try RawClient(port: port, receiveBuffer: 65536)
+        client.send("GET /render/noise.png?pixels=4096x4096 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        var answer = AnswerProgress()
+        answer.read(client, upTo: 1 << 20, seconds: 120)
+        #expect(answer.length > 60_000_000, "answer of \(answer.length) bytes")
+        kill(process.processIdentifier, SIGTERM)
+        try await Task.sleep(for: .seconds(1)) // the server drains while nothing is read
+        #expect(process.isRunning)
+        answer.read(client, upTo: nil, seconds: 120)
+        #expect(answer.complete, "\(answer.body) of \(answer.length) bytes")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: seen + err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("stopped; the requests in flight were answered"), "\(log)")
+    }
+
+    /// A reader that stops reading: past --drain-timeout the server cuts the
+    /// answer off, says so, and exits 75 rather than claiming success.
+    @Test func anAnswerCutOffByTheDrainTimeoutIsExit75() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try writeNoise(to: world.root.appendingPathComponent("noise.png"))
+        let (process, err, port, seen) = try startServe(["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu",
+                                                         "--drain-timeout", "1"])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        let client = try RawClient(port: port, receiveBuffer: 65536)
+        client.send("GET /render/noise.png?pixels=4096x4096 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        var answer = AnswerProgress()
+        answer.read(client, upTo: 1 << 20, seconds: 120)
+        #expect(answer.length > 60_000_000)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit() // nothing more is read
+        #expect(process.terminationStatus == 75)
+        let log = String(decoding: seen + err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("1 answer was still being written after --drain-timeout and cut off"), "\(log)")
+        answer.read(client, upTo: nil, seconds: 30)
+        #expect(!answer.complete && answer.body < answer.length, "\(answer.body) of \(answer.length) bytes")
+    }
+
     /// deploy/k8s-serve.yaml's container arguments start a server whose readiness
     /// probe path answers 200 (with the root, key and port swapped for this machine's).
     @Test func theKubernetesExampleStartsAndIsReady() async throws {

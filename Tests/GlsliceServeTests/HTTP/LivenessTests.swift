@@ -10,43 +10,6 @@ import Testing
 /// capped, unread answers hold at most --answer-mb, and a stderr nobody
 /// reads never stops a request.
 @Suite struct LivenessTests {
-    /// A raw TCP connection to the server, for clients that misbehave.
-    final class RawClient {
-        let fd: Int32
-
-        init(port: Int) throws {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            // A small receive buffer (set before connecting), so an unread answer fills it soon.
-            var size: Int32 = 4096
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw ServeTestError.noPort }
-        }
-
-        func send(_ text: String) { _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
-
-        /// True once the server has closed the connection (a read gives 0 or an error), within `seconds`.
-        func closedByServer(within seconds: Double) -> Bool {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let deadline = Date().addingTimeInterval(seconds)
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while Date() < deadline {
-                guard poll(&poller, 1, 100) > 0 else { continue }
-                let got = recv(fd, &buffer, buffer.count, 0)
-                if got <= 0 { return true }
-            }
-            return false
-        }
-
-        deinit { close(fd) }
-    }
-
     @Test func halfSentRequestsAndIdleConnectionsAreClosed() async throws {
         let world = try ServeWorld()
         defer { world.remove() }

@@ -53,6 +53,33 @@ import Testing
         }
     }
 
+    /// The preview endpoints decode sources too: they wait in the same queue
+    /// and get the same 503 when it is full (issue 19: `/preview/info` decoded
+    /// on the HTTP executor, so eight large sources stalled `/healthz`).
+    @Test func previewsGet503UnderAFullQueue() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let gate = Gate()
+        try await withServer(world, workers: 1, queueLimit: 1, gate: gate) { port, _ in
+            try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
+                group.addTask { try await get(port, "/render/panel.png?pixels=50x50") }
+                try await eventually("one render running") { try await metric(port, "glslice_renders_running") == 1 }
+                group.addTask { try await get(port, "/render/panel.png?pixels=60x60") }
+                try await eventually("one render queued") { try await metric(port, "glslice_queue_depth") == 1 }
+                for url in ["/preview/info/bubble.9.png", "/preview/sources"] {
+                    let refused = try await get(port, url)
+                    #expect(refused.status == .serviceUnavailable, "\(url)")
+                    #expect(refused.headers[.retryAfter] == "1", "\(url)")
+                }
+                #expect(try await get(port, "/healthz").status == .ok)
+                gate.open()
+                for try await response in group { #expect(response.status == .ok) }
+            }
+            #expect(try await get(port, "/preview/info/bubble.9.png").status == .ok)
+            #expect(try await get(port, "/preview/sources").status == .ok)
+        }
+    }
+
     @Test func queueZeroMeansNoWaiting() async throws {
         let world = try ServeWorld()
         defer { world.remove() }

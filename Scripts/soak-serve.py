@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""`glslice serve` soak (make soak-serve): 10 minutes at 64 connections, RSS every 10 s.
+
+One server over a copy of Fixtures/ (CPU backend, default cache, --idle-timeout 30).
+The 64 connections are:
+  56  wrk, cycling through a mix: renders of 3,000 distinct URLs (so the response
+      cache churns), /preview/info and /preview/sources, and bad requests (a bad
+      option: 400; a missing file and a path escape: 404);
+   4  slow readers: each asks for a large render and reads it 4 KiB at a time,
+      10 times a second, then starts again;
+   4  idle or half-sent connections, opened again whenever the server closes them.
+RSS (VmRSS) is sampled every 10 s. The soak passes when every sample after the
+first minute is within 10% of the sample at 60 s, wrk saw no socket errors, and
+no answer was a 5xx other than 503. SOAK_SECONDS changes 600.
+"""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GLSLICE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/glslice"))
+SECONDS = int(os.environ.get("SOAK_SECONDS", "600"))
+WRK_CONNECTIONS, SLOW, IDLE = 56, 4, 4
+
+SOURCES = [("button@2x.png", "insets=14,12,14,12"), ("panel.png", "insets=8"), ("texture.png", "insets=6&mode=tile"),
+           ("shadow.png", "insets=16"), ("bubble.9.png", ""), ("bar.png", "mode=stretch"), ("button.imageset", "scale=3")]
+
+
+def mix():
+    """20 requests a cycle: 14 renders, 3 previews, 3 bad; 3,000 distinct render URLs in all."""
+    out, render = [], 0
+    for cycle in range(3000 // 14 + 1):
+        for _ in range(14):
+            path, extra = SOURCES[render % len(SOURCES)]
+            step = render // len(SOURCES)
+            query = f"size={40 + step % 300}x{24 + step // 3 % 200}" + (("&" + extra) if extra else "")
+            out.append(f"/render/{path}?{query}")
+            render += 1
+        out += ["/preview/sources", "/preview/info/bubble.9.png", "/preview/info/button.imageset?scale=2",
+                "/render/panel.png?size=0x0", "/render/missing.png?size=40x40", "/render/..%2f..%2fetc%2fpasswd?size=9x9"]
+    return out
+
+
+def lua(paths):
+    quoted = ",\n".join('"' + p.replace('"', '\\"') + '"' for p in paths)
+    return f"""paths = {{
+{quoted}
+}}
+counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("GET", paths[(counter % #paths) + 1])
+end
+"""
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        text = status.read()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", text).group(1)) / 1024, int(re.search(r"VmHWM:\s+(\d+) kB", text).group(1)) / 1024
+
+
+def metrics(port):
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30).read().decode()
+    by_status = {}
+    for match in re.finditer(r'glslice_http_requests_total\{[^}]*status="(\d+)"[^}]*\} (\d+)', text):
+        by_status[match.group(1)] = by_status.get(match.group(1), 0) + int(match.group(2))
+    return by_status
+
+
+def slow_reader(port, stop, counts):
+    while not stop.is_set():
+        try:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", port))
+            s.sendall(b"GET /render/texture.png?pixels=1400x1400&insets=6&mode=round HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            while not stop.is_set():
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                counts["slow_bytes"] += len(chunk)
+                time.sleep(0.1)
+            counts["slow_answers"] += 1
+            s.close()
+        except OSError:
+            counts["slow_errors"] += 1
+            time.sleep(0.5)
+
+
+def idler(port, stop, counts, half_sent):
+    while not stop.is_set():
+        try:
+            s = socket.create_connection(("127.0.0.1", port))
+            if half_sent:
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            s.settimeout(1)
+            while not stop.is_set():
+                try:
+                    if not s.recv(4096):
+                        counts["idle_closed"] += 1
+                        break
+                except socket.timeout:
+                    continue
+            s.close()
+        except OSError:
+            counts["idle_errors"] += 1
+            time.sleep(0.5)
+
+
+def main():
+    if not shutil.which("wrk"):
+        sys.exit("soak-serve: wrk is not installed (make soak-serve installs it)")
+    work = tempfile.mkdtemp(prefix="glslice-soak-")
+    root = os.path.join(work, "root")
+    shutil.copytree(os.path.join(ROOT, "Fixtures"), root, ignore=shutil.ignore_patterns("bad", "pngsuite"))
+    script = os.path.join(work, "mix.lua")
+    with open(script, "w") as f:
+        f.write(lua(mix()))
+    log = open(os.path.join(work, "serve.log"), "w")
+    proc = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", "cpu", "--queue", "256"],
+                            stderr=subprocess.PIPE, text=True)
+    seen = ""
+    while True:
+        line = proc.stderr.readline()
+        if not line:
+            sys.exit("soak-serve: the server did not start:\n" + seen)
+        seen += line
+        match = re.search(r"on http://[^/]*:(\d+)/", line)
+        if match:
+            port = int(match.group(1))
+            break
+    # The access log goes on being read (to a file), as a log collector would.
+    threading.Thread(target=lambda: shutil.copyfileobj(proc.stderr, log), daemon=True).start()
+    stop = threading.Event()
+    counts = {k: 0 for k in ["slow_bytes", "slow_answers", "slow_errors", "idle_closed", "idle_errors"]}
+    threads = [threading.Thread(target=slow_reader, args=(port, stop, counts), daemon=True) for _ in range(SLOW)]
+    threads += [threading.Thread(target=idler, args=(port, stop, counts, i % 2 == 1), daemon=True) for i in range(IDLE)]
+    for t in threads:
+        t.start()
+    wrk = subprocess.Popen(["wrk", "-t2", f"-c{WRK_CONNECTIONS}", f"-d{SECONDS}s", "--timeout", "30s", "-s", script,
+                            f"http://127.0.0.1:{port}"], stdout=subprocess.PIPE, text=True)
+    start = time.time()
+    samples = []
+    while wrk.poll() is None:
+        elapsed = time.time() - start
+        samples.append((round(elapsed), *rss_mib(proc.pid)))
+        time.sleep(max(0, 10 * len(samples) - (time.time() - start)))
+    out = wrk.stdout.read()
+    stop.set()
+    by_status = metrics(port)
+    proc.send_signal(signal.SIGTERM)
+    status = proc.wait(timeout=120)
+    for t in threads:
+        t.join(timeout=5)
+    shutil.rmtree(work, ignore_errors=True)
+
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    socket_errors = re.search(r"Socket errors: (.*)", out)
+    total = sum(by_status.values())
+    server_errors = sum(n for s, n in by_status.items() if s.startswith("5") and s != "503")
+    base = next((rss for t, rss, _ in samples if t >= 60), samples[-1][1])
+    after = [rss for t, rss, _ in samples if t > 60]
+    worst = max((abs(rss - base) / base for rss in after), default=0)
+    print(f"## serve soak: {SECONDS} s, {WRK_CONNECTIONS} wrk + {SLOW} slow readers + {IDLE} idle/half-sent connections\n")
+    print(f"- requests/s (wrk): {rate.group(1) if rate else '?'}; answers by status (server): "
+          + ", ".join(f"{s}: {n}" for s, n in sorted(by_status.items())) + f" (total {total})")
+    print(f"- wrk socket errors: {socket_errors.group(1) if socket_errors else 'none'}; 5xx other than 503: {server_errors}")
+    print(f"- slow readers: {counts['slow_answers']} answers, {counts['slow_bytes']} bytes read, {counts['slow_errors']} errors; "
+          f"idle/half-sent connections closed by the server: {counts['idle_closed']}")
+    print(f"- server exit after SIGTERM: {status}")
+    print(f"- RSS MiB every 10 s: " + ", ".join(f"{t}s {rss:.0f}" for t, rss, _ in samples))
+    print(f"- peak RSS (VmHWM) {samples[-1][2]:.0f} MiB; after the first minute RSS stays within {worst * 100:.1f}% of {base:.0f} MiB")
+    ok = worst <= 0.10 and not socket_errors and server_errors == 0 and status == 0
+    print(f"\nsoak-serve: {'PASS' if ok else 'FAIL'}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

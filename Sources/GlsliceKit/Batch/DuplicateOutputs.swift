@@ -1,0 +1,113 @@
+import Foundation
+
+/// Which manifest lines repeat an earlier line's output (two jobs writing one
+/// file would race, so the later line is refused), found in memory that does
+/// not grow with the manifest's length.
+///
+/// A manifest that is a regular file is read ahead, before any job runs:
+/// 1. every output key goes into a Bloom filter sized from the line count
+///    (24 bits a line, at most 16 MiB); a key whose bits were all set already
+///    is a suspect: a real repeat, or rarely a false one;
+/// 2. a second read keeps the first line of each suspect key, and records the
+///    lines that repeat it.
+/// What is kept is the filter plus one entry per repeated (or falsely
+/// suspected) output. Past about 5 million lines a shard the filter is full
+/// enough that suspects grow: split such a manifest with `--shard`.
+///
+/// A pipe or FIFO cannot be read twice, so there every key is kept as it is
+/// read (about 48 bytes a line).
+struct DuplicateOutputs {
+    /// Line → the earlier line whose output it repeats (read ahead).
+    private var repeats: [Int: Int] = [:]
+    /// Key → first line, for a manifest read once.
+    private var streamed: [Int: Int]?
+    private var keys = OutputKeys()
+
+    /// The most bits the filter takes (16 MiB).
+    static let maxFilterBits = 1 << 27
+
+    /// Reads ahead when `path` is a regular file; else keys are kept as read.
+    /// `filterBits` overrides the filter's size (tests make it tiny, so most keys are false suspects).
+    init(manifest reader: ManifestReader, shard: Shard, outputScope: FileScope?, filterBits: Int? = nil) {
+        var status = stat()
+        guard stat(reader.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let lines = Self.reopen(reader).map({ Self.ownedLines($0, shard: shard) }),
+              let first = Self.reopen(reader), let second = Self.reopen(reader) else {
+            streamed = [:]
+            return
+        }
+        var filter = BloomFilter(bits: filterBits ?? min(Self.maxFilterBits, max(1 << 12, lines * 24)))
+        var suspects = Set<Int>()
+        var readAhead = OutputKeys()
+        Self.forEachKey(first, shard: shard, outputScope: outputScope, keys: &readAhead) { _, key in
+            if filter.insert(key) { suspects.insert(key) }
+        }
+        filter = BloomFilter(bits: 64) // the filter's memory goes before the second read
+        var firstLine: [Int: Int] = [:]
+        Self.forEachKey(second, shard: shard, outputScope: outputScope, keys: &readAhead) { line, key in
+            guard suspects.contains(key) else { return }
+            if let earlier = firstLine[key] { repeats[line] = earlier } else { firstLine[key] = line }
+        }
+    }
+
+    /// The earlier line whose output `job` repeats, or nil.
+    mutating func earlierLine(for job: ManifestJob, outputScope: FileScope?) -> Int? {
+        guard streamed != nil else { return repeats[job.line] }
+        let key = keys.key(for: job, outputScope: outputScope)
+        if let earlier = streamed?[key] { return earlier }
+        streamed?[key] = job.line
+        return nil
+    }
+
+    private static func reopen(_ reader: ManifestReader) -> ManifestReader? {
+        try? ManifestReader(path: reader.path, outputFolder: reader.outputFolder.path, allowOutside: reader.allowOutside)
+    }
+
+    private static func ownedLines(_ reader: ManifestReader, shard: Shard) -> Int {
+        var count = 0
+        while let (number, _) = reader.nextLine() {
+            if shard.owns(number - 1) { count += 1 }
+        }
+        return count
+    }
+
+    /// Each of this shard's valid lines with its output key (bad lines are the main read's to report).
+    private static func forEachKey(_ reader: ManifestReader, shard: Shard, outputScope: FileScope?, keys: inout OutputKeys,
+                                   _ body: (_ line: Int, _ key: Int) -> Void) {
+        while let (number, text) = reader.nextLine() {
+            guard shard.owns(number - 1), let job = try? reader.job(line: number, text: text) else { continue }
+            body(number, keys.key(for: job, outputScope: outputScope))
+        }
+    }
+}
+
+/// A fixed-size Bloom filter of 64-bit keys: eight probes by double hashing.
+struct BloomFilter {
+    private var words: [UInt64]
+    private let mask: UInt64
+
+    /// `bits` is rounded up to a power of two.
+    init(bits: Int) {
+        var size = 64
+        while size < bits { size <<= 1 }
+        words = [UInt64](repeating: 0, count: size / 64)
+        mask = UInt64(size - 1)
+    }
+
+    /// Adds `key`; true when it may have been added before (all its bits were set).
+    mutating func insert(_ key: Int) -> Bool {
+        // splitmix64's finaliser spreads Hasher's value over both halves.
+        var z = UInt64(bitPattern: Int64(key)) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        let h1 = z, h2 = (z >> 32) | 1
+        var seen = true
+        for i in 0..<UInt64(8) {
+            let bit = (h1 &+ i &* h2) & mask
+            let word = Int(bit >> 6), flag = UInt64(1) << (bit & 63)
+            if words[word] & flag == 0 { seen = false; words[word] |= flag }
+        }
+        return seen
+    }
+}

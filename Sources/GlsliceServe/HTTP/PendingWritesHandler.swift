@@ -1,0 +1,48 @@
+import NIOCore
+
+/// Counts the writes a connection has handed to NIO that the kernel has not
+/// yet taken, and holds a close until they are taken. A response body's
+/// writer returns once NIO has queued its bytes, and Hummingbird then closes
+/// the connection (Connection: close, or a drain), which dropped what was
+/// queued: after SIGTERM a 65 MB answer arrived with 4–5 MB of body
+/// (issue 19). A client that stops reading is still closed by
+/// `WriteStallHandler`, which closes below this handler.
+final class PendingWritesHandler: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = Any
+    typealias OutboundOut = Any
+
+    private let answers: AnswerBudget
+    private var pending = 0
+    private var heldClose: (mode: CloseMode, promise: EventLoopPromise<Void>?)?
+    private var cutOff = false
+
+    init(answers: AnswerBudget) { self.answers = answers }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let promise = promise ?? context.eventLoop.makePromise(of: Void.self)
+        if pending == 0 { answers.connectionWriting(true) }
+        pending += 1
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            if case .failure = result, !self.cutOff, self.answers.isDraining {
+                self.cutOff = true
+                self.answers.connectionCutOff()
+            }
+            self.pending -= 1
+            guard self.pending == 0 else { return }
+            self.answers.connectionWriting(false)
+            if let held = self.heldClose {
+                self.heldClose = nil
+                context.close(mode: held.mode, promise: held.promise)
+            }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard pending > 0, mode != .input, heldClose == nil else {
+            context.close(mode: mode, promise: promise)
+            return
+        }
+        heldClose = (mode, promise)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import GlsliceKit
+@testable import GlsliceServe
+import Testing
+
+/// The request memo keeps, per URL, stamps of the files that decided the
+/// render. Issue 19: it stamped every file in an image set's folder, so with
+/// 3,000 other files there each URL cost about 850 KiB.
+@Suite struct MemoTests {
+    @Test func anImageSetIsStampedByTheFilesItNames() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let set = world.root.appendingPathComponent("ui/button.imageset")
+        for index in 0..<3000 {
+            try Data([UInt8(index & 0xFF)]).write(to: set.appendingPathComponent("other-\(index).txt"))
+        }
+        let scope = try FileScope.beneath(world.root.path)
+        let stamps = FileStamp.stamps(for: "ui/button.imageset", outputScale: 3, in: scope)
+        #expect(stamps.map(\.path) == ["ui/button.imageset/Contents.json", "ui/button.imageset/button@3x.png"])
+        #expect(stamps.allSatisfy { !$0.identity.isEmpty })
+
+        try await withServer(world) { port, server in
+            let urls = (0..<60).map { "/render/ui/button.imageset?size=\(40 + $0)x30&scale=\($0 % 3 + 1)" }
+            for url in urls { #expect(try await get(port, url).status == .ok, "\(url)") }
+            let memo = server.service.memoSize
+            #expect(memo.keys == urls.count)
+            #expect(memo.stamps == 2 * urls.count) // Contents.json and one variant each, not 3,004
+            // A stamp still notices an edit to a file the set names: the same URL now answers the new pixels.
+            let before = try await get(port, urls[2]).bytes
+            let variant = set.appendingPathComponent("button@3x.png")
+            var image = try PNGDecoder.decode(path: variant.path, maxPixels: 1 << 20)
+            for index in stride(from: 0, to: image.rgba.pixels.count, by: 4) { image.rgba.pixels[index] = 255 - image.rgba.pixels[index] }
+            try FileManager.default.removeItem(at: variant)
+            try PNGEncoder.write(image.premultiplied(), to: .file(variant.path))
+            let after = try await get(port, urls[2])
+            #expect(after.status == .ok)
+            #expect(after.bytes != before)
+        }
+    }
+}
