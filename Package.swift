@@ -76,7 +76,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Fuzz",
-            exclude: ["corpus"]
+            exclude: ["corpus", "lsan-suppressions.txt"]
         ),
         .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL", "CFiles"]),
         .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit"]),

@@ -77,7 +77,7 @@ public final class GlsliceServer: Sendable {
         var configuration = ServiceGroupConfiguration(
             services: [.init(service: application(onListening: onListening)),
                        // Last, so the first to hear of the shutdown: answers failing from then on were cut off.
-                       .init(service: DrainWatch(answers: answers), successTerminationBehavior: .ignore)],
+                       .init(service: DrainWatch(answers: answers, limit: drainLimit), successTerminationBehavior: .ignore)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = drainLimit
         try await ServiceGroup(configuration: configuration).run()
@@ -85,12 +85,20 @@ public final class GlsliceServer: Sendable {
         return await answers.drain(until: (answers.drainStarted ?? .now) + drainLimit)
     }
 
-    /// Marks the answers' drain as begun when the service group starts shutting down.
+    /// Marks the answers' drain as begun when the service group starts shutting
+    /// down, and ends it `limit` later: closes held for unwritten bytes then go
+    /// through, so a client that stops reading cannot keep the server up.
     struct DrainWatch: Service {
         let answers: AnswerBudget
+        let limit: Duration
         func run() async throws {
             try? await gracefulShutdown()
             answers.beginDraining()
+            let answers = self.answers, limit = self.limit
+            Task {
+                try? await Task.sleep(for: limit)
+                answers.releaseHeldCloses()
+            }
         }
     }
 

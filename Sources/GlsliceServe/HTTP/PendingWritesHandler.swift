@@ -6,7 +6,8 @@ import NIOCore
 /// the connection (Connection: close, or a drain), which dropped what was
 /// queued: after SIGTERM a 65 MB answer arrived with 4–5 MB of body
 /// (issue 19). A client that stops reading is still closed by
-/// `WriteStallHandler`, which closes below this handler.
+/// `WriteStallHandler`, which closes below this handler; when a drain's
+/// time is up, every held close goes through (`AnswerBudget.releaseHeldCloses`).
 final class PendingWritesHandler: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = Any
     typealias OutboundOut = Any
@@ -32,17 +33,28 @@ final class PendingWritesHandler: ChannelOutboundHandler, RemovableChannelHandle
             self.answers.connectionWriting(false)
             if let held = self.heldClose {
                 self.heldClose = nil
+                self.answers.holdingClose(context.channel, false)
                 context.close(mode: held.mode, promise: held.promise)
             }
         }
         context.write(data, promise: promise)
     }
 
+    /// A close (the connection's end, Hummingbird's Connection: close, a drain's
+    /// quiesce; often two of them) waits for the queued writes; each later one
+    /// joins the one held.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard pending > 0, mode != .input, heldClose == nil else {
+        guard pending > 0, mode != .input, answers.mayHoldCloses else {
             context.close(mode: mode, promise: promise)
             return
         }
-        heldClose = (mode, promise)
+        if let held = heldClose {
+            let joined = held.promise ?? context.eventLoop.makePromise(of: Void.self)
+            if let promise { joined.futureResult.cascade(to: promise) }
+            heldClose = (held.mode == .all || mode == .all ? .all : held.mode, joined)
+        } else {
+            heldClose = (mode, promise)
+            answers.holdingClose(context.channel, true)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GlsliceKit
+import NIOCore
 
 /// The bytes of answers being written, capped: a client that asks for large
 /// renders and never reads them holds at most this much of the server's
@@ -42,6 +43,25 @@ final class AnswerBudget: Sendable {
     func beginDraining() {
         state.withLock { $0.draining = true }
         started.withLock { $0 = .now }
+    }
+
+    /// Connections whose close waits for their queued writes (`PendingWritesHandler`).
+    private let holding = Locked((released: false, channels: [ObjectIdentifier: any Channel]()))
+
+    /// False once the drain's time is up: closes then go through at once.
+    var mayHoldCloses: Bool { !holding.withLock { $0.released } }
+
+    func holdingClose(_ channel: any Channel, _ held: Bool) {
+        holding.withLock { $0.channels[ObjectIdentifier(channel)] = held ? channel : nil }
+    }
+
+    /// The drain's time is up: every held close goes through, cutting those answers off.
+    func releaseHeldCloses() {
+        let channels = holding.withLock { state -> [any Channel] in
+            state.released = true
+            return Array(state.channels.values)
+        }
+        for channel in channels { channel.close(promise: nil) }
     }
 
     /// When the drain began (SIGTERM), if it has.

@@ -31,16 +31,21 @@ import Testing
         }
     }
 
+    /// With one render thread and a queue of one: a render held at the gate, and one waiting.
+    static func fillTheQueue(_ port: Int, _ group: inout ThrowingTaskGroup<TestClient.Response, any Error>) async throws {
+        group.addTask { try await get(port, "/render/panel.png?pixels=50x50") }
+        try await eventually("one render running") { try await metric(port, "glslice_renders_running") == 1 }
+        group.addTask { try await get(port, "/render/panel.png?pixels=60x60") }
+        try await eventually("one render queued") { try await metric(port, "glslice_queue_depth") == 1 }
+    }
+
     @Test func aFullQueueGets503WithRetryAfter() async throws {
         let world = try ServeWorld()
         defer { world.remove() }
         let gate = Gate()
         try await withServer(world, workers: 1, queueLimit: 1, gate: gate) { port, _ in
             try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
-                group.addTask { try await get(port, "/render/panel.png?pixels=50x50") }
-                try await eventually("one render running") { try await metric(port, "glslice_renders_running") == 1 }
-                group.addTask { try await get(port, "/render/panel.png?pixels=60x60") }
-                try await eventually("one render queued") { try await metric(port, "glslice_queue_depth") == 1 }
+                try await Self.fillTheQueue(port, &group)
                 let refused = try await get(port, "/render/panel.png?pixels=70x70")
                 #expect(refused.status == .serviceUnavailable)
                 #expect(refused.headers[.retryAfter] == "1")
@@ -62,10 +67,7 @@ import Testing
         let gate = Gate()
         try await withServer(world, workers: 1, queueLimit: 1, gate: gate) { port, _ in
             try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
-                group.addTask { try await get(port, "/render/panel.png?pixels=50x50") }
-                try await eventually("one render running") { try await metric(port, "glslice_renders_running") == 1 }
-                group.addTask { try await get(port, "/render/panel.png?pixels=60x60") }
-                try await eventually("one render queued") { try await metric(port, "glslice_queue_depth") == 1 }
+                try await Self.fillTheQueue(port, &group)
                 for url in ["/preview/info/bubble.9.png", "/preview/sources"] {
                     let refused = try await get(port, url)
                     #expect(refused.status == .serviceUnavailable, "\(url)")
