@@ -8,7 +8,7 @@ import NIOCore
 /// from the moment it is handed to its connection until written or dropped.
 final class AnswerBudget: Sendable {
     let capacity: Int
-    private let state = Locked((bytes: 0, answers: 0, peakBytes: 0, held: 0, draining: false, cutOff: 0, writing: 0, connectionsCutOff: 0))
+    private let state = Locked((bytes: 0, answers: 0, peakBytes: 0, held: 0, drainStarted: ContinuousClock.Instant?.none, cutOff: 0, writing: 0, connectionsCutOff: 0))
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -40,10 +40,7 @@ final class AnswerBudget: Sendable {
 
     /// From SIGTERM on, an answer that fails to be written counts as cut off
     /// (before it, a failed write is a client that went away).
-    func beginDraining() {
-        state.withLock { $0.draining = true }
-        started.withLock { $0 = .now }
-    }
+    func beginDraining() { state.withLock { $0.drainStarted = .now } }
 
     /// Connections whose close waits for their queued writes (`PendingWritesHandler`).
     private let holding = Locked((released: false, channels: [ObjectIdentifier: any Channel]()))
@@ -65,14 +62,12 @@ final class AnswerBudget: Sendable {
     }
 
     /// When the drain began (SIGTERM), if it has.
-    var drainStarted: ContinuousClock.Instant? { started.withLock { $0 } }
-    private let started = Locked<ContinuousClock.Instant?>(nil)
+    var drainStarted: ContinuousClock.Instant? { state.withLock { $0.drainStarted } }
 
-    var isDraining: Bool { state.withLock { $0.draining } }
+    var isDraining: Bool { drainStarted != nil }
 
     /// An answer stopped before its last byte was handed to the kernel.
-    func answerFailed() { state.withLock { if $0.draining { $0.cutOff += 1 } } }
-
+    func answerFailed() { state.withLock { if $0.drainStarted != nil { $0.cutOff += 1 } } }
 
     /// A connection's queued write failed during the drain (once per connection).
     func connectionCutOff() { state.withLock { $0.connectionsCutOff += 1 } }
