@@ -13,29 +13,32 @@ struct BatchCommand: ParsableCommand {
 
         A failed job never stops the others. Outputs appear atomically and record a digest of their job (input bytes, options, renderer); --resume skips outputs that are whole PNGs (a chunk chain ending in IEND, read by seeking) of the job's size whose digest matches, so a killed batch finishes where it stopped (hidden temporary files a kill left are removed). --results appends whole lines and refuses a file that is not a results file. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or a Slurm array (shard (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP of SLURM_ARRAY_TASK_COUNT, so --array=1-4 and --array=0-6:2 both work; an irregular list such as --array=3,7,9 is refused). --print-shard says which shard a run would take, and why.
 
-        Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable.
+        Progress: on a terminal, a bar on stderr that fits its width. Ctrl-C stops the batch, says how many jobs were done and prints the command line that finishes it (the same, with --resume); outputs already written are whole.
 
-        Examples:
-          glslice batch jobs.jsonl --out-dir out/
-          glslice batch jobs.jsonl --backend cpu --results r.jsonl --resume
-          glslice batch jobs.jsonl --shard 3/16 --out-dir /shared/renders
-          glslice batch jobs.jsonl --out-dir out/ --stats
+        Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable, 130 interrupted (Ctrl-C).
 
         Stages: read → prepare (--jobs threads: resume check, source, plan, digest) → draw → encode (--jobs threads) → record. On the CPU the encoders draw; on a GPU one thread draws and nothing else. --stats prints each stage's busy time and share at the end.
+
+        Examples (from the repository root):
+          glslice batch Fixtures/jobs.jsonl --out-dir out/
+          glslice batch Fixtures/jobs.jsonl --out-dir out/ --results r.jsonl --resume
+          glslice batch Fixtures/jobs.jsonl --out-dir out/ --shard 1/4
+          glslice batch Fixtures/jobs.jsonl --out-dir out/ --stats --json
+          cd Fixtures && glslice batch - --out-dir ../out/ < jobs.jsonl
         """
     )
 
-    @Argument(help: "The manifest: one JSON object per line.")
+    @Argument(help: "The manifest: one JSON object per line ('-' for standard input; relative inputs then resolve against the current folder).", completion: .file())
     var manifest: String
 
-    @Option(help: ArgumentHelp("Folder for relative outputs (created if missing).", valueName: "D"))
+    @Option(help: ArgumentHelp("Folder for relative outputs (created if missing).", valueName: "D"), completion: .directory)
     var outDir: String?
 
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Threads for each of the prepare and encode stages (on the CPU the encoders also draw; default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Append one JSON line per job here: line, output, status, error, ms, bytes.", valueName: "R.jsonl"))
+    @Option(help: ArgumentHelp("Append one JSON line per job here ('-' for standard output): line, output, status, error, ms, bytes.", valueName: "R.jsonl"), completion: .file())
     var results: String?
 
     @Flag(help: "Allow outputs outside --out-dir (absolute paths, '..'); refused by default.")
@@ -52,6 +55,9 @@ struct BatchCommand: ParsableCommand {
 
     @Flag(help: "At the end, print each stage's busy time and share (prepare, draw, read-back, encode, write): the bottleneck is the stage nearest 100%.")
     var stats = false
+
+    @Flag(help: "Print the summary as JSON on stdout (with --stats, each stage's busy time too).")
+    var json = false
 
     @Flag(help: "Print the shard this run would take and why, and render nothing.")
     var printShard = false
@@ -95,21 +101,98 @@ struct BatchCommand: ParsableCommand {
             progress?.clear()
             standardError("glslice: \(oneLineForTerminal(line))\n")
         }
-        var onProgress: (@Sendable (Int) -> Void)?
-        if let progress { onProgress = { done in progress.update(done: done) } }
-        let runner = BatchRunner(options: options, onError: onError, onProgress: onProgress)
-        let summary = try runner.run(warn: warn)
+        let done = Mutex(0)
+        let interrupt = Interruption(clearLine: progress != nil) { done.withLock { $0 } }
+        let runner = BatchRunner(options: options, onError: onError) { count in
+            done.withLock { $0 = count }
+            progress?.update(done: count)
+        }
+        let summary = try withExtendedLifetime(interrupt) { try runner.run(warn: warn) }
         progress?.clear()
-        standardError("glslice: \(summary.line)\n")
-        if stats {
-            standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time):\n")
-            for stage in summary.stages { standardError("glslice: \(stage.line)\n") }
+        if json {
+            printJSON(SummaryJSON(summary, stages: stats))
+        } else {
+            standardError("glslice: \(summary.line)\n")
+            if stats {
+                standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time):\n")
+                for stage in summary.stages { standardError("glslice: \(stage.line)\n") }
+            }
         }
         if !summary.succeeded { throw ExitCode(1) }
     }
+
+    /// `batch --json`: the summary on stdout.
+    struct SummaryJSON: Encodable {
+        var rendered: Int
+        var skipped: Int
+        var failed: Int
+        var bytes: Int
+        var seconds: Double
+        var backend: String
+        var succeeded: Bool
+        /// Each stage's busy time, with `--stats`.
+        var stages: [StageShare]?
+
+        init(_ summary: BatchSummary, stages: Bool) {
+            rendered = summary.ok
+            skipped = summary.skipped
+            failed = summary.failed
+            bytes = summary.bytes
+            seconds = summary.seconds
+            backend = summary.backend
+            succeeded = summary.succeeded
+            self.stages = stages ? summary.stages : nil
+        }
+    }
 }
 
-/// done/total, rate and ETA on one terminal line, redrawn at most ten times a second.
+/// Ctrl-C (SIGINT) during a batch: says how many jobs were done and the
+/// command line that finishes the job (`--resume`), then exits 130. Outputs
+/// already named are whole; one being written is never named, so nothing
+/// partial is left under an output's name.
+final class Interruption {
+    private let source: any DispatchSourceSignal
+
+    /// `clearLine`: a progress bar is on the terminal; the message replaces it.
+    init(clearLine: Bool, done: @escaping @Sendable () -> Int) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            standardError((clearLine ? "\r\u{1B}[K" : "") + Interruption.message(done: done(), arguments: CommandLine.arguments))
+            _exit(Self.exitCode)
+        }
+        source.resume()
+    }
+
+    deinit {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+
+    /// 128 + SIGINT, as a shell reports a command it interrupted.
+    static let exitCode: Int32 = 130
+
+    /// The two lines printed on an interrupt.
+    static func message(done: Int, arguments: [String]) -> String {
+        var resume = arguments
+        if !resume.contains("--resume") { resume.append("--resume") }
+        let command = resume.map(shellQuoted).joined(separator: " ")
+        return "glslice: interrupted after \(done) job\(done == 1 ? "" : "s"); the outputs written are whole\n"
+            + "glslice: to finish the batch, run: \(oneLineForTerminal(command))\n"
+    }
+
+    /// `word` as a POSIX shell reads it back: bare when it is plain, else in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "@%+=:,./_-".unicodeScalars.contains($0)
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// done/total, rate and ETA on one terminal line that fits the terminal's
+/// width (read at each repaint, so a resize is followed) and is redrawn in
+/// place at most ten times a second.
 final class ProgressBar: Sendable {
     /// nil when the manifest cannot be read twice to count it.
     let total: Int?
@@ -124,32 +207,40 @@ final class ProgressBar: Sendable {
             let now = Date()
             guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
             lastDraw = now
-            draw(done: done, now: now)
+            standardError("\r" + Self.line(done: done, total: total, elapsed: now.timeIntervalSince(start),
+                                           columns: terminalColumns()) + "\u{1B}[K")
         }
     }
 
-    private func draw(done: Int, now: Date) {
-        let elapsed = max(now.timeIntervalSince(start), 1e-6)
-        let rate = Double(done) / elapsed
-        guard let total else {
-            standardError(String(format: "\r%d done %.0f/s ", done, rate))
-            return
-        }
+    /// The line for a terminal `columns` wide: always shorter than that, so it
+    /// never wraps (a wrapped line scrolls on every repaint). The bar takes the
+    /// room the numbers leave, and is dropped below 5 columns of it.
+    static func line(done: Int, total: Int?, elapsed: TimeInterval, columns: Int) -> String {
+        let rate = Double(done) / max(elapsed, 1e-6)
+        let room = max(columns - 1, 1)
+        guard let total else { return String(String(format: "%d done %.0f/s", done, rate).prefix(room)) }
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
-        let width = 30
-        let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
-        let line = String(format: "\r[%@] %d/%d %3.0f%% %.0f/s ETA %@ ", bar, done, total, fraction * 100, rate, duration(eta))
-        standardError(line)
+        let numbers = String(format: " %d/%d %3.0f%% %.0f/s ETA %@", done, total, fraction * 100, rate, duration(eta))
+        let width = min(40, room - numbers.count - 2)
+        guard width >= 5 else { return String(numbers.dropFirst().prefix(room)) }
+        let filled = Int(fraction * Double(width))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]" + numbers
     }
 
     func clear() {
         lastDraw.withLock { _ in standardError("\r\u{1B}[K") }
     }
 
-    private func duration(_ seconds: Double) -> String {
+    private static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
         return s >= 3600 ? String(format: "%dh%02dm", s / 3600, s / 60 % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
+}
+
+/// The width of the terminal on stderr (`COLUMNS` when it says none; else 80).
+func terminalColumns() -> Int {
+    var size = winsize()
+    if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
 }

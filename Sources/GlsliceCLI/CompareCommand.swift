@@ -9,34 +9,74 @@ struct CompareCommand: ParsableCommand {
         discussion: """
         Differences are per channel of straight RGBA as decoded. The heat map shows equal pixels dark grey, differences within the tolerance blue, and larger ones from yellow to red. Exit status: 0 when no pixel differs by more than the tolerance, 1 when some do, 65 when the images differ in size (both sizes are named).
 
-        Examples:
-          # Did the new driver change anything?
-          glslice compare cpu.png gpu.png
+        Examples (from the repository root):
+          # Two renders of one texture, tiled and rounded:
+          glslice render Fixtures/texture.png --insets 6 --mode tile \\
+              --pixels 300x200 -o tile.png
+          glslice render Fixtures/texture.png --insets 6 --mode round \\
+              --pixels 300x200 -o round.png
 
-          # Allow 1 level (linear filtering across backends) and draw where they differ:
-          glslice compare cpu.png gpu.png --tolerance 1 --diff heat.png
+          # Where does CSS round rescale the bricks? (exit 1: they differ)
+          glslice compare tile.png round.png --diff heat.png
+
+          # Allow 1 level per channel, and print JSON for a script:
+          glslice compare tile.png round.png --tolerance 1 --json
         """
     )
 
-    @Argument(help: "The first PNG.")
+    @Argument(help: "The first PNG ('-' for standard input).", completion: .file())
     var first: String
 
-    @Argument(help: "The second PNG.")
+    @Argument(help: "The second PNG.", completion: .file())
     var second: String
 
     @Option(help: ArgumentHelp("Largest difference per channel that still counts as equal.", valueName: "N"))
     var tolerance: Int = 0
 
-    @Option(help: ArgumentHelp("Write a heat map of the differences to this PNG.", valueName: "PATH"))
+    @Option(help: ArgumentHelp("Write a heat map of the differences to this PNG ('-' for standard output).", valueName: "PATH"), completion: .file())
     var diff: String?
+
+    @Flag(help: "Print the result as JSON on stdout.")
+    var json = false
+
+    /// `compare --json`.
+    struct Result: Encodable {
+        var first: String
+        var second: String
+        var width: Int
+        var height: Int
+        var maxDifference: Int
+        var meanDifference: Double
+        var pixelsOverTolerance: Int
+        var tolerance: Int
+        var differ: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case first, second, width, height, tolerance, differ
+            case maxDifference = "max-difference"
+            case meanDifference = "mean-difference"
+            case pixelsOverTolerance = "pixels-over-tolerance"
+        }
+    }
 
     func run() throws {
         guard (0...255).contains(tolerance) else { throw GlsliceError(.usage, "--tolerance must be 0 to 255, got \(tolerance)") }
+        guard !(first == "-" && second == "-") else {
+            throw GlsliceError(.usage, "'-' (standard input) can be only one of the two images")
+        }
         let limit = Limits().maxSourcePixels
         let a = try PNGDecoder.decode(path: first, maxPixels: limit), b = try PNGDecoder.decode(path: second, maxPixels: limit)
         let comparison = try ImageComparison.compare(a, b, tolerance: tolerance, files: (first, second))
         if let diff { _ = try PNGEncoder.write(comparison.heatMap(), to: OutputTarget(diff)) }
-        print("\(first) vs \(second): \(comparison.summary)")
+        if json && diff != "-" {
+            printJSON(Result(first: first, second: second, width: comparison.size.width, height: comparison.size.height,
+                             maxDifference: comparison.maxDifference, meanDifference: comparison.meanDifference,
+                             pixelsOverTolerance: comparison.pixelsOver, tolerance: tolerance, differ: comparison.differ))
+        } else {
+            let line = "\(first) vs \(second): \(comparison.summary)"
+            // With the heat map on standard output, the summary goes to stderr.
+            if diff == "-" { standardError(line + "\n") } else { print(line) }
+        }
         if comparison.differ { throw ExitCode(1) }
     }
 }

@@ -11,29 +11,95 @@ struct DoctorCommand: ParsableCommand {
 
         Examples:
           glslice doctor
-          GLSLICE_GPU=1 glslice doctor
+          glslice doctor --json
         """
     )
 
     @Option(help: ArgumentHelp("EGL device index to try (default: GLSLICE_GPU, else all in order).", valueName: "N"))
     var gpu: Int?
 
+    @Flag(help: "Print the findings as JSON on stdout.")
+    var json = false
+
+    /// What doctor found, for the text report and `--json`.
+    struct Findings: Encodable {
+        struct Device: Encodable {
+            var index: Int
+            var software: Bool
+            var drm: String?
+            var extensions: [String]
+        }
+        struct Attempt: Encodable {
+            var display: String
+            var failure: String?
+        }
+        struct Context: Encodable {
+            var display: String
+            var vendor: String
+            var renderer: String
+            var version: String
+            var maxTextureSize: Int
+            var maxRenderbufferSize: Int
+            var maxViewport: [Int]
+
+            enum CodingKeys: String, CodingKey {
+                case display, vendor, renderer, version
+                case maxTextureSize = "max-texture-size"
+                case maxRenderbufferSize = "max-renderbuffer-size"
+                case maxViewport = "max-viewport"
+            }
+        }
+        struct Auto: Encodable {
+            var backend: String
+            var reason: String
+        }
+        var clientExtensions: [String]
+        var devices: [Device]
+        var attempts: [Attempt]
+        /// nil: no OpenGL ES 3 context came up (exit 69).
+        var context: Context?
+        var auto: Auto
+
+        enum CodingKeys: String, CodingKey {
+            case devices, attempts, context, auto
+            case clientExtensions = "client-extensions"
+        }
+    }
+
     func run() throws {
-        let extensions = GPUContext.clientExtensions
-        print("EGL client extensions:")
-        print(extensions.isEmpty ? "  (none: is libEGL installed? apt-get install libegl1 libegl-mesa0)"
-              : extensions.split(separator: " ").map { "  \($0)" }.joined(separator: "\n"))
-        let devices = GPUContext.devices()
-        print("EGL devices: \(devices.count)")
-        for device in devices {
-            print("  [\(device.index)] \(device.isSoftware ? "software (Mesa)" : "hardware") drm=\(device.drmFile ?? "-")")
-            print("      extensions: \(device.extensions.isEmpty ? "-" : device.extensions)")
+        let devices = GPUContext.devices().map {
+            Findings.Device(index: $0.index, software: $0.isSoftware, drm: $0.drmFile,
+                            extensions: $0.extensions.split(separator: " ").map(String.init))
         }
         var attempts: [GPUContext.Attempt] = []
         let context = GPUContext.make(device: try gpuDevice(gpu), attempts: &attempts)
+        let verdict = context.map(Backend.autoVerdict(for:))
+        let findings = Findings(
+            clientExtensions: GPUContext.clientExtensions.split(separator: " ").map(String.init),
+            devices: devices,
+            attempts: attempts.map { Findings.Attempt(display: $0.candidate, failure: $0.failure) },
+            context: context.map {
+                Findings.Context(display: $0.displayDescription, vendor: $0.vendor, renderer: $0.renderer, version: $0.version,
+                                 maxTextureSize: $0.limits.maxTextureSize, maxRenderbufferSize: $0.limits.maxRenderbufferSize,
+                                 maxViewport: [$0.limits.maxViewport.width, $0.limits.maxViewport.height])
+            },
+            auto: Findings.Auto(backend: verdict?.useGPU == true ? "gpu" : "cpu", reason: verdict?.reason ?? "no GPU context"))
+        if json { printJSON(findings) } else { printText(findings) }
+        guard context != nil else { throw GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context") }
+    }
+
+    private func printText(_ findings: Findings) {
+        print("EGL client extensions:")
+        print(findings.clientExtensions.isEmpty ? "  (none: is libEGL installed? apt-get install libegl1 libegl-mesa0)"
+              : findings.clientExtensions.map { "  \($0)" }.joined(separator: "\n"))
+        print("EGL devices: \(findings.devices.count)")
+        for device in findings.devices {
+            print("  [\(device.index)] \(device.software ? "software (Mesa)" : "hardware") drm=\(device.drm ?? "-")")
+            print("      extensions: \(device.extensions.isEmpty ? "-" : device.extensions.joined(separator: " "))")
+        }
         print("Displays tried:")
-        for attempt in attempts { print("  \(attempt.candidate): \(attempt.failure ?? "ok")") }
-        guard let context else {
+        for attempt in findings.attempts { print("  \(attempt.display): \(attempt.failure ?? "ok")") }
+        guard let context = findings.context else {
             print("""
             No OpenGL ES 3 context. Check:
               - the glvnd vendor files: ls /usr/share/glvnd/egl_vendor.d/ (Mesa: 50_mesa.json; NVIDIA: 10_nvidia.json)
@@ -42,19 +108,20 @@ struct DoctorCommand: ParsableCommand {
               - Mesa for CPU-only machines: apt-get install libegl-mesa0 libgl1-mesa-dri
             """)
             print("--backend auto would take: cpu (no GPU context)")
-            throw GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context")
+            return
         }
-        print("Display chosen: \(context.displayDescription)")
+        print("Display chosen: \(context.display)")
         print("GL_VENDOR:   \(context.vendor)")
         print("GL_RENDERER: \(context.renderer)")
         print("GL_VERSION:  \(context.version)")
-        print("Limits: max texture \(context.limits.maxTextureSize), max renderbuffer \(context.limits.maxRenderbufferSize), "
-              + "max viewport \(context.limits.maxViewport.width)x\(context.limits.maxViewport.height)")
-        let verdict = Backend.autoVerdict(for: context)
-        print("--backend auto would take: \(verdict.useGPU ? "gpu" : "cpu") (\(verdict.reason))")
-        if verdict.useGPU {
+        print("Limits: max texture \(context.maxTextureSize), max renderbuffer \(context.maxRenderbufferSize), "
+              + "max viewport \(context.maxViewport[0])x\(context.maxViewport[1])")
+        print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
+        if findings.auto.backend == "gpu" {
             let megapixels = Double(Backend.singleRenderGPUPixels) / 1e6
             print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
+        } else {
+            print("  (said here and at the start of 'glslice batch'; 'glslice render' says nothing and draws on the CPU)")
         }
     }
 }

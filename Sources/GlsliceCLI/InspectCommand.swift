@@ -10,16 +10,16 @@ struct InspectCommand: ParsableCommand {
         discussion: """
         Each scalable band (a scalable segment across the whole source) is analysed by the rule "supply the smallest image that gives the look": solid (1 px would do), a gradient along the other axis (1 px across would do), periodic (one period would do when tiled, if the band holds a whole number of periods), or none of these. Beside NAME.png it also reads NAME@2x.png and NAME@3x.png (or an image set's variants) and says whether their sizes and caps agree in points.
 
-        Examples:
+        Examples (from the repository root):
           # A button with 14,12,14,12 pt caps:
-          glslice inspect button@2x.png --insets 14,12,14,12
+          glslice inspect Fixtures/button@2x.png --insets 14,12,14,12
 
           # An Android nine-patch, as JSON:
-          glslice inspect bubble.9.png --json
+          glslice inspect Fixtures/bubble.9.png --json
         """
     )
 
-    @Argument(help: "A PNG, a .9.png, or an .imageset folder.")
+    @Argument(help: "A PNG, a .9.png, or an .imageset folder ('-' for standard input).", completion: .file())
     var input: String
 
     @OptionGroup var slicing: SlicingOptions
@@ -29,7 +29,8 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let inspection = try Inspection.make(path: input, insets: try slicing.parsedInsets(), sourceScale: try slicing.parsedSourceScale())
+            let inspection = try Inspection.make(path: input, insets: try slicing.parsedInsets(), sourceScale: try slicing.parsedSourceScale(),
+                                                 ninePatch: slicing.ninePatch, warn: warn)
             print(json ? inspection.json : inspection.text)
         } catch let error as GlsliceError {
             throw error.about(input)

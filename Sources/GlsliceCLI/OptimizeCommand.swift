@@ -9,22 +9,23 @@ struct OptimizeCommand: ParsableCommand {
         discussion: """
         Each scalable band shrinks to 1 px when it is solid or a gradient along the other axis; with --keep-period, a texture that holds a whole number of periods shrinks to one period (equal only when tiled). Caps are never changed, so insets stay as they were. Before writing, the old and new sources are rendered at 20 or more sizes (smaller than the caps, natural, wide, tall, large), at two scales and with both filters, in every mode; nothing is written if any pixel differs in a mode that must agree. The report names the modes the result is byte-identical in. A .9.png gets new markers, an .imageset new PNGs and centre sizes in Contents.json.
 
-        Examples:
-          # A panel whose 1-px-would-do centre is 9 px wide:
-          glslice optimize panel.png --insets 8,8,8,8 -o panel-small.png
+        Examples (from the repository root):
+          # A panel whose centre is one colour:
+          glslice optimize Fixtures/panel.png --insets 8,8,8,8 -o panel-small.png
 
           # A nine-patch, keeping the markers:
-          glslice optimize bubble.9.png -o bubble-small.9.png
+          glslice optimize Fixtures/bubble.9.png -o bubble-small.9.png
 
           # A brick texture, kept at one period for tiling:
-          glslice optimize texture.png --insets 6,6,6,6 --keep-period -o texture-small.png
+          glslice optimize Fixtures/texture.png --insets 6,6,6,6 --keep-period \\
+              -o texture-small.png
         """
     )
 
-    @Argument(help: "A PNG, a .9.png, or an .imageset folder.")
+    @Argument(help: "A PNG, a .9.png, or an .imageset folder ('-' for standard input).", completion: .file())
     var input: String
 
-    @Option(name: .shortAndLong, help: "The smaller source: a PNG, a .9.png for a .9.png, an NAME.imageset for an image set.")
+    @Option(name: .shortAndLong, help: "The smaller source: a PNG, a .9.png for a .9.png, an NAME.imageset for an image set ('-' for standard output).", completion: .file())
     var output: String
 
     @OptionGroup var slicing: SlicingOptions
@@ -35,8 +36,10 @@ struct OptimizeCommand: ParsableCommand {
     func run() throws {
         do {
             let report = try Optimizer.optimize(input: input, output: output, insets: try slicing.parsedInsets(),
-                                                sourceScale: try slicing.parsedSourceScale(), keepPeriod: keepPeriod)
-            print(report.text)
+                                                sourceScale: try slicing.parsedSourceScale(), keepPeriod: keepPeriod,
+                                                ninePatch: slicing.ninePatch, warn: warn)
+            // With the PNG on standard output, the report goes to stderr.
+            if output == "-" { standardError(report.text + "\n") } else { print(report.text) }
         } catch let error as GlsliceError {
             throw error.about(input)
         }

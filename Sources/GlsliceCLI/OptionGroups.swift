@@ -92,6 +92,9 @@ struct SlicingOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
     var sourceScale: String?
 
+    @Flag(help: "Read the input's 1-px border as nine-patch markers whatever its name (for '-', standard input).")
+    var ninePatch = false
+
     func parsedInsets() throws -> Insets { try insets.map(Insets.init(parsing:)) ?? .zero }
 
     func parsedSourceScale() throws -> Double? { try sourceScale.map { try Scale.parse($0, option: "--source-scale") } }

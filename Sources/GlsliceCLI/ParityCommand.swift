@@ -10,8 +10,8 @@ struct ParityCommand: ParsableCommand {
         Nearest sampling and exact-copy cells must be bit-identical and linear sampling within 1 per channel (docs/RENDERING.md §5). Exits 0 when they are, 1 when not, 69 without a GPU. Run it to trust a new driver.
 
         Examples:
-          glslice parity
-          glslice parity --cases 5000 --seed 7 --gpu 1
+          glslice parity --cases 100
+          glslice parity --cases 100 --seed 7 --json
         """
     )
 
@@ -24,11 +24,40 @@ struct ParityCommand: ParsableCommand {
     @Option(help: ArgumentHelp("EGL device index (default: GLSLICE_GPU, else hardware first).", valueName: "N"))
     var gpu: Int?
 
+    @Flag(help: "Print the result as JSON on stdout.")
+    var json = false
+
+    /// `parity --json`.
+    struct Result: Encodable {
+        var cases: Int
+        var seed: UInt64
+        var candidate: String
+        var pixels: Int
+        var maxDifference: Int
+        var meanDifference: Double
+        var worst: String?
+        var violations: [String]
+        var passed: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case cases, seed, candidate, pixels, worst, violations, passed
+            case maxDifference = "max-difference"
+            case meanDifference = "mean-difference"
+        }
+    }
+
     func run() throws {
         guard cases > 0 else { throw GlsliceError(.usage, "--cases must be positive") }
         let backend = try Backend.make(.gpu, device: gpuDevice(gpu))
-        print("parity: \(cases) jobs, seed \(seed), cpu vs \(backend.description)")
+        if !json { print("parity: \(cases) jobs, seed \(seed), cpu vs \(backend.description)") }
         let report = try Parity.run(cases: cases, seed: seed, candidate: backend)
+        if json {
+            printJSON(Result(cases: cases, seed: seed, candidate: backend.description, pixels: report.pixels,
+                             maxDifference: report.maxDifference, meanDifference: report.meanDifference,
+                             worst: report.worst, violations: report.violations, passed: report.passed))
+            if !report.passed { throw ExitCode(1) }
+            return
+        }
         print(String(format: "max difference %d, mean difference %.5f per channel over %d pixels",
                      report.maxDifference, report.meanDifference, report.pixels))
         if let worst = report.worst { print("worst: \(worst) (max \(report.worstDifference))") }

@@ -8,19 +8,19 @@ struct PreviewCommand: ParsableCommand {
         discussion: """
         For each source: the source magnified (nearest sampling) with its cap lines in magenta, its other lattice lines in cyan, a nine-patch's padding box in green and optical bounds dashed red; then, for each mode (the source's default first), renders smaller than the caps, at the natural size, wide, tall and large. Everything is drawn on a checkerboard so that alpha shows, and every tile is labelled. Sources are shown at their own size (magnified when small), so a sheet of large sources is large: its size is checked before anything is drawn, against --max-megapixels and the memory left (ulimit -v), and refused with exit 65.
 
-        Examples:
+        Examples (from the repository root):
           # The sample sources on one sheet:
           glslice preview Fixtures/bubble.9.png Fixtures/button.imageset -o sheet.png
 
           # A plain PNG with its caps:
-          glslice preview texture.png --insets 6,6,6,6 -o texture-sheet.png
+          glslice preview Fixtures/texture.png --insets 6,6,6,6 -o texture-sheet.png
         """
     )
 
-    @Argument(help: "PNGs, .9.pngs or .imageset folders.")
+    @Argument(help: "PNGs, .9.pngs or .imageset folders ('-' for standard input, once).", completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The contact sheet PNG.")
+    @Option(name: .shortAndLong, help: "The contact sheet PNG ('-' for standard output).", completion: .file())
     var output: String
 
     @Option(help: ArgumentHelp("End caps in points for the plain PNGs, top,left,bottom,right.", valueName: "T,L,B,R"))

@@ -10,31 +10,40 @@ struct RenderCommand: ParsableCommand {
 
         Modes, per axis, for the resizable parts: auto (stretch 1-px parts, tile the rest, as UIKit does), stretch, tile, repeat (CSS, centred), round (CSS), space (CSS).
 
-        Examples:
+        Examples (from the repository root):
           # A @2x button, 120x44 pt at @2x (240x88 px), caps of 14,12,14,12 pt:
-          glslice render button@2x.png --insets 14,12,14,12 --size 120x44 -o ok@2x.png
+          glslice render Fixtures/button@2x.png --insets 14,12,14,12 \\
+              --size 120x44 -o ok@2x.png
 
           # The same button for a @3x screen, from the @2x art (caps grow 1.5x):
-          glslice render button@2x.png --insets 14,12,14,12 --size 120x44 --scale 3 \\
-              -o ok@3x.png
+          glslice render Fixtures/button@2x.png --insets 14,12,14,12 \\
+              --size 120x44 --scale 3 -o ok@3x.png
 
-          # A tiled texture with 8 px caps, filling 300x200 px:
-          glslice render texture.png --insets 8,8,8,8 --mode tile --pixels 300x200 \\
-              -o t.png
+          # A tiled texture with 6 px caps, filling 300x200 px:
+          glslice render Fixtures/texture.png --insets 6,6,6,6 --mode tile \\
+              --pixels 300x200 -o t.png
 
-          # A 1-pixel-wide vertical gradient bar stretched to 320x24 px:
-          glslice render bar.png --pixels 320x24 --mode stretch -o bar-320.png
+          # A 1-pixel-wide gradient bar stretched to 320x24 px:
+          glslice render Fixtures/bar.png --pixels 320x24 --mode stretch -o bar-320.png
 
           # An Android nine-patch (markers in its 1-px border):
-          glslice render bubble.9.png --pixels 160x60 -o bubble.png
+          glslice render Fixtures/bubble.9.png --pixels 160x60 -o bubble.png
+
+          # Through a pipe: '-' is standard input and output; a nine-patch there
+          # needs --nine-patch, as its name is gone:
+          glslice render - --nine-patch --pixels 160x60 -o - \\
+              < Fixtures/bubble.9.png > piped.png
         """
     )
 
-    @Argument(help: "The source PNG ('-' for standard input) or an .imageset folder.")
+    @Argument(help: "The source PNG ('-' for standard input) or an .imageset folder.", completion: .file())
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output PNG ('-' for standard output).")
+    @Option(name: .shortAndLong, help: "The output PNG ('-' for standard output).", completion: .file())
     var output: String
+
+    @Flag(help: "Read the input's 1-px border as nine-patch markers whatever its name (for '-', standard input).")
+    var ninePatch = false
 
     @OptionGroup(title: "Render options") var renderOptions: RenderOptionGroup
 
@@ -45,7 +54,7 @@ struct RenderCommand: ParsableCommand {
             let request = try renderOptions.request()
             let limits = try engine.limits()
             try Render.run(input: input, output: OutputTarget(output), request: request, limits: limits,
-                           choice: engine.backend, device: gpuDevice(engine.gpu), warn: warn)
+                           choice: engine.backend, device: gpuDevice(engine.gpu), ninePatch: ninePatch, warn: warn)
         } catch let error as GlsliceError {
             throw error.about(input)
         }

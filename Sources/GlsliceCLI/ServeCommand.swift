@@ -15,20 +15,23 @@ struct ServeCommand: AsyncParsableCommand {
 
         GET /healthz says whether the render threads are up; GET /metrics gives Prometheus text. With --key-file every render URL must carry sig= (see 'glslice sign'); without one the server listens on loopback only, unless --insecure-public. The preview page at / is on by default on loopback without a key. SIGTERM or SIGINT: stop accepting, finish the requests in flight and the answers being written (up to --drain-timeout), exit 0; exit 75 when answers were cut off.
 
-        Examples:
+        Examples (from the repository root; each serves until Ctrl-C):
           # Designers' preview on this machine: open http://127.0.0.1:8080/
           glslice serve --root Fixtures
 
-          # A farm node: signed URLs only, 4 render threads, 512 MiB of cached answers:
+          # A farm node: signed URLs only, 4 render threads, 512 MiB of cached
+          # answers (reachable from other machines with --bind 0.0.0.0:8080):
           head -c 32 /dev/urandom | base64 > serve.key
-          glslice serve --root /srv/art --bind 0.0.0.0:8080 --key-file serve.key --workers 4 --cache-mb 512
+          glslice serve --root Fixtures --bind 127.0.0.1:8081 \\
+              --key-file serve.key --workers 4 --cache-mb 512
 
-          # Ask for a button at 187x44 pt @3x:
-          curl -o b.png 'http://127.0.0.1:8080/render/button@2x.png?size=187x44&scale=3&insets=14,12,14,12'
+          # Then, from another shell, a 320x200 px panel:
+          #   curl -o p.png \\
+          #     'http://127.0.0.1:8080/render/panel.png?pixels=320x200&insets=8'
         """
     )
 
-    @Option(help: ArgumentHelp("The folder sources are read from; nothing outside it is served.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("The folder sources are read from; nothing outside it is served.", valueName: "DIR"), completion: .directory)
     var root: String
 
     @Option(help: ArgumentHelp("Address and port to listen on (port 0 picks a free one).", valueName: "HOST:PORT"))
@@ -146,8 +149,12 @@ struct SignCommand: ParsableCommand {
         The signature (sig=) is the HMAC-SHA256 of the URL's path and query in a canonical form: every escape decoded and written one way, the query sorted, any old sig left out. So the same URL signs the same whichever way a client escapes it.
 
         Examples:
-          glslice sign 'http://farm:8080/render/button@2x.png?size=187x44&scale=3&insets=14,12,14,12' --key-file serve.key
-          glslice sign '/render/panel.png?pixels=320x200&insets=8' --key-file serve.key
+          head -c 32 /dev/urandom | base64 > serve.key
+          glslice sign '/render/panel.png?pixels=320x200&insets=8' \\
+              --key-file serve.key
+          glslice sign --key-file serve.key \\
+              'http://farm:8080/render/button@2x.png?size=187x44&scale=3'
+
         """
     )
 

@@ -10,6 +10,7 @@ import GlsliceKit
 func runGlslice() async -> Never {
     do {
         try refuseNonUTF8Arguments()
+        try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
         var command = try GlsliceCommand.parseAsRoot()
         try FaultInjection.fromEnvironment()
         // `serve` is async (Hummingbird); the rest block their thread, as their work does.
@@ -54,6 +55,33 @@ func refuseNonUTF8Arguments() throws {
         let shown = bytes.map { (0x20...0x7E).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
         throw GlsliceError(.usage, "argument \(index) ('\(shown)') is not valid UTF-8; glslice needs UTF-8 file names (rename the file, or link it under a UTF-8 name)")
     }
+}
+
+/// A first word that is no command gets the nearest command's name ("did you
+/// mean"), or the list of commands, instead of ArgumentParser's "unexpected argument".
+func refuseUnknownCommand(_ arguments: [String]) throws {
+    guard let word = arguments.first, !word.hasPrefix("-") else { return }
+    let names = GlsliceCommand.configuration.subcommands.map { $0._commandName } + ["help"]
+    guard !names.contains(word) else { return }
+    let nearest = names.map { ($0, editDistance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
+    if let (name, distance) = nearest, distance <= max(1, word.count / 3) {
+        throw GlsliceError(.usage, "unknown command '\(word)'; did you mean '\(name)'?")
+    }
+    throw GlsliceError(.usage, "unknown command '\(word)' (commands: \(names.dropLast().joined(separator: ", ")); see 'glslice --help')")
+}
+
+/// Levenshtein distance between two words (insertions, deletions, substitutions).
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    var previous = Array(0...b.count)
+    for i in 1...max(a.count, 1) where !a.isEmpty {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...max(b.count, 1) where !b.isEmpty {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return a.isEmpty ? b.count : previous[b.count]
 }
 
 await runGlslice()

@@ -248,8 +248,8 @@ import GlsliceKit
         let out = folder.appendingPathComponent("o.png").path
         // 4096² px: smaller single renders take the CPU without trying GL at all.
         let auto = try glsliceUnderMemoryLimit(300_000, ["render", panel, "--insets", "8", "--pixels", "4096x4096", "--backend", "auto", "-o", out])
-        #expect(auto.status == 0, "\(auto.stderr)")
-        #expect(auto.stderr.contains("rendering on the CPU: the address-space limit (ulimit -v)"), "\(auto.stderr)")
+        // `render` falls back without a word (doctor and batch say why); --backend gpu says it.
+        #expect(auto.status == 0 && auto.stderr.isEmpty, "\(auto.stderr)")
         #expect(try PNGDecoder.decode(path: out, maxPixels: 1 << 25).width == 4096)
         let gpu = try glsliceUnderMemoryLimit(300_000, ["render", panel, "--insets", "8", "--pixels", "40x40", "--backend", "gpu", "-o", out])
         #expect(gpu.status == 69, "\(gpu.stderr)")

@@ -79,8 +79,9 @@ public enum ContactSheet {
             }
             rows.append((mode == defaultMode ? "\(mode.rawValue) (default)" : mode.rawValue, tiles))
         }
-        let title = "\((path as NSString).lastPathComponent)  \(source.size.width)x\(source.size.height) px @\(formatNumber(scale))x  x\(magnification)"
-        let kept = source.size.width * source.size.height <= keptSourcePixels ? source.image : nil
+        let title = "\(PathText.name(of: path))  \(source.size.width)x\(source.size.height) px @\(formatNumber(scale))x  x\(magnification)"
+        // Standard input cannot be read twice, so its pixels are always kept.
+        let kept = path == "-" || source.size.width * source.size.height <= keptSourcePixels ? source.image : nil
         return Block(title: title, path: path, sourceSize: source.size, hints: source.hints, pixels: kept,
                      lattice: lattice, magnification: magnification, rows: rows)
     }
@@ -89,6 +90,9 @@ public enum ContactSheet {
     /// Throws `.badInput` when the sheet would exceed `maxSheetPixels` or the memory left.
     public static func make(paths: [String], insets: Insets = .zero, maxPixels: Int = Limits().maxSourcePixels,
                             maxSheetPixels: Int = defaultMaxPixels) throws -> PremultipliedImage {
+        guard paths.filter({ $0 == "-" }).count <= 1 else {
+            throw GlsliceError(.usage, "'-' (standard input) is given more than once; it can be read only once")
+        }
         let blocks = try paths.map { path in
             do { return try block(path: path, insets: insets, maxPixels: maxPixels) } catch let error as GlsliceError { throw error.about(path) }
         }

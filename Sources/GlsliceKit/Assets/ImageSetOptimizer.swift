@@ -8,7 +8,7 @@ enum ImageSetOptimizer {
     static func optimize(input: String, output: String, keepPeriod: Bool, limits: Limits) throws -> Optimizer.Report {
         let set = try ImageSet(path: input)
         var out = output.hasSuffix("/") ? String(output.dropLast()) : output
-        if out.hasSuffix("/Contents.json") { out = (out as NSString).deletingLastPathComponent }
+        if out.hasSuffix("/Contents.json") { out = PathText.folder(of: out) }
         guard out.hasSuffix(".imageset") else {
             throw GlsliceError(.usage, file: output, "the output of an image set must be a folder named NAME.imageset")
         }

@@ -8,9 +8,7 @@ public struct Inspection: Sendable, Encodable {
         public var axis: Axis
         public var start: Int
         public var end: Int
-        /// `solid`, `gradient`, `periodic` or `none`.
-        public var content: String
-        public var period: Int?
+        public var content: BandContent
         public var wholePeriods: Bool?
         /// The band's smallest length that still renders the same (in `tile` for a periodic band).
         public var smallest: Int
@@ -22,16 +20,25 @@ public struct Inspection: Sendable, Encodable {
             case pixelsToLose = "pixels-to-lose"
         }
 
+        /// `content` as its name (`solid`, `gradient`, `periodic`, `none`), a periodic band's `period` beside it.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(axis, forKey: .axis)
+            try c.encode(start, forKey: .start)
+            try c.encode(end, forKey: .end)
+            try c.encode(content.name, forKey: .content)
+            if case .periodic(let period) = content { try c.encode(period, forKey: .period) }
+            try c.encodeIfPresent(wholePeriods, forKey: .wholePeriods)
+            try c.encode(smallest, forKey: .smallest)
+            try c.encode(pixelsToLose, forKey: .pixelsToLose)
+        }
+
         init(_ band: BandAnalysis) {
             axis = band.axis
             start = band.segment.start
             end = band.segment.end
-            switch band.content {
-            case .solid: content = "solid"
-            case .gradient: content = "gradient"
-            case .periodic(let p): content = "periodic"; period = p; wholePeriods = band.wholePeriods
-            case .none: content = "none"
-            }
+            content = band.content
+            if case .periodic = band.content { wholePeriods = band.wholePeriods }
             smallest = band.smallestLength
             pixelsToLose = band.pixelsToLose
         }
@@ -46,7 +53,7 @@ public struct Inspection: Sendable, Encodable {
     public var file: String
     /// The PNG that was read (an image set's @1x variant, else `file`).
     public var source: String
-    public var kind: String
+    public var kind: SourceKind
     public var width: Int
     public var height: Int
     public var scale: Double
@@ -67,22 +74,26 @@ public struct Inspection: Sendable, Encodable {
 
     /// Inspects `path` (a PNG, `.9.png` or image set) with `insets` in points
     /// for a plain PNG (a nine-patch or sliced image set gives its own).
+    /// `ninePatch` reads the border as markers whatever the name says (standard input).
     public static func make(path: String, insets: Insets = .zero, sourceScale: Double? = nil,
-                            maxPixels: Int = Limits().maxSourcePixels) throws -> Inspection {
+                            maxPixels: Int = Limits().maxSourcePixels, ninePatch: Bool = false,
+                            warn: (String) -> Void = { _ in }) throws -> Inspection {
         // The source's pixels are let go before the scale check reads the other variants, one at a time.
-        var inspection = try described(path: path, insets: insets, sourceScale: sourceScale, maxPixels: maxPixels)
-        inspection.scales = try ScaleAgreement.check(path: path, insets: insets, maxPixels: maxPixels)
+        var inspection = try described(path: path, insets: insets, sourceScale: sourceScale, maxPixels: maxPixels,
+                                       ninePatch: ninePatch, warn: warn)
+        // Standard input has no siblings, and was read once already.
+        if path != "-" { inspection.scales = try ScaleAgreement.check(path: path, insets: insets, maxPixels: maxPixels) }
         return inspection
     }
 
     /// Everything but the scale agreement, from the source `ResolvedSource` picks.
-    private static func described(path: String, insets: Insets, sourceScale: Double?, maxPixels: Int) throws -> Inspection {
-        let loaded = try ResolvedSource.load(input: path, outputScale: nil, maxPixels: maxPixels).source
+    private static func described(path: String, insets: Insets, sourceScale: Double?, maxPixels: Int,
+                                  ninePatch: Bool, warn: (String) -> Void) throws -> Inspection {
+        let loaded = try ResolvedSource.load(input: path, outputScale: nil, maxPixels: maxPixels, ninePatch: ninePatch).source
+        if loaded.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }
         let (scale, lattice) = try slicing(loaded, insets: insets, sourceScale: sourceScale)
-        let kind: String
-        if ImageSet.isImageSet(path: path) { kind = "imageset" } else if loaded.hints.ninePatch != nil {
-            kind = NinePatch.isNinePatch(path: path) ? "nine-patch" : "compiled-nine-patch"
-        } else { kind = "png" }
+        var kind = SourceKind.named(path)
+        if kind == .png && loaded.hints.ninePatch != nil { kind = .compiledNinePatch }
         return Inspection(
             file: path, source: loaded.file, kind: kind, width: loaded.size.width, height: loaded.size.height,
             scale: scale, defaultMode: loaded.hints.defaultMode ?? .auto,
@@ -124,11 +135,11 @@ public struct Inspection: Sendable, Encodable {
             guard let i else { return "none" }
             return "top \(i.top), left \(i.left), bottom \(i.bottom), right \(i.right) px"
         }
-        var lines = ["\(file): \(kind), \(width)x\(height) px at @\(formatNumber(scale))x, default mode \(defaultMode.rawValue)"]
+        var lines = ["\(file): \(kind.rawValue), \(width)x\(height) px at @\(formatNumber(scale))x, default mode \(defaultMode.rawValue)"]
         if source != file { lines.append("  read from \(source)") }
         lines.append("  lattice x: \(segments(latticeX))")
         lines.append("  lattice y: \(segments(latticeY))")
-        if kind.contains("nine-patch") {
+        if kind.isNinePatch {
             lines.append("  padding: \(insets(padding))")
             lines.append("  optical bounds: \(optical == .zero ? "none" : insets(optical))")
         }
@@ -136,13 +147,12 @@ public struct Inspection: Sendable, Encodable {
             let wide = band.axis == .x ? "wide" : "tall"
             let what: String
             switch band.content {
-            case "solid": what = "solid: 1 px would do"
-            case "gradient": what = "gradient along \(band.axis == .x ? "y" : "x"): 1 px \(wide) would do"
-            case "periodic":
-                let p = band.period ?? 0
+            case .solid: what = "solid: 1 px would do"
+            case .gradient: what = "gradient along \(band.axis == .x ? "y" : "x"): 1 px \(wide) would do"
+            case .periodic(let p):
                 what = band.wholePeriods == true ? "periodic, period \(p) px (a whole number of periods): one period would do in tile mode"
                     : "periodic, period \(p) px, but not a whole number of periods: keep it"
-            default: what = "no simpler form: keep it"
+            case .none: what = "no simpler form: keep it"
             }
             let lose = band.pixelsToLose > 0 ? "could lose \(band.pixelsToLose) px" : "nothing to lose"
             lines.append("  \(band.axis.rawValue) band \(band.start)-\(band.end) (\(band.end - band.start) px): \(what); \(lose)")
@@ -218,7 +228,7 @@ public struct ScaleAgreement: Sendable, Encodable {
                         lattice = try Lattice(width: source.size.width, height: source.size.height,
                                               insets: PixelInsets(insets, sourceScale: scale))
                     } catch let error as GlsliceError {
-                        problems.append("\((file as NSString).lastPathComponent): \(error.message)")
+                        problems.append("\(PathText.name(of: file)): \(error.message)")
                     }
                 }
                 found.append((file, scale, source.size, lattice))
@@ -226,7 +236,7 @@ public struct ScaleAgreement: Sendable, Encodable {
         }
         let variants = found.map { Variant(file: $0.file, scale: $0.scale, width: $0.size.width, height: $0.size.height) }
         guard let first = found.first else { return ScaleAgreement(variants: [], problems: problems) }
-        func name(_ file: String) -> String { (file as NSString).lastPathComponent }
+        func name(_ file: String) -> String { PathText.name(of: file) }
         func points(_ px: Int, _ scale: Double) -> String { formatNumber((Double(px) / scale * 1000).rounded() / 1000) }
         for other in found.dropFirst() {
             let a = "\(points(first.size.width, first.scale))x\(points(first.size.height, first.scale)) pt"
@@ -243,8 +253,8 @@ public struct ScaleAgreement: Sendable, Encodable {
 
     /// `stem.png`, `stem@2x.png`, `stem@3x.png` (with `.9.png` when `path` has it) that exist, with their scales.
     static func siblings(of path: String) -> [(String, Double)] {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let folder = PathText.folder(of: path)
+        let name = PathText.name(of: path)
         let ext = name.lowercased().hasSuffix(".9.png") ? String(name.suffix(6)) : name.lowercased().hasSuffix(".png") ? String(name.suffix(4)) : ""
         guard !ext.isEmpty else { return [(path, Scale.inferred(fromFileName: path) ?? 1)] }
         var stem = String(name.dropLast(ext.count))

@@ -161,16 +161,24 @@ public enum Optimizer {
     }
 
     /// Optimizes `input` (a PNG with `insets`, a `.9.png`, or an image set) into `output`.
+    /// `-` is standard input or output; `ninePatch` reads the input's border as
+    /// markers whatever its name says (standard input).
     public static func optimize(input: String, output: String, insets: Insets = .zero, sourceScale: Double? = nil,
-                                keepPeriod: Bool = false, limits: Limits = Limits()) throws -> Report {
+                                keepPeriod: Bool = false, limits: Limits = Limits(), ninePatch: Bool = false,
+                                warn: (String) -> Void = { _ in }) throws -> Report {
         if ImageSet.isImageSet(path: input) {
+            guard output != "-" else {
+                throw GlsliceError(.usage, file: input, "an image set is a folder of files; it cannot go to standard output (give -o NAME.imageset)")
+            }
             return try ImageSetOptimizer.optimize(input: input, output: output, keepPeriod: keepPeriod, limits: limits)
         }
         let data = try PNGDecoder.readInput(input)
-        let source = try SourceImage.decode(data: data, path: input, maxPixels: limits.maxSourcePixels)
+        let source = try SourceImage.decode(data: data, path: input, maxPixels: limits.maxSourcePixels, ninePatch: ninePatch)
+        if source.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }
         // A compiled (npTc) source is written back as a raw .9.png, which aapt2 compiles again.
         let isNinePatch = source.hints.ninePatch != nil
-        guard isNinePatch == NinePatch.isNinePatch(path: output) else {
+        // Standard output has no name to check: it gets what the input is.
+        guard output == "-" || isNinePatch == NinePatch.isNinePatch(path: output) else {
             throw GlsliceError(.usage, file: output, isNinePatch
                 ? "a nine-patch's output must be named NAME.9.png (a compiled npTc source is written as a raw .9.png)"
                 : "a .9.png output needs a nine-patch input")
@@ -183,9 +191,9 @@ public enum Optimizer {
             try writeCopy(data, to: output)
         } else if isNinePatch, let bounds = source.hints.ninePatch {
             let bordered = try NinePatchMarkers.bordered(result.image, lattice: result.lattice, bounds: bounds, file: output)
-            bytesAfter = try PNGEncoder.write(bordered, to: .file(output), compression: .small)
+            bytesAfter = try PNGEncoder.write(bordered, to: OutputTarget(output), compression: .small)
         } else {
-            bytesAfter = try PNGEncoder.write(result.image, to: .file(output), compression: .small)
+            bytesAfter = try PNGEncoder.write(result.image, to: OutputTarget(output), compression: .small)
         }
         let defaultMode = source.hints.defaultMode ?? .auto
         return Report(input: input, output: output, kind: isNinePatch ? "nine-patch" : "png", before: source.size, after: after,
@@ -196,6 +204,7 @@ public enum Optimizer {
 
     /// Writes the input's own bytes, through `OutputFile` like every output.
     static func writeCopy(_ data: Data, to output: String) throws {
+        guard output != "-" else { return try writeAll(data, to: STDOUT_FILENO, name: "<stdout>") }
         try OutputFile.write(data, to: output)
     }
 }

@@ -17,6 +17,16 @@ public enum BandContent: Sendable, Equatable {
     case periodic(period: Int)
     /// None of these: the band is needed as drawn.
     case none
+
+    /// The name reports and JSON use.
+    public var name: String {
+        switch self {
+        case .solid: "solid"
+        case .gradient: "gradient"
+        case .periodic: "periodic"
+        case .none: "none"
+        }
+    }
 }
 
 /// One scalable segment's analysis.

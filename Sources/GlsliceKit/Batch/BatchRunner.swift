@@ -51,7 +51,7 @@ public final class BatchRunner: Sendable {
         try createOutputFolder()
         let results = try options.results.map { try ResultsLog(path: $0, append: options.resume, manifest: options.manifest) }
         let backend = try Backend.make(options.backend, device: options.device, warn: warn)
-        let recorder = BatchRecorder(manifest: options.manifest, results: results, resultsPath: options.results,
+        let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
                                      backend: backend.description, onError: onError, onProgress: onProgress)
         let start = Date()
         run(reader: reader, recorder: recorder, drawer: backend.gpu.map { gpu in

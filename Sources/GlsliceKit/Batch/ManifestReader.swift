@@ -52,12 +52,14 @@ public final class ManifestReader: Sendable {
     /// manifest from elsewhere cannot write over files outside the folder it was given.
     let allowOutside: Bool
 
+    /// `path` `-` reads standard input; its relative inputs resolve against the current folder.
     public init(path: String, outputFolder: String? = nil, allowOutside: Bool = false) throws {
-        self.path = path
+        let isStandardInput = path == "-"
+        self.path = isStandardInput ? "<stdin>" : path
         self.allowOutside = allowOutside
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = isStandardInput ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw GlsliceError(.noInput, file: path, errno == ENOENT ? "no such manifest file"
+            throw GlsliceError(.noInput, file: self.path, errno == ENOENT ? "no such manifest file"
                                : "cannot read the manifest: \(systemError())")
         }
         var status = stat()
@@ -66,7 +68,8 @@ public final class ManifestReader: Sendable {
             throw GlsliceError(.noInput, file: path, "the manifest is a folder, not a file")
         }
         state = Locked(LineState(descriptor: fd))
-        manifestFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        manifestFolder = isStandardInput ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            : URL(fileURLWithPath: path).deletingLastPathComponent()
         self.outputFolder = URL(fileURLWithPath: normalizedPath(outputFolder.map { URL(fileURLWithPath: $0).path } ?? manifestFolder.path))
     }
 

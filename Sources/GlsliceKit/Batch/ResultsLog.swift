@@ -12,8 +12,14 @@ final class ResultsLog: Sendable {
     private let descriptor: Int32
 
     /// Opens `path`; truncated first unless `append`. `manifest` is refused by identity.
+    /// `-` is standard output, written as is.
     init(path: String, append: Bool, manifest: String) throws {
         self.path = path
+        if path == "-" {
+            descriptor = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+            guard descriptor >= 0 else { throw GlsliceError(.cannotWrite, file: "<stdout>", "cannot write the results: \(systemError())") }
+            return
+        }
         // Read-write, to look at what is there before truncating it.
         var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         if fd < 0 && (errno == EACCES || errno == ENXIO) { fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC) }

@@ -23,13 +23,14 @@ extension ResolvedSource {
     /// Resolves `input` without a cache (one render): a PNG, a nine-patch or an
     /// image set's variant for `outputScale`, hashing each file it reads.
     /// `scope`: where files are opened (beneath a server's root, `input` is relative to it).
+    /// `ninePatch`: read `input`'s border as markers whatever its name (standard input).
     public static func load(input: String, outputScale: Double?, maxPixels: Int,
-                            scope: FileScope = .anywhere) throws -> ResolvedSource {
+                            scope: FileScope = .anywhere, ninePatch: Bool = false) throws -> ResolvedSource {
         var contentHash = ""
         let source = try SourceResolver.resolve(path: input, outputScale: outputScale, scope: scope) { file in
             let data = try PNGDecoder.readInput(file, in: scope)
             contentHash = JobDigest.sha256Hex(data)
-            return try SourceImage.decode(data: data, path: file, maxPixels: maxPixels)
+            return try SourceImage.decode(data: data, path: file, maxPixels: maxPixels, ninePatch: ninePatch)
         }
         return ResolvedSource(source: source, key: SourceKey(contentHash: contentHash, recipe: source.hints.recipe))
     }

@@ -5,7 +5,7 @@ public enum Scale {
     /// The `@2x`/`@3x` suffix before the extension (`button@2x.png`,
     /// `button@2x.9.png`), or nil when the name has none.
     public static func inferred(fromFileName path: String) -> Double? {
-        let name = (path as NSString).lastPathComponent.lowercased()
+        let name = PathText.name(of: path).lowercased()
         var stem = name
         for ext in [".9.png", ".png"] where stem.hasSuffix(ext) {
             stem = String(stem.dropLast(ext.count))

@@ -140,15 +140,7 @@ final class OutputFile {
     /// complete; a device or FIFO there is written to, never replaced.
     static func write(_ data: Data, to path: String) throws {
         let file = try OutputFile(path: path)
-        try data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let wrote = Glibc.write(file.descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if wrote < 0 && errno == EINTR { continue }
-                guard wrote > 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot write: \(systemError())") }
-                offset += wrote
-            }
-        }
+        try writeAll(data, to: file.descriptor, name: path)
         try file.commit()
     }
 
@@ -221,5 +213,19 @@ final class OutputFile {
             if unlink(path) == 0 { removed += 1 }
         }
         return removed
+    }
+}
+
+/// Writes all of `data` to `descriptor`, retrying short writes and EINTR.
+func writeAll(_ data: Data, to descriptor: Int32, name: String) throws {
+    try data.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let wrote = Glibc.write(descriptor, base + offset, raw.count - offset)
+            if wrote < 0 && errno == EINTR { continue }
+            guard wrote > 0 else { throw GlsliceError(.cannotWrite, file: name, "cannot write: \(systemError())") }
+            offset += wrote
+        }
     }
 }

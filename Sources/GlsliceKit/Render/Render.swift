@@ -17,23 +17,30 @@ public enum Render {
     @discardableResult
     public static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
                            backend: @autoclosure () throws -> Backend = .cpu, banding: Banding = Banding()) throws -> Result {
-        try run(input: input, output: output, request: request, limits: limits, banding: banding) { _ in try backend() }
+        try run(input: input, output: output, request: request, limits: limits, banding: banding, ninePatch: false,
+                warn: { _ in }) { _ in try backend() }
     }
 
     /// `run` with the backend `choice` opened for this output's size (see
     /// `Backend.singleRenderGPUPixels`), once the source and plan are known good.
+    /// `ninePatch` reads the input's border as markers whatever its name (standard input).
     @discardableResult
     public static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
-                           choice: BackendChoice, device: Int?, warn: (String) -> Void) throws -> Result {
-        try run(input: input, output: output, request: request, limits: limits, banding: Banding()) { size in
-            try Backend.make(choice, device: device, singleOutput: size, warn: warn)
+                           choice: BackendChoice, device: Int?, ninePatch: Bool = false,
+                           warn: (String) -> Void) throws -> Result {
+        try run(input: input, output: output, request: request, limits: limits, banding: Banding(),
+                ninePatch: ninePatch, warn: warn) { size in
+            // Why `auto` fell back to the CPU is said by `doctor` and at the start of a batch, not on every render.
+            try Backend.make(choice, device: device, singleOutput: size)
         }
     }
 
     private static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits,
-                            banding: Banding, backend: (PixelSize) throws -> Backend) throws -> Result {
+                            banding: Banding, ninePatch: Bool, warn: (String) -> Void,
+                            backend: (PixelSize) throws -> Backend) throws -> Result {
         let source = try ResolvedSource.load(input: input, outputScale: request.outputScale,
-                                             maxPixels: limits.maxSourcePixels)
+                                             maxPixels: limits.maxSourcePixels, ninePatch: ninePatch)
+        if source.source.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }
         // The digest is not written by `render`, so the kind given here does not matter.
         let job = try PreparedJob(request: request, source: source, backend: .cpu, limits: limits)
         do {

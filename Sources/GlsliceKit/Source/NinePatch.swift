@@ -35,6 +35,24 @@ public struct NinePatch: Sendable, Equatable {
     /// The content box as insets of the artwork.
     public var padding: PixelInsets { bounds.padding }
 
+    /// A plain image whose 1-px border reads as nine-patch markers, with at
+    /// least one black marker on the top and the left edge: a `.9.png` that
+    /// lost its name (piped through standard input).
+    public static func looksLikeNinePatch(_ image: StraightImage) -> Bool {
+        guard image.width >= 3, image.height >= 3 else { return false }
+        func isBlack(_ x: Int, _ y: Int) -> Bool {
+            let i = (y * image.width + x) * 4, p = image.rgba.pixels
+            return p[i] == 0 && p[i + 1] == 0 && p[i + 2] == 0 && p[i + 3] == 255
+        }
+        guard (1..<image.width - 1).contains(where: { isBlack($0, 0) }),
+              (1..<image.height - 1).contains(where: { isBlack(0, $0) }) else { return false }
+        return (try? NinePatch(parsing: image)) != nil
+    }
+
+    /// What is said when `looksLikeNinePatch` holds for a source read as a plain PNG.
+    public static let unnamedWarning = "<stdin> looks like a nine-patch (black markers in a 1-px border) "
+        + "but was read as a plain PNG, markers and all; give --nine-patch to read its markers"
+
     /// True for names ending in `.9.png` (any case).
     public static func isNinePatch(path: String) -> Bool {
         path.lowercased().hasSuffix(".9.png")

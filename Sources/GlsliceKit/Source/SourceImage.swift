@@ -19,7 +19,8 @@ public struct SourceImage: Sendable {
     /// Decodes `data` read from `path`: an `npTc` chunk is a compiled nine-patch,
     /// a `.9.png` name without one means raw Android border markers. Both
     /// stretch by default, as Android always draws a nine-patch.
-    public static func decode(data: Data, path: String, maxPixels: Int) throws -> SourceImage {
+    /// - Parameter ninePatch: read border markers whatever the name says (standard input has no name).
+    public static func decode(data: Data, path: String, maxPixels: Int, ninePatch: Bool = false) throws -> SourceImage {
         do {
             let file = try PNGDecoder.decodeFile(data: data, maxPixels: maxPixels)
             // Premultiplying copies the pixels once more.
@@ -31,7 +32,12 @@ public struct SourceImage: Sendable {
                 return SourceImage(image: file.image.premultiplied(), file: path,
                                    hints: .ninePatch(compiled.lattice, compiled.bounds))
             }
-            guard NinePatch.isNinePatch(path: path) else { return SourceImage(image: file.image.premultiplied(), file: path) }
+            guard ninePatch || NinePatch.isNinePatch(path: path) else {
+                var hints = SourceHints()
+                // Only a nameless source can be a nine-patch that nobody said was one.
+                hints.looksLikeNinePatch = path == "-" && NinePatch.looksLikeNinePatch(file.image)
+                return SourceImage(image: file.image.premultiplied(), file: path, hints: hints)
+            }
             // aapt2 reads 16-bit markers by their high byte; the artwork keeps accurate scaling.
             let markers = file.bitDepth == 16 ? try PNGDecoder.decodeFile(data: data, maxPixels: maxPixels, highByte: true).image : nil
             let patch = try NinePatch(parsing: file.image, markers: markers)
@@ -42,8 +48,8 @@ public struct SourceImage: Sendable {
     }
 
     /// Reads and decodes `path` (`-` is standard input).
-    public static func load(path: String, maxPixels: Int) throws -> SourceImage {
-        try decode(data: PNGDecoder.readInput(path), path: path, maxPixels: maxPixels)
+    public static func load(path: String, maxPixels: Int, ninePatch: Bool = false) throws -> SourceImage {
+        try decode(data: PNGDecoder.readInput(path), path: path, maxPixels: maxPixels, ninePatch: ninePatch)
     }
 }
 
@@ -76,6 +82,9 @@ public struct SourceHints: Sendable, Equatable {
     public var recipe: SourceRecipe
     /// A nine-patch's padding and optical bounds (nil for other sources).
     public var ninePatch: NinePatchBounds?
+    /// Read as a plain PNG from standard input, but its border looks like
+    /// nine-patch markers (`--nine-patch` reads them): worth a warning.
+    public var looksLikeNinePatch = false
 
     public init(lattice: Lattice? = nil, latticeOwner: LatticeOwner = .markers, scale: Double? = nil,
                 defaultOutputScale: Double? = nil, defaultMode: ResizeMode? = nil, recipe: SourceRecipe = .plain) {
