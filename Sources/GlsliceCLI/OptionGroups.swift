@@ -63,23 +63,16 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("PNG compression (zlib level 1, 6 or 9).", valueName: "C"))
     var compression: Compression = .default
 
-    /// The request these flags make; a bad value is refused naming its flag.
+    /// The request these flags make; a bad value's error names its option,
+    /// which the command line spells as a flag (`OptionStyle.flag`).
     func request() throws -> RenderRequest {
-        do {
-            return RenderRequest(
-                size: try OutputSize.parse(size: size, pixels: pixels, flag: "--"),
-                outputScale: try scale.map { try Scale.parse($0, option: "scale") },
-                insets: try insets.map(Insets.init(parsing:)) ?? .zero,
-                sourceScale: try sourceScale.map { try Scale.parse($0, option: "source-scale") },
-                modes: PerAxis(x: modeX ?? mode, y: modeY ?? mode),
-                filter: filter, fillCenter: !noCenter, compression: compression)
-        } catch var error as GlsliceError {
-            // Name the flags as the user typed them.
-            for flag in ["size", "pixels", "scale", "source-scale"] where error.message.hasPrefix(flag + " ") {
-                error.message = "--" + error.message
-            }
-            throw error
-        }
+        RenderRequest(
+            size: try OutputSize.parse(size: size, pixels: pixels, style: .flag),
+            outputScale: try scale.map { try Scale.parse($0, option: .scale) },
+            insets: try insets.map(Insets.init(parsing:)) ?? .zero,
+            sourceScale: try sourceScale.map { try Scale.parse($0, option: .sourceScale) },
+            modes: PerAxis(x: modeX ?? mode, y: modeY ?? mode),
+            filter: filter, fillCenter: !noCenter, compression: compression)
     }
 }
 
@@ -97,5 +90,5 @@ struct SlicingOptions: ParsableArguments {
 
     func parsedInsets() throws -> Insets { try insets.map(Insets.init(parsing:)) ?? .zero }
 
-    func parsedSourceScale() throws -> Double? { try sourceScale.map { try Scale.parse($0, option: "--source-scale") } }
+    func parsedSourceScale() throws -> Double? { try sourceScale.map { try Scale.parse($0, option: .sourceScale) } }
 }

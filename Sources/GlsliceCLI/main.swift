@@ -21,7 +21,7 @@ func runGlslice() async -> Never {
         }
         exit(0)
     } catch let error as GlsliceError {
-        standardError("glslice: \(oneLineForTerminal(error.description))\n")
+        standardError("glslice: \(oneLineForTerminal(error.text(naming: .flag)))\n")
         exit(error.exitCode)
     } catch let error as ExitCode {
         exit(error.rawValue)

@@ -38,7 +38,9 @@ final class BatchRecorder: Sendable {
     }
 
     func fail(_ job: ManifestJob, _ error: any Error, started: Date) {
-        record(JobResult(line: job.line, output: job.output, status: .error, error: "\(error)",
+        // A manifest names options by their keys; the line is the result's own field.
+        let words = (error as? GlsliceError)?.text(naming: .manifestKey, withManifestLine: false) ?? "\(error)"
+        record(JobResult(line: job.line, output: job.output, status: .error, error: words,
                          milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0))
     }
 

@@ -141,7 +141,8 @@ public final class BatchRunner: Sendable {
                 guard queue.push(job) else { break }
             } catch let error as GlsliceError {
                 // The results file says the line in its own field; the message stands alone.
-                recorder.record(JobResult(line: number, output: nil, status: .error, error: error.message, milliseconds: 0, bytes: 0))
+                recorder.record(JobResult(line: number, output: nil, status: .error,
+                                          error: error.text(naming: .manifestKey, withManifestLine: false), milliseconds: 0, bytes: 0))
             } catch {
                 recorder.record(JobResult(line: number, output: nil, status: .error, error: "\(error)", milliseconds: 0, bytes: 0))
             }

@@ -111,8 +111,7 @@ public final class ManifestReader: Sendable {
                                output: output, request: entry.request, outputInside: inside)
         } catch let error as GlsliceError {
             var located = error
-            located.file = "\(path):\(line)"
-            if let file = error.file { located.message = "\(file): \(error.message)" }
+            located.manifestLine = ManifestLine(manifest: path, number: line)
             throw located
         }
     }

@@ -21,12 +21,35 @@ public struct GlsliceError: Error, CustomStringConvertible, Sendable, Equatable 
     public var kind: Kind
     /// The file the problem is about, when there is one.
     public var file: String?
+    /// The request option the problem is about. The words name it as each
+    /// front end spells it (`OptionStyle`): `--source-scale` on the command
+    /// line, `"source-scale"` in a manifest, `source-scale` in a URL.
+    public var option: RequestOption?
+    /// The manifest line the job came from.
+    public var manifestLine: ManifestLine?
+    /// The source pixel the problem is at (a nine-patch marker); the message says it too.
+    public var pixel: PixelPosition?
+    /// What is wrong, without the subject: "must be positive, got '0x5'".
     public var message: String
 
-    public init(_ kind: Kind, file: String? = nil, _ message: String) {
+    public init(_ kind: Kind, file: String? = nil, option: RequestOption? = nil, pixel: PixelPosition? = nil,
+                _ message: String) {
         self.kind = kind
         self.file = file
+        self.option = option
+        self.pixel = pixel
         self.message = message
+    }
+
+    /// What a person reads: `[manifest:line: ][file: ][option ]message`, the
+    /// option named in `style`.
+    public func text(naming style: OptionStyle, withManifestLine: Bool = true) -> String {
+        var parts: [String] = []
+        if withManifestLine, let manifestLine { parts.append("\(manifestLine.manifest):\(manifestLine.number)") }
+        if let file { parts.append(file) }
+        let said = option.map { style.name($0) + " " + message } ?? message
+        // Control characters are left for the front end to escape (a terminal) or encode (JSON).
+        return (parts + [said]).joined(separator: ": ")
     }
 
     public var exitCode: Int32 {
@@ -40,18 +63,55 @@ public struct GlsliceError: Error, CustomStringConvertible, Sendable, Equatable 
         }
     }
 
-    /// `file: message`, or the message alone; always a single line.
-    public var description: String {
-        let text = message.replacingNewlines()
-        guard let file else { return text }
-        return "\(file): \(text)"
-    }
+    /// The line with options named as command-line flags, newlines as spaces.
+    public var description: String { text(naming: .flag).replacingNewlines() }
 
     /// The same error, now naming `file` (kept if it already names one).
     public func about(_ file: String) -> GlsliceError {
         var copy = self
         if copy.file == nil { copy.file = file }
         return copy
+    }
+}
+
+/// How a front end spells a request option in its messages.
+public enum OptionStyle: Sendable {
+    /// `--source-scale`, as `render` takes it.
+    case flag
+    /// `"source-scale"`, as a manifest line's key.
+    case manifestKey
+    /// `source-scale`, as a URL's query parameter.
+    case queryParameter
+
+    public func name(_ option: RequestOption) -> String {
+        switch self {
+        case .flag: "--" + option.rawValue
+        case .manifestKey: "\"" + option.rawValue + "\""
+        case .queryParameter: option.rawValue
+        }
+    }
+}
+
+/// A line of a batch manifest.
+public struct ManifestLine: Sendable, Equatable {
+    public var manifest: String
+    /// 1-based.
+    public var number: Int
+
+    public init(manifest: String, number: Int) {
+        self.manifest = manifest
+        self.number = number
+    }
+}
+
+/// A pixel of a source image, from its top-left corner.
+public struct PixelPosition: Sendable, Equatable {
+    public var x: Int
+    public var y: Int
+
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
     }
 }
 

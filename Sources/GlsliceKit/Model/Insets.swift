@@ -21,10 +21,10 @@ public struct Insets: Sendable, Equatable {
         let values = parts.compactMap { Double($0) }
         guard values.count == parts.count, values.count == 4 || values.count == 1,
               values.allSatisfy({ $0.isFinite }) else {
-            throw GlsliceError(.usage, "insets must be T,L,B,R (top, left, bottom, right in points), got '\(text)'")
+            throw GlsliceError(.usage, option: .insets, "must be T,L,B,R (top, left, bottom, right in points), got '\(text)'")
         }
         guard values.allSatisfy({ $0 >= 0 }) else {
-            throw GlsliceError(.usage, "insets must not be negative, got '\(text)'")
+            throw GlsliceError(.usage, option: .insets, "must not be negative, got '\(text)'")
         }
         if values.count == 1 {
             self.init(top: values[0], left: values[0], bottom: values[0], right: values[0])

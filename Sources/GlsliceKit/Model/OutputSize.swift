@@ -16,38 +16,39 @@ public enum OutputSize: Sendable, Equatable {
     case pixels(PixelSize)
 
     /// The size from `size` (points) or `pixels`, exactly one of which must be
-    /// given; `flag` prefixes the option names in messages (`--` on the command line).
-    public static func parse(size: String?, pixels: String?, flag: String = "") throws -> OutputSize {
+    /// given; `style` spells the two options in the message that names both.
+    public static func parse(size: String?, pixels: String?, style: OptionStyle) throws -> OutputSize {
         switch (size, pixels) {
         case (let size?, nil): return try parsePoints(size)
         case (nil, let pixels?): return try parsePixels(pixels)
-        case (nil, nil): throw GlsliceError(.usage, "give the output size with \(flag)size WxH (points) or \(flag)pixels WxH")
-        case (_?, _?): throw GlsliceError(.usage, "\(flag)size and \(flag)pixels are alternatives; give one")
+        case (nil, nil):
+            throw GlsliceError(.usage, "give the output size with \(style.name(.size)) WxH (points) or \(style.name(.pixels)) WxH")
+        case (_?, _?): throw GlsliceError(.usage, "\(style.name(.size)) and \(style.name(.pixels)) are alternatives; give one")
         }
     }
 
     /// Parses `WxH` in points (`--size`).
     public static func parsePoints(_ text: String) throws -> OutputSize {
-        let (w, h) = try parsePair(text, option: "size", unit: "points")
+        let (w, h) = try parsePair(text, option: .size, unit: "points")
         return .points(width: w, height: h)
     }
 
     /// Parses `WxH` in pixels (`--pixels`); both must be whole.
     public static func parsePixels(_ text: String) throws -> OutputSize {
-        let (w, h) = try parsePair(text, option: "pixels", unit: "pixels")
+        let (w, h) = try parsePair(text, option: .pixels, unit: "pixels")
         guard let wi = wholePixels(w), let hi = wholePixels(h), Double(wi) == w, Double(hi) == h else {
-            throw GlsliceError(.usage, "pixels must be whole numbers, got '\(text)'")
+            throw GlsliceError(.usage, option: .pixels, "must be whole numbers, got '\(text)'")
         }
         return .pixels(PixelSize(width: wi, height: hi))
     }
 
-    private static func parsePair(_ text: String, option: String, unit: String) throws -> (Double, Double) {
+    private static func parsePair(_ text: String, option: RequestOption, unit: String) throws -> (Double, Double) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite else {
-            throw GlsliceError(.usage, "\(option) must be WxH in \(unit), e.g. 200x44, got '\(text)'")
+            throw GlsliceError(.usage, option: option, "must be WxH in \(unit), e.g. 200x44, got '\(text)'")
         }
         guard w > 0, h > 0 else {
-            throw GlsliceError(.usage, "\(option) must be positive, got '\(text)'")
+            throw GlsliceError(.usage, option: option, "must be positive, got '\(text)'")
         }
         return (w, h)
     }
@@ -59,11 +60,11 @@ public enum OutputSize: Sendable, Equatable {
             return size
         case .points(let w, let h):
             guard let wp = wholePixels(w * scale), let hp = wholePixels(h * scale) else {
-                throw GlsliceError(.usage,
-                    "size \(formatNumber(w))x\(formatNumber(h)) pt at @\(formatNumber(scale))x is \(w * scale)x\(h * scale) px, not whole pixels")
+                throw GlsliceError(.usage, option: .size,
+                    "\(formatNumber(w))x\(formatNumber(h)) pt at @\(formatNumber(scale))x is \(w * scale)x\(h * scale) px, not whole pixels")
             }
             guard wp > 0, hp > 0 else {
-                throw GlsliceError(.usage, "size \(formatNumber(w))x\(formatNumber(h)) pt at @\(formatNumber(scale))x is empty")
+                throw GlsliceError(.usage, option: .size, "\(formatNumber(w))x\(formatNumber(h)) pt at @\(formatNumber(scale))x is empty")
             }
             return PixelSize(width: wp, height: hp)
         }

@@ -31,15 +31,8 @@ public struct RenderRequest: Sendable, Equatable {
         self.compression = compression
     }
 
-    /// The manifest's keys, spelled as `render`'s flags.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case size, pixels, scale, insets
-        case sourceScale = "source-scale"
-        case mode
-        case modeX = "mode-x"
-        case modeY = "mode-y"
-        case filter, center, compression
-    }
+    /// The manifest's keys, which are also `render`'s flags and serve's query parameters.
+    public typealias CodingKeys = RequestOption
 
     /// The source scale for `path`: its `@Nx` suffix, else the option, else 1.
     /// An option that contradicts the suffix is refused rather than guessed at.
@@ -55,21 +48,15 @@ extension RenderRequest: Codable {
     /// thrown as a `.usage` `GlsliceError` with the message the CLI gives.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let size = try c.flexibleText(.size, pair: true, "\"size\" must be \"WxH\" or [W, H]")
-        let pixels = try c.flexibleText(.pixels, pair: true, "\"pixels\" must be \"WxH\" or [W, H]")
-        self.size = try OutputSize.parse(size: size, pixels: pixels)
-        outputScale = try c.flexibleText(.scale, "\"scale\" must be a number or a string")
-            .map { try Scale.parse($0, option: "scale") }
-        insets = try c.flexibleText(.insets, list: true, "\"insets\" must be \"T,L,B,R\", [T, L, B, R] or a number")
-            .map(Insets.init(parsing:)) ?? .zero
-        sourceScale = try c.flexibleText(.sourceScale, "\"source-scale\" must be a number or a string")
-            .map { try Scale.parse($0, option: "source-scale") }
-        let both = try c.text(.mode).map(ResizeMode.init(parsing:)) ?? .auto
-        modes = PerAxis(x: try c.text(.modeX).map(ResizeMode.init(parsing:)) ?? both,
-                        y: try c.text(.modeY).map(ResizeMode.init(parsing:)) ?? both)
-        filter = try c.text(.filter).map(Filter.init(parsing:)) ?? .linear
-        fillCenter = try c.flag(.center) ?? true
-        compression = try c.text(.compression).map(Compression.init(parsing:)) ?? .default
+        var texts: [RequestOption: String] = [:]
+        texts[.size] = try c.flexibleText(.size, pair: true, "must be \"WxH\" or [W, H]")
+        texts[.pixels] = try c.flexibleText(.pixels, pair: true, "must be \"WxH\" or [W, H]")
+        texts[.scale] = try c.flexibleText(.scale, "must be a number or a string")
+        texts[.insets] = try c.flexibleText(.insets, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
+        texts[.sourceScale] = try c.flexibleText(.sourceScale, "must be a number or a string")
+        for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression] { texts[key] = try c.text(key) }
+        texts[.center] = try c.flag(.center).map { $0 ? "true" : "false" }
+        try self.init(texts: texts, style: .manifestKey)
     }
 
     /// The canonical form: both axis modes spelled out, every default written,
@@ -100,12 +87,39 @@ extension RenderRequest: Codable {
     }
 }
 
-extension KeyedDecodingContainer {
+extension RenderRequest {
+    /// A request from each option's text as written on a command line, a
+    /// manifest line or a URL's query: the one parser all three go through.
+    /// `style` spells the options in the one message that names two.
+    public init(texts: [RequestOption: String], style: OptionStyle) throws {
+        size = try OutputSize.parse(size: texts[.size], pixels: texts[.pixels], style: style)
+        outputScale = try texts[.scale].map { try Scale.parse($0, option: .scale) }
+        insets = try texts[.insets].map(Insets.init(parsing:)) ?? .zero
+        sourceScale = try texts[.sourceScale].map { try Scale.parse($0, option: .sourceScale) }
+        let both = try texts[.mode].map(ResizeMode.init(parsing:)) ?? .auto
+        modes = PerAxis(x: try texts[.modeX].map(ResizeMode.init(parsing:)) ?? both,
+                        y: try texts[.modeY].map(ResizeMode.init(parsing:)) ?? both)
+        filter = try texts[.filter].map(Filter.init(parsing:)) ?? .linear
+        fillCenter = try texts[.center].map { try Self.truth($0, option: .center) } ?? true
+        compression = try texts[.compression].map(Compression.init(parsing:)) ?? .default
+    }
+
+    /// true, on, yes, false, off, no (any case).
+    static func truth(_ text: String, option: RequestOption) throws -> Bool {
+        switch text.lowercased() {
+        case "true", "on", "yes": return true
+        case "false", "off", "no": return false
+        default: throw GlsliceError(.usage, option: option, "must be true or false")
+        }
+    }
+}
+
+extension KeyedDecodingContainer where Key == RequestOption {
     /// A string value, or nil when the key is absent.
     func text(_ key: Key) throws -> String? {
         guard contains(key) else { return nil }
         guard let value = try? decode(String.self, forKey: key) else {
-            throw GlsliceError(.usage, "\"\(key.stringValue)\" must be a string")
+            throw GlsliceError(.usage, option: key, "must be a string")
         }
         return value
     }
@@ -119,17 +133,16 @@ extension KeyedDecodingContainer {
         if pair || list, let numbers = try? decode([Double].self, forKey: key), !pair || numbers.count == 2 {
             return numbers.map(formatNumber).joined(separator: pair ? "x" : ",")
         }
-        throw GlsliceError(.usage, message)
+        throw GlsliceError(.usage, option: key, message)
     }
 
     /// `true`/`false`, or the strings true, on, yes, false, off, no.
     func flag(_ key: Key) throws -> Bool? {
         guard contains(key) else { return nil }
         if let value = try? decode(Bool.self, forKey: key) { return value }
-        switch (try? decode(String.self, forKey: key))?.lowercased() {
-        case "true", "on", "yes": return true
-        case "false", "off", "no": return false
-        default: throw GlsliceError(.usage, "\"\(key.stringValue)\" must be true or false")
+        guard let text = try? decode(String.self, forKey: key) else {
+            throw GlsliceError(.usage, option: key, "must be true or false")
         }
+        return try RenderRequest.truth(text, option: key)
     }
 }

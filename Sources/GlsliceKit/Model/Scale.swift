@@ -22,16 +22,16 @@ public enum Scale {
     public static func source(of path: String, option: Double?) throws -> Double {
         let inferred = inferred(fromFileName: path)
         if let inferred, let option, abs(inferred - option) > 1e-9 {
-            throw GlsliceError(.usage, file: path,
-                "--source-scale \(formatNumber(option)) contradicts the @\(formatNumber(inferred))x in the file name")
+            throw GlsliceError(.usage, file: path, option: .sourceScale,
+                "\(formatNumber(option)) contradicts the @\(formatNumber(inferred))x in the file name")
         }
         return inferred ?? option ?? 1
     }
 
     /// Parses a scale option value such as `2` or `1.5`.
-    public static func parse(_ text: String, option: String) throws -> Double {
+    public static func parse(_ text: String, option: RequestOption) throws -> Double {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0 else {
-            throw GlsliceError(.usage, "\(option) must be a positive number, got '\(text)'")
+            throw GlsliceError(.usage, option: option, "must be a positive number, got '\(text)'")
         }
         return value
     }

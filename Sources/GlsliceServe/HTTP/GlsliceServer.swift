@@ -119,7 +119,7 @@ public final class GlsliceServer: Sendable {
             let bytes = png.readableBytes
             guard answers.reserve(bytes) else {
                 metrics.answersRefused.increment()
-                return Self.refusalResponse(Refusal(status: 503, message: "too many answers are waiting to be read; try again", retryAfter: 1))
+                return Self.refusalResponse(Refusal(statusCode: 503, message: "too many answers are waiting to be read; try again", retryAfter: 1))
             }
             // Held until written (or the connection is gone), so unread answers stay within --answer-mb.
             // Written in slices: the writer then waits while the socket is full, so the bytes are
@@ -173,7 +173,7 @@ public final class GlsliceServer: Sendable {
     }
 
     static func refusalResponse(_ refusal: Refusal) -> Response {
-        var response = json(refusal.status, ErrorBody(error: refusal.message))
+        var response = json(refusal.statusCode, ErrorBody(error: refusal.message))
         if let retry = refusal.retryAfter { response.headers[.retryAfter] = String(retry) }
         return response
     }

@@ -33,9 +33,7 @@ struct ServeRoutes: Sendable {
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.preview_html)))
         }
         routes.get("/preview/sources") { _, _ in
-            guard let sources = await server.catalog.sources() else {
-                return GlsliceServer.refusalResponse(Refusal.busy)
-            }
+            guard let sources = await server.catalog.sources() else { throw Refusal.busy }
             return GlsliceServer.json(200, sources)
         }
         routes.get("/preview/info/**") { request, _ in
@@ -43,7 +41,7 @@ struct ServeRoutes: Sendable {
             let scale = request.uri.queryParameters["scale"].flatMap { Double(String($0)) }
             switch await server.catalog.info(escapedPath: path, outputScale: scale) {
             case .success(let info): return GlsliceServer.json(200, info)
-            case .failure(let refusal): return GlsliceServer.refusalResponse(refusal)
+            case .failure(let refusal): throw refusal
             }
         }
         return routes

@@ -104,11 +104,8 @@ struct PreviewCatalog: Sendable {
                 latticeX: hints.lattice.map { segments($0.x) }, latticeY: hints.lattice.map { segments($0.y) },
                 padding: hints.ninePatch?.padding, optical: hints.ninePatch?.optical,
                 defaultMode: hints.defaultMode?.rawValue))
-        } catch let error as GlsliceError {
-            if error.kind == .noInput { return .failure(.notFound) }
-            return .failure(Refusal(status: 400, message: root.redact(error.description)))
         } catch {
-            return .failure(Refusal(status: 500, message: "internal error (a bug: please report it)"))
+            return .failure(Refusal(error, file: nil, root: root))
         }
     }
 }

@@ -9,18 +9,6 @@ public enum RenderAnswer: Sendable {
     case refused(Refusal)
 }
 
-/// A request that gets no image: its status, the CLI's message, and when to retry.
-public struct Refusal: Error, Sendable, Equatable {
-    public var status: Int
-    public var message: String
-    public var retryAfter: Int?
-
-    static let notFound = Refusal(status: 404, message: "not found")
-    static let badSignature = Refusal(status: 403, message: "missing or wrong signature (sig)")
-    /// The render threads' queue is full (a preview request, admitted as renders are).
-    static let busy = Refusal(status: 503, message: "the render queue is full; try again", retryAfter: 1)
-}
-
 /// Turns render URLs into PNGs: through the source root, the one option
 /// schema, a response cache keyed by job digest, coalescing of identical
 /// requests in flight, and the render pool.
@@ -119,7 +107,7 @@ final class RenderService: Sendable {
         if let signer = options.signer {
             guard let query, signer.isValid(path: path, query: query) else { return .refused(.badSignature) }
         }
-        guard let query else { return .refused(Refusal(status: 400, message: "the query has a malformed %-escape")) }
+        guard let query else { return .refused(Refusal(statusCode: 400, message: "the query has a malformed %-escape")) }
         let escaped = path.dropFirst("/render/".count)
         guard path.hasPrefix("/render/"), let file = options.root.file(forEscaped: escaped) else { return .refused(.notFound) }
         let request: RenderRequest
@@ -167,7 +155,7 @@ final class RenderService: Sendable {
                 }
                 updateGauges()
                 guard submitted else {
-                    finish(key: key, id: flight, .failure(Refusal(status: 503, message: "the render queue is full (\(options.queueLimit) waiting); try again", retryAfter: 1)))
+                    finish(key: key, id: flight, .failure(Refusal(statusCode: 503, message: "the render queue is full (\(options.queueLimit) waiting); try again", retryAfter: 1)))
                     return
                 }
             } else {
@@ -176,7 +164,7 @@ final class RenderService: Sendable {
             let timeout = options.timeout
             let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                let refusal = Refusal(status: 503, message: "the render took longer than --timeout (\(formatNumber(seconds)) s); try again", retryAfter: 1)
+                let refusal = Refusal(statusCode: 503, message: "the render took longer than --timeout (\(formatNumber(seconds)) s); try again", retryAfter: 1)
                 if expire(key: key, flight: flight, waiter: waiter, refusal) { metrics.renderFailures.increment() }
             }
         }
@@ -294,21 +282,9 @@ final class RenderService: Sendable {
         metrics.cacheBytes.set(Double(cache.stats.bytes))
     }
 
-    /// What a client is told of a failure: the CLI's message, naming the
-    /// source by its path under the root and nothing else of the file system.
+    /// What a client is told of a failure (see `Refusal.init(_:file:root:)`).
     func refusal(for error: any Error, file: String) -> Refusal {
-        guard let error = error as? GlsliceError else {
-            return Refusal(status: 500, message: "internal error (a bug: please report it)")
-        }
-        let status: Int
-        switch error.kind {
-        case .usage, .badInput: status = 400
-        case .noInput: return .notFound
-        case .unavailable: status = 503
-        case .cannotWrite, .internal: status = 500
-        }
-        return Refusal(status: status, message: options.root.redact(error.about(file).description),
-                       retryAfter: status == 503 ? 1 : nil)
+        Refusal(error, file: file, root: options.root)
     }
 
     static func etag(_ digest: String) -> String { "\"\(digest)\"" }

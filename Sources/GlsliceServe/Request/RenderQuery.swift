@@ -2,27 +2,21 @@ import Foundation
 import GlsliceKit
 
 /// A render URL's query read with the one option schema: the same keys as a
-/// manifest line and the same messages as the CLI, because it goes through
-/// `RenderRequest`'s decoder.
+/// manifest line and the same parser as the CLI (`RenderRequest(texts:style:)`),
+/// options named as query parameters.
 enum RenderQuery {
     /// The keys a render URL may carry: the request's, and `sig`.
-    static let knownKeys = RenderRequest.CodingKeys.allCases.map(\.stringValue).sorted()
+    static let knownKeys = RequestOption.allCases.map(\.stringValue).sorted()
 
     static func request(from items: QueryItems) throws -> RenderRequest {
-        var fields: [String: String] = [:]
+        var texts: [RequestOption: String] = [:]
         for (name, value) in items.pairs where name != URLSigner.parameter {
-            guard knownKeys.contains(name) else {
+            guard let option = RequestOption(rawValue: name) else {
                 throw GlsliceError(.usage, "unknown parameter '\(name)' (known: \(knownKeys.joined(separator: ", ")))")
             }
-            guard fields[name] == nil else { throw GlsliceError(.usage, "parameter '\(name)' is given twice") }
-            fields[name] = value
+            guard texts[option] == nil else { throw GlsliceError(.usage, "parameter '\(name)' is given twice") }
+            texts[option] = value
         }
-        do {
-            return try JSONDecoder().decode(RenderRequest.self, from: try JSONEncoder().encode(fields))
-        } catch let error as GlsliceError {
-            throw error
-        } catch {
-            throw GlsliceError(.usage, "cannot read the query: \(error)")
-        }
+        return try RenderRequest(texts: texts, style: .queryParameter)
     }
 }

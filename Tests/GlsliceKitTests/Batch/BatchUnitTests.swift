@@ -87,8 +87,8 @@ func readResults(_ path: String) throws -> [[String: Any]] {
             do {
                 _ = try reader.job(line: number, text: text)
             } catch let error as GlsliceError {
-                #expect(error.message.contains(expected), "line \(number): \(error.message)")
-                #expect(error.file == "\(path):\(number)")
+                #expect(error.text(naming: .manifestKey).contains(expected), "line \(number): \(error.message)")
+                #expect(error.manifestLine == ManifestLine(manifest: path, number: number))
             }
             line += 1
         }
@@ -130,7 +130,7 @@ func readResults(_ path: String) throws -> [[String: Any]] {
         while let (number, text) = reader.nextLine() {
             do { _ = try reader.job(line: number, text: text); seen.append((number, true)) } catch let error as GlsliceError {
                 #expect(error.message.contains("longer than 1 MiB"))
-                #expect(error.file == "\(path):\(number)")
+                #expect(error.manifestLine == ManifestLine(manifest: path, number: number))
                 seen.append((number, false))
             }
         }

@@ -83,9 +83,30 @@ import Testing
         #expect(try decode(request.canonicalJSON) == request)
     }
 
+    /// An error names its option as a value; each front end spells it: a flag,
+    /// a manifest key, a query parameter. The rest of the words are the same.
+    @Test func anOptionErrorIsSpelledByEachFrontEnd() {
+        do {
+            _ = try Scale.parse("-2", option: .sourceScale)
+            Issue.record("a negative scale was accepted")
+        } catch let error as GlsliceError {
+            #expect(error.option == .sourceScale && error.kind == .usage)
+            #expect(error.text(naming: .flag) == "--source-scale must be a positive number, got '-2'")
+            #expect(error.text(naming: .manifestKey) == "\"source-scale\" must be a positive number, got '-2'")
+            #expect(error.text(naming: .queryParameter) == "source-scale must be a positive number, got '-2'")
+            var located = error.about("a.png")
+            located.manifestLine = ManifestLine(manifest: "jobs.jsonl", number: 3)
+            #expect(located.text(naming: .manifestKey) == "jobs.jsonl:3: a.png: \"source-scale\" must be a positive number, got '-2'")
+            #expect(located.text(naming: .manifestKey, withManifestLine: false) == "a.png: \"source-scale\" must be a positive number, got '-2'")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test func badValuesSayWhatIsExpected() {
         let cases = [
             (#"{"pixels": true}"#, "\"pixels\" must be \"WxH\" or [W, H]"),
+            (#"{"scale": "0", "pixels": "1x1"}"#, "\"scale\" must be a positive number, got '0'"),
             (#"{"pixels": "1x1", "insets": {"top": 1}}"#, "\"insets\" must be"),
             (#"{"pixels": "1x1", "mode": 3}"#, "\"mode\" must be a string"),
             (#"{"pixels": "1x1", "filter": "cubic"}"#, "unknown filter 'cubic'"),
@@ -97,7 +118,7 @@ import Testing
                 _ = try decode(json)
                 Issue.record("\(json) was accepted")
             } catch let error as GlsliceError {
-                #expect(error.message.contains(message), "\(json): \(error.message)")
+                #expect(error.text(naming: .manifestKey).contains(message), "\(json): \(error.message)")
                 #expect(error.kind == .usage)
             } catch {
                 Issue.record("\(json): \(error)")

@@ -104,6 +104,8 @@ import Testing
                 ("/render/panel.png?pixels=0x20", "must be positive"),
                 ("/render/panel.png?pixels=20.5x20", "pixels must be whole numbers, got '20.5x20'"),
                 ("/render/panel.png?pixels=20x20&mode=wobble", "unknown mode 'wobble'"),
+                // Options are named as query parameters, never as flags.
+                ("/render/panel.png?pixels=20x20&source-scale=0", "source-scale must be a positive number, got '0'"),
                 ("/render/panel.png?pixels=20x20&size=10x10", "size and pixels are alternatives"),
                 ("/render/panel.png", "give the output size"),
                 ("/render/panel.png?pixels=20x20&colour=red", "unknown parameter 'colour'"),
@@ -123,6 +125,8 @@ import Testing
                 #expect(response.text.filter { $0 == "\n" }.count == 1 && response.text.hasSuffix("}\n"), "\(response.text)")
                 let error = try #require(response.errorMessage, "\(path): \(response.text)")
                 #expect(error.contains(message), "\(path): \(error)")
+                #expect(RequestOption.allCases.allSatisfy { !error.contains("--" + $0.rawValue) },
+                        "an HTTP message names request options as query parameters: \(error)")
                 #expect(!error.contains(world.folder.path), "\(error)")
             }
             // A failed render does not take the server down.
