@@ -64,9 +64,7 @@ struct CompareCommand: ParsableCommand {
         guard !(first == "-" && second == "-") else {
             throw GlsliceError(.usage, "'-' (standard input) can be only one of the two images")
         }
-        let limit = Limits().maxSourcePixels
-        let a = try PNGDecoder.decode(path: first, maxPixels: limit), b = try PNGDecoder.decode(path: second, maxPixels: limit)
-        let comparison = try ImageComparison.compare(a, b, tolerance: tolerance, files: (first, second))
+        let comparison = try ImageComparison.compareFiles(first, second, tolerance: tolerance)
         if let diff { _ = try PNGEncoder.write(comparison.heatMap(), to: OutputTarget(diff)) }
         if json && diff != "-" {
             printJSON(Result(first: first, second: second, width: comparison.size.width, height: comparison.size.height,

@@ -11,10 +11,10 @@ import Foundation
 /// to lay the sheet out (a large one is dropped and read again when its block
 /// is drawn), then the sheet's size is checked against `maxPixels` and the
 /// address space left, so an oversized sheet is exit 65, not an abort.
-public enum ContactSheet {
+package enum ContactSheet {
     static let margin = 12, gap = 10, labelScale = 2
     /// A sheet is for looking at: 256 Mpx (1 GiB of pixels) is far past what a viewer opens.
-    public static let defaultMaxPixels = 256_000_000
+    package static let defaultMaxPixels = 256_000_000
     /// Sources up to this many pixels stay in memory between layout and drawing.
     static let keptSourcePixels = 4_000_000
     static var labelHeight: Int { BitmapFont.height * labelScale + 6 }
@@ -88,7 +88,7 @@ public enum ContactSheet {
 
     /// The sheet for `paths` (each with `insets` unless it gives its own lattice).
     /// Throws `.badInput` when the sheet would exceed `maxSheetPixels` or the memory left.
-    public static func make(paths: [String], insets: Insets = .zero, maxPixels: Int = Limits().maxSourcePixels,
+    package static func make(paths: [String], insets: Insets = .zero, maxPixels: Int = Limits().maxSourcePixels,
                             maxSheetPixels: Int = defaultMaxPixels) throws -> PremultipliedImage {
         guard paths.filter({ $0 == "-" }).count <= 1 else {
             throw GlsliceError(.usage, "'-' (standard input) is given more than once; it can be read only once")

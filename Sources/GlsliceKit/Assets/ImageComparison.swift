@@ -12,11 +12,20 @@ public struct ImageComparison: Sendable {
     public var pixelsOver: Int
     public var tolerance: Int
     /// Per pixel, its largest channel difference.
-    public var differences: [UInt8]
+    package var differences: [UInt8]
 
     public var differ: Bool { pixelsOver > 0 }
 
-    public static func compare(_ a: StraightImage, _ b: StraightImage, tolerance: Int, files: (String, String)) throws -> ImageComparison {
+    /// Decodes the PNGs at `first` and `second` (`-` is standard input, for one
+    /// of them) and compares them; images of different sizes are refused (`.badInput`).
+    public static func compareFiles(_ first: String, _ second: String, tolerance: Int,
+                                    limits: Limits = Limits()) throws -> ImageComparison {
+        let a = try PNGDecoder.decode(path: first, maxPixels: limits.maxSourcePixels)
+        let b = try PNGDecoder.decode(path: second, maxPixels: limits.maxSourcePixels)
+        return try compare(a, b, tolerance: tolerance, files: (first, second))
+    }
+
+    package static func compare(_ a: StraightImage, _ b: StraightImage, tolerance: Int, files: (String, String)) throws -> ImageComparison {
         guard a.width == b.width, a.height == b.height else {
             throw GlsliceError(.badInput,
                 "\(files.0) is \(a.width)x\(a.height) px but \(files.1) is \(b.width)x\(b.height) px; compare needs equal sizes")
@@ -43,7 +52,7 @@ public struct ImageComparison: Sendable {
 
     /// A heat map: equal pixels dark grey, differences within the tolerance
     /// blue, above it from yellow to red as they grow (scaled to the largest).
-    public func heatMap() -> PremultipliedImage {
+    package func heatMap() -> PremultipliedImage {
         var pixels = [UInt8](repeating: 255, count: differences.count * 4)
         let top = max(1, maxDifference)
         for (i, d) in differences.enumerated() {

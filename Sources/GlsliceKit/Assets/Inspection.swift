@@ -4,15 +4,15 @@ import Foundation
 /// a nine-patch's padding and optical bounds, each scalable band's analysis,
 /// and whether its @1x/@2x/@3x siblings (or an image set's variants) agree.
 public struct Inspection: Sendable, Encodable {
-    public struct Band: Sendable, Encodable {
-        public var axis: Axis
-        public var start: Int
-        public var end: Int
-        public var content: BandContent
-        public var wholePeriods: Bool?
+    package struct Band: Sendable, Encodable {
+        package var axis: Axis
+        package var start: Int
+        package var end: Int
+        package var content: BandContent
+        package var wholePeriods: Bool?
         /// The band's smallest length that still renders the same (in `tile` for a periodic band).
-        public var smallest: Int
-        public var pixelsToLose: Int
+        package var smallest: Int
+        package var pixelsToLose: Int
 
         enum CodingKeys: String, CodingKey {
             case axis, start, end, content, period, smallest
@@ -21,7 +21,7 @@ public struct Inspection: Sendable, Encodable {
         }
 
         /// `content` as its name (`solid`, `gradient`, `periodic`, `none`), a periodic band's `period` beside it.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(axis, forKey: .axis)
             try c.encode(start, forKey: .start)
@@ -44,10 +44,10 @@ public struct Inspection: Sendable, Encodable {
         }
     }
 
-    public struct LatticeSegment: Sendable, Encodable {
-        public var start: Int
-        public var end: Int
-        public var scalable: Bool
+    package struct LatticeSegment: Sendable, Encodable {
+        package var start: Int
+        package var end: Int
+        package var scalable: Bool
     }
 
     public var file: String
@@ -58,12 +58,12 @@ public struct Inspection: Sendable, Encodable {
     public var height: Int
     public var scale: Double
     public var defaultMode: ResizeMode
-    public var latticeX: [LatticeSegment]
-    public var latticeY: [LatticeSegment]
-    public var padding: PixelInsets?
-    public var optical: PixelInsets?
-    public var bands: [Band]
-    public var scales: ScaleAgreement
+    package var latticeX: [LatticeSegment]
+    package var latticeY: [LatticeSegment]
+    package var padding: PixelInsets?
+    package var optical: PixelInsets?
+    package var bands: [Band]
+    package var scales: ScaleAgreement
 
     enum CodingKeys: String, CodingKey {
         case file, source, kind, width, height, scale, padding, optical, bands, scales
@@ -167,22 +167,22 @@ public struct Inspection: Sendable, Encodable {
 /// Whether a source's scale variants describe the same thing in points:
 /// `button.png`, `button@2x.png`, `button@3x.png` beside each other (or their
 /// `.9.png` forms), or an image set's entries.
-public struct ScaleAgreement: Sendable, Encodable {
-    public struct Variant: Sendable, Encodable {
-        public var file: String
-        public var scale: Double
-        public var width: Int
-        public var height: Int
+package struct ScaleAgreement: Sendable, Encodable {
+    package struct Variant: Sendable, Encodable {
+        package var file: String
+        package var scale: Double
+        package var width: Int
+        package var height: Int
     }
 
-    public var variants: [Variant]
+    package var variants: [Variant]
     /// Each disagreement in one line; empty when they agree.
-    public var problems: [String]
-    public var agree: Bool { problems.isEmpty }
+    package var problems: [String]
+    package var agree: Bool { problems.isEmpty }
 
     enum CodingKeys: String, CodingKey { case variants, problems, agree }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(variants, forKey: .variants)
         try c.encode(problems, forKey: .problems)

@@ -10,19 +10,19 @@ public enum Optimizer {
     public struct Report: Sendable {
         public var input: String
         public var output: String
-        public var kind: String
+        package var kind: String
         public var before: PixelSize
         public var after: PixelSize
         /// The insets in points for a plain PNG (caps are never changed, so they are the same).
-        public var insets: Insets?
+        package var insets: Insets?
         /// The modes in which old and new render byte-identically at every size checked.
         public var equalModes: [ResizeMode]
         /// Renders compared per mode in each source (sizes × 2 scales × 2 filters).
-        public var checksPerMode: Int
+        package var checksPerMode: Int
         public var bytesBefore: Int
         public var bytesAfter: Int
         /// The source's own default mode, when it is not among `equalModes`.
-        public var defaultModeLost: ResizeMode?
+        package var defaultModeLost: ResizeMode?
 
         public var text: String {
             var lines: [String] = []
@@ -106,7 +106,7 @@ public enum Optimizer {
 
     /// Output sizes that exercise every layout case: smaller than the caps,
     /// exactly the caps, natural, a pixel either way, wide, tall, large.
-    public static func checkSizes(for lattice: Lattice) -> [PixelSize] {
+    package static func checkSizes(for lattice: Lattice) -> [PixelSize] {
         let w = lattice.width, h = lattice.height
         let fx = lattice.x.filter { !$0.scalable }.map(\.length).reduce(0, +)
         let fy = lattice.y.filter { !$0.scalable }.map(\.length).reduce(0, +)
@@ -124,7 +124,7 @@ public enum Optimizer {
 
     /// The modes in which `a` (on `la`) and `b` (on `lb`) render byte-identically
     /// at every size, at k = 1 and 2, with both filters; and the renders per mode.
-    public static func equalModes(_ a: PremultipliedImage, _ la: Lattice, _ b: PremultipliedImage, _ lb: Lattice,
+    package static func equalModes(_ a: PremultipliedImage, _ la: Lattice, _ b: PremultipliedImage, _ lb: Lattice,
                                   modes: [ResizeMode] = ResizeMode.allCases) throws -> (modes: [ResizeMode], checks: Int) {
         let renderer = CPURenderer()
         var equal: [ResizeMode] = []

@@ -1,13 +1,13 @@
 /// Which way a source band runs: an x band is a run of columns (a scalable x
 /// segment over the whole height), a y band a run of rows.
-public enum Axis: String, Sendable, Codable {
+package enum Axis: String, Sendable, Codable {
     case x, y
 }
 
 /// What one scalable segment's band holds, by the guidance's rules for the
 /// smallest image that gives the look. A band is the segment's pixels across
 /// the whole source (caps included), because that is what shrinking it removes.
-public enum BandContent: Sendable, Equatable {
+package enum BandContent: Sendable, Equatable {
     /// Every pixel the same colour: 1 px would do.
     case solid
     /// Every line across the band the same, changing only along the other axis
@@ -19,7 +19,7 @@ public enum BandContent: Sendable, Equatable {
     case none
 
     /// The name reports and JSON use.
-    public var name: String {
+    package var name: String {
         switch self {
         case .solid: "solid"
         case .gradient: "gradient"
@@ -30,22 +30,22 @@ public enum BandContent: Sendable, Equatable {
 }
 
 /// One scalable segment's analysis.
-public struct BandAnalysis: Sendable, Equatable {
-    public var axis: Axis
+package struct BandAnalysis: Sendable, Equatable {
+    package var axis: Axis
     /// The segment, in source pixels.
-    public var segment: Segment
-    public var content: BandContent
+    package var segment: Segment
+    package var content: BandContent
     /// Source pixels across the band (the source's height for an x band).
-    public var across: Int
+    package var across: Int
 
     /// True when the band holds a whole number of its periods (a periodic band only).
-    public var wholePeriods: Bool {
+    package var wholePeriods: Bool {
         if case .periodic(let p) = content { return segment.length % p == 0 }
         return false
     }
 
     /// The band's smallest length that tiles the same; stretching the same needs a 1-px band.
-    public var smallestLength: Int {
+    package var smallestLength: Int {
         switch content {
         case .solid, .gradient: 1
         case .periodic(let p): wholePeriods ? p : segment.length
@@ -54,12 +54,12 @@ public struct BandAnalysis: Sendable, Equatable {
     }
 
     /// Pixels the source could lose by shrinking this band to `smallestLength`.
-    public var pixelsToLose: Int { (segment.length - smallestLength) * across }
+    package var pixelsToLose: Int { (segment.length - smallestLength) * across }
 }
 
 /// Looks at each scalable segment of a lattice on a source's pixels.
-public enum RegionAnalysis {
-    public static func analyze(_ image: PremultipliedImage, lattice: Lattice) -> [BandAnalysis] {
+package enum RegionAnalysis {
+    package static func analyze(_ image: PremultipliedImage, lattice: Lattice) -> [BandAnalysis] {
         lattice.x.filter(\.scalable).map { band($0, axis: .x, image) }
             + lattice.y.filter(\.scalable).map { band($0, axis: .y, image) }
     }

@@ -16,14 +16,14 @@ public enum BackendChoice: String, CaseIterable, Sendable {
 
 /// A backend ready to draw: the CPU reference, or a GPU renderer. Not
 /// `Sendable`: a GPU backend lives on the thread that opened it.
-public enum Backend {
+package enum Backend {
     case cpu
     case gpu(GPURenderer)
 
     /// Opens the backend `choice` asks for. `auto` takes the CPU unless a
     /// hardware GPU is there, and calls `warn` once saying why; `gpu` (llvmpipe
     /// included) throws `.unavailable` when no context comes up.
-    public static func make(_ choice: BackendChoice, device: Int? = nil,
+    package static func make(_ choice: BackendChoice, device: Int? = nil,
                             warn: (String) -> Void = { _ in }) throws -> Backend {
         try make(choice, device: device, singleOutput: nil, warn: warn)
     }
@@ -34,11 +34,11 @@ public enum Backend {
     /// the CPU takes to draw them (about 2 ms per megapixel, and encoding, which
     /// both backends do on the CPU, dominates). Batches and serve open the GPU
     /// once for many outputs, so this does not apply to them.
-    public static let singleRenderGPUPixels = 1 << 24
+    package static let singleRenderGPUPixels = 1 << 24
 
     /// `make`, for one output of `singleOutput` (`render`): `auto` takes the CPU
     /// without opening a context when the output is below `singleRenderGPUPixels`.
-    public static func make(_ choice: BackendChoice, device: Int?, singleOutput: PixelSize?,
+    package static func make(_ choice: BackendChoice, device: Int?, singleOutput: PixelSize?,
                             warn: (String) -> Void = { _ in }) throws -> Backend {
         if choice == .auto, let singleOutput, singleOutput.pixelCount < singleRenderGPUPixels { return .cpu }
         switch choice {
@@ -56,7 +56,7 @@ public enum Backend {
     /// What `auto` takes, and why: a hardware GPU when a context comes up on
     /// one; else the CPU, because a software rasteriser (llvmpipe, softpipe,
     /// swrast) renders slower than the CPU backend and takes more memory.
-    public static func auto(device: Int? = nil) -> (backend: Backend, reason: String) {
+    package static func auto(device: Int? = nil) -> (backend: Backend, reason: String) {
         do {
             let context = try GPUContext.make(device: device)
             let verdict = autoVerdict(for: context)
@@ -69,14 +69,14 @@ public enum Backend {
     }
 
     /// Whether `auto` draws through `context`, and why (also what `doctor` prints).
-    public static func autoVerdict(for context: GPUContext) -> (useGPU: Bool, reason: String) {
+    package static func autoVerdict(for context: GPUContext) -> (useGPU: Bool, reason: String) {
         context.isSoftware
             ? (false, "GL here is \(context.renderer), a software rasteriser: rendering on the CPU, which is faster (--backend gpu forces GL)")
             : (true, "a hardware GPU: \(context.renderer)")
     }
 
     /// `cpu`, or `gpu (RENDERER)`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .cpu: "cpu"
         case .gpu(let renderer): "gpu (\(renderer.context.renderer))"
@@ -84,12 +84,12 @@ public enum Backend {
     }
 
     /// The GPU renderer, when this is the GPU backend.
-    public var gpu: GPURenderer? {
+    package var gpu: GPURenderer? {
         if case .gpu(let renderer) = self { return renderer }
         return nil
     }
 
-    public func prepare(_ plan: RenderPlan, source: PremultipliedImage) throws -> any BandRenderer {
+    package func prepare(_ plan: RenderPlan, source: PremultipliedImage) throws -> any BandRenderer {
         switch self {
         case .cpu: CPURenderer.PlanWithTaps(plan: plan, source: source)
         case .gpu(let renderer): try renderer.upload(plan, source: source)
@@ -98,18 +98,18 @@ public enum Backend {
 }
 
 /// How outputs are cut into bands of rows: memory is bounded by one band.
-public struct Banding: Sendable {
+package struct Banding: Sendable {
     /// Bytes of premultiplied rows held at once.
-    public var bandBytes: Int
+    package var bandBytes: Int
     /// Forces at most this many rows per band (tests use it to make strips cheap).
-    public var maxRows: Int?
+    package var maxRows: Int?
 
-    public init(bandBytes: Int = 32 << 20, maxRows: Int? = nil) {
+    package init(bandBytes: Int = 32 << 20, maxRows: Int? = nil) {
         self.bandBytes = bandBytes
         self.maxRows = maxRows
     }
 
-    public func rows(width: Int, height: Int, renderer: any BandRenderer) -> Int {
+    package func rows(width: Int, height: Int, renderer: any BandRenderer) -> Int {
         var rows = max(1, bandBytes / max(1, width * 4))
         rows = min(rows, renderer.maxBandRows, height)
         if let maxRows { rows = min(rows, max(1, maxRows)) }
@@ -118,7 +118,7 @@ public struct Banding: Sendable {
 
     /// The one band loop: renders `size` band by band and hands each band to
     /// `sink` in order, holding one band in memory.
-    public func render(_ renderer: any BandRenderer, size: PixelSize, into sink: any RowSink,
+    package func render(_ renderer: any BandRenderer, size: PixelSize, into sink: any RowSink,
                        drawn: (Duration) -> Void = { _ in }) throws {
         let clock = ContinuousClock()
         let width = size.width, height = size.height
@@ -138,17 +138,17 @@ public struct Banding: Sendable {
 }
 
 /// Collects bands into one premultiplied image (tests, parity, benchmarks).
-public final class ImageSink: RowSink {
-    public let size: PixelSize
+package final class ImageSink: RowSink {
+    package let size: PixelSize
     private var pixels: [UInt8]
     private var filled = 0
 
-    public init(size: PixelSize) {
+    package init(size: PixelSize) {
         self.size = size
         pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
     }
 
-    public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
+    package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
         let bytes = count * size.width * 4
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -157,7 +157,7 @@ public final class ImageSink: RowSink {
         filled += bytes
     }
 
-    public var image: PremultipliedImage {
+    package var image: PremultipliedImage {
         PremultipliedImage(RGBAImage(width: size.width, height: size.height, pixels: pixels))
     }
 }

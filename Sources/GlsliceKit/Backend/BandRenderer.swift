@@ -1,6 +1,6 @@
 /// A plan made ready on one backend: renders any band of output rows.
 /// The CPU and the GPU each have one; nothing after this folder knows which.
-public protocol BandRenderer {
+package protocol BandRenderer {
     /// The most rows one `renderRows` call accepts.
     var maxBandRows: Int { get }
     /// Writes rows `band` of premultiplied RGBA8 into `output` (row `band.lowerBound`
@@ -9,12 +9,12 @@ public protocol BandRenderer {
 }
 
 extension CPURenderer.PlanWithTaps: BandRenderer {
-    public var maxBandRows: Int { Int.max }
+    package var maxBandRows: Int { Int.max }
 }
 
 extension GPURenderer.UploadedPlan: BandRenderer {}
 
 /// Where rendered bands go, in order: a PNG encoder, or memory.
-public protocol RowSink {
+package protocol RowSink {
     func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws
 }

@@ -15,10 +15,10 @@ public struct BatchOptions: Sendable {
     public var resume = false
     /// `fsync` each output before it is named (`--fsync`).
     public var durable = false
-    public var shard = Shard.all
+    package var shard = Shard.all
     public var cacheBytes = 256 << 20
     /// How the GPU draw stage runs (pixel-pack ring, memory in flight).
-    public var gpu = GPUSettings()
+    package var gpu = GPUSettings()
     public var limits = Limits()
 
     public init(manifest: String) { self.manifest = manifest }

@@ -14,7 +14,7 @@ public final class BatchRunner: Sendable {
     let onError: @Sendable (String) -> Void
     let onProgress: (@Sendable (_ done: Int) -> Void)?
     /// Busy time per stage, for `--stats`.
-    public let times = StageTimes()
+    package let times = StageTimes()
 
     /// - Parameters:
     ///   - onError: one line per failed job (`manifest:LINE: message`).
@@ -36,7 +36,7 @@ public final class BatchRunner: Sendable {
     }
 
     /// Counts the non-blank lines of this shard.
-    public static func countJobs(_ options: BatchOptions) throws -> Int {
+    package static func countJobs(_ options: BatchOptions) throws -> Int {
         let reader = try ManifestReader(path: options.manifest)
         var count = 0
         while let (number, _) = reader.nextLine() {

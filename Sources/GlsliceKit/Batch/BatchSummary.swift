@@ -8,15 +8,15 @@ public struct BatchSummary: Sendable {
     public var bytes = 0
     public var seconds = 0.0
     public var backend = ""
-    public var backendKind = BackendKind.cpu
+    package var backendKind = BackendKind.cpu
     /// Each stage's busy time (`batch --stats`).
     public var stages: [StageShare] = []
     /// A `--results` line could not be written: the run fails even if every job rendered.
-    public var resultsLost = false
-    public var total: Int { ok + skipped + failed }
+    package var resultsLost = false
+    package var total: Int { ok + skipped + failed }
     public var succeeded: Bool { failed == 0 && !resultsLost }
 
-    public var line: String {
+    package var line: String {
         let rate = seconds > 0 ? Double(ok) / seconds : 0
         return String(format: "batch: %d rendered, %d skipped, %d failed in %.2f s (%.0f renders/s, %@ of PNG) on %@",
                       ok, skipped, failed, seconds, rate, formatBytes(bytes), backend)
@@ -38,18 +38,18 @@ func formatBytes(_ bytes: Int) -> String {
 }
 
 /// One job's outcome, as a line of the results file.
-public struct JobResult: Sendable, Encodable {
-    public enum Status: String, Sendable, Encodable { case ok, skipped, error }
-    public var line: Int
-    public var output: String?
-    public var status: Status
-    public var error: String?
-    public var milliseconds: Double
-    public var bytes: Int
+package struct JobResult: Sendable, Encodable {
+    package enum Status: String, Sendable, Encodable { case ok, skipped, error }
+    package var line: Int
+    package var output: String?
+    package var status: Status
+    package var error: String?
+    package var milliseconds: Double
+    package var bytes: Int
     /// A nine-patch source's padding and optical bounds, for laying text out in the output.
-    public var ninePatch: NinePatchBounds?
+    package var ninePatch: NinePatchBounds?
 
-    public init(line: Int, output: String?, status: Status, error: String?, milliseconds: Double, bytes: Int,
+    package init(line: Int, output: String?, status: Status, error: String?, milliseconds: Double, bytes: Int,
                 ninePatch: NinePatchBounds? = nil) {
         self.line = line
         self.output = output
@@ -67,7 +67,7 @@ public struct JobResult: Sendable, Encodable {
     }
 
     /// Writes every key, `null` where there is no value, `ms` to the microsecond.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(line, forKey: .line)
         try c.encode(output, forKey: .output)

@@ -66,13 +66,13 @@ protocol BatchDrawer {
 }
 
 /// How the GPU path draws: parameters, never environment reads inside the library.
-public struct GPUSettings: Sendable {
+package struct GPUSettings: Sendable {
     /// Read back through a ring of pixel-pack buffers; nil takes it on hardware GPUs (not llvmpipe).
-    public var pixelPackRing: Bool?
+    package var pixelPackRing: Bool?
     /// Bytes of drawn pixels allowed to wait for the encoders.
-    public var inFlightBytes: Int
+    package var inFlightBytes: Int
 
-    public init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20) {
+    package init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20) {
         self.pixelPackRing = pixelPackRing
         self.inFlightBytes = inFlightBytes
     }

@@ -2,12 +2,12 @@ import Foundation
 import Synchronization
 
 /// One manifest line made ready: paths resolved, options validated.
-public struct ManifestJob: Sendable {
+package struct ManifestJob: Sendable {
     /// 1-based line number in the manifest.
-    public var line: Int
-    public var input: String
-    public var output: String
-    public var request: RenderRequest
+    package var line: Int
+    package var input: String
+    package var output: String
+    package var request: RenderRequest
     /// `output` relative to the output folder, when outputs must stay inside
     /// it: the kernel then resolves it beneath the folder's descriptor.
     var outputInside: String?
@@ -24,8 +24,8 @@ public struct ManifestJob: Sendable {
 /// with its length. Each non-blank line is a job; its index for sharding is
 /// its line number − 1. A batch's feeder thread reads it; the reading state
 /// sits behind a mutex, so the compiler checks the hand-over.
-public final class ManifestReader: Sendable {
-    public let path: String
+package final class ManifestReader: Sendable {
+    package let path: String
     /// Relative inputs resolve against the manifest's folder.
     let manifestFolder: URL
     /// Relative outputs resolve against this (the `--out-dir`, else the manifest's folder).
@@ -34,7 +34,7 @@ public final class ManifestReader: Sendable {
 
     /// The longest line taken as a job. Longer lines are reported, not parsed:
     /// a job is a few hundred bytes, and a runaway line must not grow memory.
-    public static let maxLineBytes = 1 << 20
+    package static let maxLineBytes = 1 << 20
 
     /// Where reading stands: the file, the unread bytes, the line count.
     fileprivate struct LineState {
@@ -53,7 +53,7 @@ public final class ManifestReader: Sendable {
     let allowOutside: Bool
 
     /// `path` `-` reads standard input; its relative inputs resolve against the current folder.
-    public init(path: String, outputFolder: String? = nil, allowOutside: Bool = false) throws {
+    package init(path: String, outputFolder: String? = nil, allowOutside: Bool = false) throws {
         let isStandardInput = path == "-"
         self.path = isStandardInput ? "<stdin>" : path
         self.allowOutside = allowOutside
@@ -77,12 +77,12 @@ public final class ManifestReader: Sendable {
 
     /// The next non-blank line, or nil at the end. A line over `maxLineBytes`
     /// comes back empty, so that `job(line:text:)` reports it by number.
-    public func nextLine() -> (number: Int, text: Data)? {
+    package func nextLine() -> (number: Int, text: Data)? {
         state.withLock { $0.nextLine() }
     }
 
     /// Turns one line into a job, or an error that names the line.
-    public func job(line: Int, text: Data) throws -> ManifestJob {
+    package func job(line: Int, text: Data) throws -> ManifestJob {
         do {
             guard !text.isEmpty else {
                 throw GlsliceError(.usage, "the line is longer than \(Self.maxLineBytes >> 20) MiB, the limit for one job")

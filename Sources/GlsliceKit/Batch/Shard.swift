@@ -1,19 +1,19 @@
 import Foundation
 
 /// This machine's share of a manifest: jobs whose index ≡ `index` (mod `count`).
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
-    public var index: Int
-    public var count: Int
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
+    package var index: Int
+    package var count: Int
 
-    public static let all = Shard(index: 0, count: 1)
+    package static let all = Shard(index: 0, count: 1)
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
     /// Parses `K/N` with 0 ≤ K < N.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n > 0, (0..<n).contains(k) else {
             throw GlsliceError(.usage, "shard must be K/N with 0 ≤ K < N, e.g. 0/4, got '\(text)'")
@@ -23,14 +23,14 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// This machine's shard and how it was decided: `--shard K/N`, else the
     /// scheduler's environment, else the whole manifest.
-    public static func choose(option: String?, environment: [String: String]) throws
+    package static func choose(option: String?, environment: [String: String]) throws
         -> (shard: Shard, reason: String) {
         if let option { return (try Shard(parsing: option), "from --shard \(option)") }
         return try fromEnvironmentWithReason(environment) ?? (.all, "no --shard, no JOB_COMPLETION_INDEX and no SLURM_ARRAY_TASK_ID: every job")
     }
 
     /// From a Kubernetes Indexed Job or a Slurm array; nil when neither is set.
-    public static func fromEnvironment(_ environment: [String: String]) throws -> Shard? {
+    package static func fromEnvironment(_ environment: [String: String]) throws -> Shard? {
         try fromEnvironmentWithReason(environment)?.shard
     }
 
@@ -80,7 +80,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
                        + "(\(id) − \(minimum)) / \(step) = \(shard.index)")
     }
 
-    public func owns(_ jobIndex: Int) -> Bool { jobIndex % count == index }
+    package func owns(_ jobIndex: Int) -> Bool { jobIndex % count == index }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }

@@ -23,7 +23,7 @@ public struct StageShare: Sendable, Encodable {
     }
 
     /// `  prepare   2 threads   0.41 s   17%`
-    public var line: String {
+    package var line: String {
         let name = stage.padding(toLength: max(stage.count, 10), withPad: " ", startingAt: 0)
         return name + String(format: " %3d thread%@ %8.2f s busy %5.0f%%", threads, threads == 1 ? " " : "s", seconds,
                              share * 100)

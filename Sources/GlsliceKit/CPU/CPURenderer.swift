@@ -4,11 +4,11 @@ import Foundation
 ///
 /// Work is row by row so an encoder can take rows as they are produced; the
 /// per-axis taps are built once per plan by `PlanWithTaps`.
-public struct CPURenderer: Sendable {
-    public init() {}
+package struct CPURenderer: Sendable {
+    package init() {}
 
     /// Renders the whole output into memory.
-    public func render(_ plan: RenderPlan, source: PremultipliedImage) -> PremultipliedImage {
+    package func render(_ plan: RenderPlan, source: PremultipliedImage) -> PremultipliedImage {
         let prepared = PlanWithTaps(plan: plan, source: source)
         var pixels = [UInt8](repeating: 0, count: plan.size.pixelCount * 4)
         pixels.withUnsafeMutableBytes { raw in
@@ -23,7 +23,7 @@ public struct CPURenderer: Sendable {
     /// of at most `window` pixels (kept when the output is at most
     /// `keptWidth` wide, else made per band), the rows' taps per band. Memory
     /// is bounded by the window and the band, never by the output's length.
-    public final class PlanWithTaps: Sendable {
+    package final class PlanWithTaps: Sendable {
         let plan: RenderPlan
         let source: PremultipliedImage
         /// `plan.draws(x:y:)` for every span pair, flat (`y × xSpans.count + x`).
@@ -63,7 +63,7 @@ public struct CPURenderer: Sendable {
             }
         }
 
-        public init(plan: RenderPlan, source: PremultipliedImage) {
+        package init(plan: RenderPlan, source: PremultipliedImage) {
             self.plan = plan
             self.source = source
             drawn = plan.ySpans.indices.flatMap { y in plan.xSpans.indices.map { x in plan.draws(x: x, y: y) } }
@@ -84,7 +84,7 @@ public struct CPURenderer: Sendable {
         /// source rows blends them once, across the source width, then samples
         /// that blend with two horizontal taps: exactly the bilinear sum, with
         /// half the work per output pixel.
-        public func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
+        package func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
             output.initialize(repeating: 0, count: band.count * plan.size.width * 4)
             let rows = AxisTaps(spans: plan.ySpans, range: band, filter: plan.filter)
             for (index, columns) in PlanWithTaps.windows(of: plan.size.width).enumerated() {

@@ -1,13 +1,13 @@
 /// A rectangle of rows inside a `PixelBuffer`.
-public struct DrawnRows: Sendable {
-    public var buffer: PixelBuffer
+package struct DrawnRows: Sendable {
+    package var buffer: PixelBuffer
     /// Byte offset of the first row.
-    public var offset: Int
-    public var rows: Int
+    package var offset: Int
+    package var rows: Int
     /// Bytes from one row to the next.
-    public var rowStride: Int
+    package var rowStride: Int
 
-    public init(buffer: PixelBuffer, offset: Int, rows: Int, rowStride: Int) {
+    package init(buffer: PixelBuffer, offset: Int, rows: Int, rowStride: Int) {
         self.buffer = buffer
         self.offset = offset
         self.rows = rows
@@ -19,21 +19,21 @@ public struct DrawnRows: Sendable {
 
 /// Bands of one output drawn on another thread, arriving in order: the GPU
 /// draws a large output band by band and its encoder writes each as it comes.
-public final class BandStream: Sendable {
+package final class BandStream: Sendable {
     private let bands: BoundedQueue<DrawnRows>
     private let failure = Locked<GlsliceError?>(nil)
 
     /// - Parameter depth: bands drawn ahead of the encoder at most.
-    public init(depth: Int = 4) { bands = BoundedQueue(capacity: depth) }
+    package init(depth: Int = 4) { bands = BoundedQueue(capacity: depth) }
 
     /// The drawer: the next band (blocks while `depth` bands wait).
-    public func send(_ rows: DrawnRows) { bands.push(rows) }
+    package func send(_ rows: DrawnRows) { bands.push(rows) }
 
     /// The drawer: every band was sent.
-    public func finish() { bands.close() }
+    package func finish() { bands.close() }
 
     /// The drawer: no more bands will come, because of `error`.
-    public func fail(_ error: any Error) {
+    package func fail(_ error: any Error) {
         failure.withLock { $0 = error as? GlsliceError ?? GlsliceError(.internal, "\(error)") }
         bands.cancel()
     }

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Two counting semaphores carry the waiting (free slots, queued items) and a
 /// mutex guards the storage; `close` wakes every waiter, each waking the next.
-public final class BoundedQueue<Element: Sendable>: Sendable {
+package final class BoundedQueue<Element: Sendable>: Sendable {
     private struct Storage {
         /// Popped slots are set to nil at once, so a queue never keeps what it handed out alive.
         var items: [Element?] = []
@@ -36,11 +36,11 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     private let freeSlots: DispatchSemaphore
     private let queued = DispatchSemaphore(value: 0)
 
-    public init(capacity: Int) { freeSlots = DispatchSemaphore(value: max(1, capacity)) }
+    package init(capacity: Int) { freeSlots = DispatchSemaphore(value: max(1, capacity)) }
 
     /// Blocks while full. Returns false when the queue was closed.
     @discardableResult
-    public func push(_ item: Element) -> Bool {
+    package func push(_ item: Element) -> Bool {
         freeSlots.wait()
         let accepted = storage.withLock { storage in
             guard !storage.closed else { return false }
@@ -52,7 +52,7 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// Queues `item` only when a slot is free now; false when full or closed (never blocks).
-    public func tryPush(_ item: Element) -> Bool {
+    package func tryPush(_ item: Element) -> Bool {
         guard freeSlots.wait(timeout: .now()) == .success else { return false }
         let accepted = storage.withLock { storage in
             guard !storage.closed else { return false }
@@ -64,7 +64,7 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// Blocks while empty; nil once closed and drained.
-    public func pop() -> Element? {
+    package func pop() -> Element? {
         queued.wait()
         let item: Element? = storage.withLock { $0.take() }
         if item != nil { freeSlots.signal() } else { queued.signal() } // closed: wake the next popper
@@ -72,14 +72,14 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// Takes what is queued now, up to `limit`, waiting only for the first.
-    public func popBatch(limit: Int) -> [Element] {
+    package func popBatch(limit: Int) -> [Element] {
         popBatch(limit: limit, gathering: .zero, gap: .zero)
     }
 
     /// Waits for a first item, then gathers more, up to `limit` in all: while
     /// each arrives within `gap` of the one before, for at most `gathering`.
     /// Requests that arrive together leave together; a lone one waits `gap`.
-    public func popBatch(limit: Int, gathering: Duration, gap: Duration) -> [Element] {
+    package func popBatch(limit: Int, gathering: Duration, gap: Duration) -> [Element] {
         guard let first = pop() else { return [] }
         var batch = [first]
         let deadline = DispatchTime.now() + Self.nanoseconds(gathering)
@@ -101,7 +101,7 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// No more pushes; poppers drain what is left and then get nil.
-    public func close() {
+    package func close() {
         storage.withLock { $0.closed = true }
         queued.signal()
         freeSlots.signal()
@@ -110,7 +110,7 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     /// Closes and drops what is still queued, waking every waiter; returns the
     /// dropped items so that the caller can account for each one.
     @discardableResult
-    public func cancel() -> [Element] {
+    package func cancel() -> [Element] {
         let dropped = storage.withLock { storage -> [Element] in
             storage.closed = true
             let rest = storage.items[storage.head...].compactMap { $0 }

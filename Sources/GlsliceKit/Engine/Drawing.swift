@@ -1,6 +1,6 @@
 /// Where an output's pixels come from when it is encoded. Not `Sendable`:
 /// `bands` may hold a GPU plan, which lives on its context's thread.
-public enum Drawing {
+package enum Drawing {
     /// Drawn here, band by band, as the encoder asks (the CPU backend, and the
     /// GPU backend for `render`, whose one thread owns the context).
     case bands(any BandRenderer)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where an encoded PNG goes.
-public enum EncodeSink: Sendable {
+package enum EncodeSink: Sendable {
     /// A file (written atomically), standard output or a descriptor.
     case output(OutputTarget, durable: Bool = false)
     /// Bytes returned to the caller (serve's answers).
@@ -9,20 +9,20 @@ public enum EncodeSink: Sendable {
 }
 
 /// What the encode step produced.
-public struct EncodedPNG: Sendable {
+package struct EncodedPNG: Sendable {
     /// PNG bytes written.
-    public var byteCount: Int
+    package var byteCount: Int
     /// The PNG itself, for `.memory`.
-    public var data: [UInt8]?
+    package var data: [UInt8]?
 }
 
 /// The one encode step: a prepared job's rows, from wherever they were drawn,
 /// into a PNG in a file or in memory, with the job's opacity rule.
-public enum EncodeStep {
+package enum EncodeStep {
     /// - Parameters:
     ///   - recordDigest: write the job digest as a tEXt chunk (batch outputs, for `--resume`).
     ///   - times: where draw, encode and write time is charged (nil: nowhere).
-    public static func encode(_ job: PreparedJob, drawing: Drawing, to sink: EncodeSink, recordDigest: Bool = false,
+    package static func encode(_ job: PreparedJob, drawing: Drawing, to sink: EncodeSink, recordDigest: Bool = false,
                               banding: Banding = Banding(), times: StageTimes? = nil) throws -> EncodedPNG {
         let clock = ContinuousClock()
         let text = recordDigest ? (JobDigest.textKey, job.digest) : nil

@@ -5,20 +5,20 @@ import Foundation
 /// finished output from a stale one: SHA-256 of the renderer's version, the
 /// backend kind, the source's bytes (and an image set's recipe) and the
 /// request's canonical JSON.
-public enum JobDigest {
+package enum JobDigest {
     /// The tEXt key under which each output records its job digest.
-    public static let textKey = "glslice-job"
+    package static let textKey = "glslice-job"
     /// Part of every digest: bump when the same job would render different bytes.
-    public static let rendererVersion = "glslice-render/1"
+    package static let rendererVersion = "glslice-render/1"
 
     /// The first 32 hex digits of the job's SHA-256.
-    public static func make(backend: BackendKind, sourceKey: SourceKey, request: RenderRequest) -> String {
+    package static func make(backend: BackendKind, sourceKey: SourceKey, request: RenderRequest) -> String {
         let text = "\(rendererVersion)\n\(backend.rawValue)\n\(sourceKey.digestText)\n\(request.canonicalJSON)\n"
         return String(sha256Hex(Data(text.utf8)).prefix(32))
     }
 
     /// SHA-256 of `data` in lower-case hex (apple/swift-crypto).
-    public static func sha256Hex<D: DataProtocol>(_ data: D) -> String {
+    package static func sha256Hex<D: DataProtocol>(_ data: D) -> String {
         SHA256.hash(data: data).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex

@@ -2,15 +2,15 @@
 /// backend kind. Every front end (render, batch, serve, parity, the asset
 /// tools) comes through here, and `PlanBuilder` behind it is the only code
 /// that builds a plan.
-public struct PreparedJob: Sendable {
-    public var request: RenderRequest
-    public var source: ResolvedSource
-    public var plan: RenderPlan
-    public var backend: BackendKind
+package struct PreparedJob: Sendable {
+    package var request: RenderRequest
+    package var source: ResolvedSource
+    package var plan: RenderPlan
+    package var backend: BackendKind
     /// The digest an output records (tEXt `glslice-job`), and serve's ETag.
-    public var digest: String
+    package var digest: String
 
-    public init(request: RenderRequest, source: ResolvedSource, backend: BackendKind, limits: Limits) throws {
+    package init(request: RenderRequest, source: ResolvedSource, backend: BackendKind, limits: Limits) throws {
         self.request = request
         self.source = source
         self.backend = backend
@@ -18,10 +18,10 @@ public struct PreparedJob: Sendable {
         digest = JobDigest.make(backend: backend, sourceKey: source.key, request: request)
     }
 
-    public var size: PixelSize { plan.size }
+    package var size: PixelSize { plan.size }
 
     /// The one opacity rule, the same on every backend: RGB when the plan
     /// covers every output pixel with an opaque source; else RGBA (or a palette).
     /// It is known before drawing, so large outputs can stream.
-    public var isOpaque: Bool { plan.coversEveryPixel && source.isOpaque }
+    package var isOpaque: Bool { plan.coversEveryPixel && source.isOpaque }
 }

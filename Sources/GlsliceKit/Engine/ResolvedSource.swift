@@ -1,12 +1,12 @@
 /// A source ready to plan: its decoded pixels and slicing facts, and the key
 /// that names it in digests and in the GPU's texture cache.
-public struct ResolvedSource: Sendable {
-    public var source: SourceImage
-    public var key: SourceKey
+package struct ResolvedSource: Sendable {
+    package var source: SourceImage
+    package var key: SourceKey
     /// Every source pixel has alpha 255 (computed once, for the encode step's opacity rule).
-    public var isOpaque: Bool
+    package var isOpaque: Bool
 
-    public init(source: SourceImage, key: SourceKey) {
+    package init(source: SourceImage, key: SourceKey) {
         self.init(source: source, key: key, isOpaque: source.image.rgba.isOpaque)
     }
 
@@ -16,7 +16,7 @@ public struct ResolvedSource: Sendable {
         self.isOpaque = isOpaque
     }
 
-    public var image: PremultipliedImage { source.image }
+    package var image: PremultipliedImage { source.image }
 }
 
 extension ResolvedSource {
@@ -24,7 +24,7 @@ extension ResolvedSource {
     /// image set's variant for `outputScale`, hashing each file it reads.
     /// `scope`: where files are opened (beneath a server's root, `input` is relative to it).
     /// `ninePatch`: read `input`'s border as markers whatever its name (standard input).
-    public static func load(input: String, outputScale: Double?, maxPixels: Int,
+    package static func load(input: String, outputScale: Double?, maxPixels: Int,
                             scope: FileScope = .anywhere, ninePatch: Bool = false) throws -> ResolvedSource {
         var contentHash = ""
         let source = try SourceResolver.resolve(path: input, outputScale: outputScale, scope: scope) { file in

@@ -9,14 +9,14 @@ import Foundation
 /// caller is not held while its job waits: `draw(_:then:)` hands the drawn
 /// rows to a completion, which queues the encoding. Outputs too large for an
 /// atlas come back as a band stream that the GPU thread keeps filling.
-public final class SharedGPUDrawer: Sendable {
+package final class SharedGPUDrawer: Sendable {
     /// What the GPU thread hands back: rows in memory, or a stream of bands.
     /// (A `Drawing`, but `Sendable`: it crosses from the GPU thread to an encoder.)
-    public enum Drawn: Sendable {
+    package enum Drawn: Sendable {
         case rows(DrawnRows)
         case stream(BandStream)
 
-        public var drawing: Drawing {
+        package var drawing: Drawing {
             switch self {
             case .rows(let rows): .rows(rows)
             case .stream(let stream): .stream(stream)
@@ -25,7 +25,7 @@ public final class SharedGPUDrawer: Sendable {
     }
 
     /// Called on the GPU thread once a job is drawn: keep it short (queue the encoding).
-    public typealias Completion = @Sendable (Result<Drawn, any Error>) -> Void
+    package typealias Completion = @Sendable (Result<Drawn, any Error>) -> Void
 
     private struct Request: Sendable {
         var job: PreparedJob
@@ -35,9 +35,9 @@ public final class SharedGPUDrawer: Sendable {
     private let requests = BoundedQueue<Request>(capacity: 1 << 16)
     private let thread: WorkerThreads
     /// `gpu (RENDERER)`.
-    public let description: String
+    package let description: String
     /// Busy time of the GPU thread (draw, draw-wait, read-back).
-    public let times: StageTimes
+    package let times: StageTimes
 
     /// Opens the GPU on a new thread; throws what `Backend.make(.gpu)` throws there.
     /// - Parameters:
@@ -46,7 +46,7 @@ public final class SharedGPUDrawer: Sendable {
     ///   - gather: the longest the GPU thread gathers requests for one atlas.
     ///   - gap: it stops gathering when no request came for this long.
     ///   - inFlightBytes: drawn pixels allowed to wait for their encoders.
-    public init(device: Int?, acceptSoftware: Bool = true, gather: Duration = .milliseconds(2),
+    package init(device: Int?, acceptSoftware: Bool = true, gather: Duration = .milliseconds(2),
                 gap: Duration = .microseconds(200), inFlightBytes: Int = 512 << 20,
                 times: StageTimes = StageTimes()) throws {
         self.times = times
@@ -84,13 +84,13 @@ public final class SharedGPUDrawer: Sendable {
 
     /// Thrown for `acceptSoftware: false` when the only GL is a software
     /// rasteriser, with `auto`'s reason for taking the CPU instead.
-    public struct Declined: Error, Sendable {
-        public var reason: String
+    package struct Declined: Error, Sendable {
+        package var reason: String
     }
 
     /// Queues `job` for the GPU thread; `completion` gets its rows (or a stream
     /// of them) on that thread once drawn, or the error.
-    public func draw(_ job: PreparedJob, then completion: @escaping Completion) {
+    package func draw(_ job: PreparedJob, then completion: @escaping Completion) {
         guard requests.push(Request(job: job, completion: completion)) else {
             completion(.failure(GlsliceError(.unavailable, "the GPU thread has stopped")))
             return
@@ -98,7 +98,7 @@ public final class SharedGPUDrawer: Sendable {
     }
 
     /// Draws `job` and waits for it: `draw(_:then:)` for a caller with nothing else to do.
-    public func draw(_ job: PreparedJob) throws -> Drawing {
+    package func draw(_ job: PreparedJob) throws -> Drawing {
         let answer = Locked<Result<Drawn, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         draw(job) { result in
@@ -110,7 +110,7 @@ public final class SharedGPUDrawer: Sendable {
     }
 
     /// Lets the requests queued finish, then ends the GPU thread.
-    public func shutdown() {
+    package func shutdown() {
         requests.close()
         thread.wait()
     }

@@ -5,8 +5,8 @@ import Synchronization
 /// Decoded sources shared by a batch's workers, keyed by path and file
 /// identity (device, inode, size, modification time) so an edited file is
 /// read again, and capped in bytes (least recently used goes first).
-public final class SourceCache: Sendable {
-    public struct Identity: Hashable, Sendable {
+package final class SourceCache: Sendable {
+    package struct Identity: Hashable, Sendable {
         var path: String
         var device: UInt64
         var inode: UInt64
@@ -15,12 +15,12 @@ public final class SourceCache: Sendable {
     }
 
     /// A decoded source and the SHA-256 of its file, for job digests.
-    public struct Entry: Sendable {
-        public var source: SourceImage
-        public var contentHash: String
+    package struct Entry: Sendable {
+        package var source: SourceImage
+        package var contentHash: String
         /// Every pixel has alpha 255, counted once per decode rather than once per job.
-        public var isOpaque: Bool
-        public var image: PremultipliedImage { source.image }
+        package var isOpaque: Bool
+        package var image: PremultipliedImage { source.image }
     }
 
     private struct Slot {
@@ -44,7 +44,7 @@ public final class SourceCache: Sendable {
     private let scope: FileScope
     private let contents = Locked(Contents())
 
-    public init(capacityBytes: Int, maxPixels: Int, scope: FileScope = .anywhere) {
+    package init(capacityBytes: Int, maxPixels: Int, scope: FileScope = .anywhere) {
         capacity = capacityBytes
         self.maxPixels = maxPixels
         self.scope = scope
@@ -64,7 +64,7 @@ public final class SourceCache: Sendable {
     }
 
     /// The SHA-256 of the file at `path`, without decoding it (for `--resume`).
-    public func contentHash(of path: String) throws -> String {
+    package func contentHash(of path: String) throws -> String {
         let (fd, id) = try open(path)
         defer { close(fd) }
         if let hash = contents.withLock({ $0.slots[id]?.entry.contentHash ?? $0.hashes[id] }) { return hash }
@@ -77,7 +77,7 @@ public final class SourceCache: Sendable {
     }
 
     /// The decoded, premultiplied source at `path`, from the cache when its identity matches.
-    public func source(at path: String) throws -> Entry {
+    package func source(at path: String) throws -> Entry {
         let (fd, id) = try open(path)
         defer { close(fd) }
         let hit: Entry? = contents.withLock { contents in
@@ -110,7 +110,7 @@ public final class SourceCache: Sendable {
     /// What `input` draws (a PNG, a nine-patch or an image set's variant for
     /// `outputScale`) through this cache, and the digest key for it: the file's
     /// SHA-256, plus an image set's recipe when there is one.
-    public func resolve(input: String, outputScale: Double?) throws -> ResolvedSource {
+    package func resolve(input: String, outputScale: Double?) throws -> ResolvedSource {
         var contentHash = ""
         var opaque = true
         let source = try SourceResolver.resolve(path: input, outputScale: outputScale, scope: scope) { file in

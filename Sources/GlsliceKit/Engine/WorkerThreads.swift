@@ -4,12 +4,12 @@ import Foundation
 /// the engine's stages and of serve's render pool. Threads rather than tasks:
 /// they block on queues, on zlib and on GL, which would starve Swift's
 /// cooperative pool.
-public final class WorkerThreads: Sendable {
+package final class WorkerThreads: Sendable {
     private let group = DispatchGroup()
-    public let count: Int
+    package let count: Int
 
     /// Starts `count` threads named `name-0`, `name-1`…; each runs `body(index)` and ends.
-    public init(count: Int, name: String, body: @escaping @Sendable (Int) -> Void) {
+    package init(count: Int, name: String, body: @escaping @Sendable (Int) -> Void) {
         self.count = count
         for index in 0..<count {
             group.enter()
@@ -24,5 +24,5 @@ public final class WorkerThreads: Sendable {
     }
 
     /// Blocks until every thread's body has returned.
-    public func wait() { group.wait() }
+    package func wait() { group.wait() }
 }

@@ -137,13 +137,13 @@ extension AtlasRenderer {
 /// An atlas read back: premultiplied RGBA8, bottom row of the framebuffer
 /// first, as `glReadPixels` gives it. Nobody writes it once delivered, so
 /// encoder threads share it.
-public struct AtlasPixels: Sendable {
-    public let width: Int
-    public let height: Int
-    public let buffer: PixelBuffer
+package struct AtlasPixels: Sendable {
+    package let width: Int
+    package let height: Int
+    package let buffer: PixelBuffer
 
     /// Byte offset of the output placed at (`x`, `y`).
-    public func offset(x: Int, y: Int) -> Int { (y * width + x) * 4 }
+    package func offset(x: Int, y: Int) -> Int { (y * width + x) * 4 }
 }
 
 /// Shelf packing: left to right along a shelf, a new shelf below when full.

@@ -8,51 +8,51 @@ import Foundation
 ///
 /// Not `Sendable`: a context is current on the thread that made it, and every
 /// call into it comes from there.
-public final class GPUContext {
+package final class GPUContext {
     /// How the display was obtained, for `doctor` and error messages.
-    public let displayDescription: String
-    public let vendor: String
-    public let renderer: String
-    public let version: String
-    public let limits: GLLimits
+    package let displayDescription: String
+    package let vendor: String
+    package let renderer: String
+    package let version: String
+    package let limits: GLLimits
     /// True for Mesa's software rasterisers (llvmpipe, softpipe, swrast).
-    public var isSoftware: Bool { ["llvmpipe", "softpipe", "swrast"].contains { renderer.lowercased().contains($0) } }
+    package var isSoftware: Bool { ["llvmpipe", "softpipe", "swrast"].contains { renderer.lowercased().contains($0) } }
 
     let display: EGLDisplay
     private let handles: ContextHandles
     var context: EGLContext? { handles.context }
     var surface: EGLSurface? { handles.surface }
 
-    public struct GLLimits: Sendable {
-        public var maxTextureSize: Int
-        public var maxRenderbufferSize: Int
-        public var maxViewport: (width: Int, height: Int)
+    package struct GLLimits: Sendable {
+        package var maxTextureSize: Int
+        package var maxRenderbufferSize: Int
+        package var maxViewport: (width: Int, height: Int)
     }
 
     /// One EGL device as `eglQueryDevicesEXT` lists it.
-    public struct Device {
-        public var index: Int
-        public var drmFile: String?
-        public var extensions: String
+    package struct Device {
+        package var index: Int
+        package var drmFile: String?
+        package var extensions: String
         /// Mesa's software device (`EGL_MESA_device_software`).
-        public var isSoftware: Bool { extensions.contains("EGL_MESA_device_software") }
+        package var isSoftware: Bool { extensions.contains("EGL_MESA_device_software") }
         let handle: EGLDeviceEXT?
     }
 
     /// A display that was tried and what happened.
-    public struct Attempt: Sendable {
-        public var candidate: String
-        public var failure: String?
+    package struct Attempt: Sendable {
+        package var candidate: String
+        package var failure: String?
     }
 
     /// The client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`).
-    public static var clientExtensions: String {
+    package static var clientExtensions: String {
         guard let text = eglQueryString(gs_egl_no_display(), EGL_EXTENSIONS) else { return "" }
         return String(validatingCString: text) ?? ""
     }
 
     /// The EGL devices in enumeration order.
-    public static func devices() -> [Device] {
+    package static func devices() -> [Device] {
         guard clientExtensions.contains("EGL_EXT_device_enumeration") || clientExtensions.contains("EGL_EXT_device_base"),
               gs_egl_has_device_enumeration() != 0 else { return [] }
         var count: EGLint = 0
@@ -73,7 +73,7 @@ public final class GPUContext {
     /// (`device`; the CLI fills it from `--gpu` or `GLSLICE_GPU`), else hardware devices, then software
     /// ones, then the surfaceless platform, then the default display.
     /// Throws `.unavailable` naming every attempt when none works.
-    public static func make(device explicit: Int? = nil) throws -> GPUContext {
+    package static func make(device explicit: Int? = nil) throws -> GPUContext {
         if let headroom = addressSpaceHeadroom(), headroom < minimumHeadroom {
             throw GlsliceError(.unavailable, "the address-space limit (ulimit -v) leaves \(headroom >> 20) MiB, "
                                + "less than the \(minimumHeadroom >> 20) MiB a GL driver may map; raise it or use --backend cpu")
@@ -102,7 +102,7 @@ public final class GPUContext {
     }
 
     /// Like `make(device:)`, recording every attempt.
-    public static func make(device explicit: Int?, attempts: inout [Attempt]) -> GPUContext? {
+    package static func make(device explicit: Int?, attempts: inout [Attempt]) -> GPUContext? {
         let explicit = explicit
         let extensions = clientExtensions
         var candidates: [(String, () -> EGLDisplay?)] = []

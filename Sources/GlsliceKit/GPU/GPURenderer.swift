@@ -10,8 +10,8 @@ import Shaders
 /// centres and the shader blends `linear` with float weights (hardware
 /// bilinear weights have 8 bits and miss docs/RENDERING.md §5's tolerance).
 /// Not `Sendable`: one renderer, with its context, per rendering thread.
-public final class GPURenderer {
-    public let context: GPUContext
+package final class GPURenderer {
+    package let context: GPUContext
     private let program: GLuint
     private let vertexArray: GLuint
     private let vertexBuffer: GLuint
@@ -21,7 +21,7 @@ public final class GPURenderer {
     private let uniforms: Uniforms
 
     /// The widest and tallest framebuffer one draw may use.
-    public var maxTarget: (width: Int, height: Int) {
+    package var maxTarget: (width: Int, height: Int) {
         (min(context.limits.maxRenderbufferSize, context.limits.maxViewport.width),
          min(context.limits.maxRenderbufferSize, context.limits.maxViewport.height))
     }
@@ -42,7 +42,7 @@ public final class GPURenderer {
     ]
     static let floatsPerVertex = attributes.reduce(0) { $0 + $1.size }
 
-    public init(context: GPUContext) throws {
+    package init(context: GPUContext) throws {
         self.context = context
         try context.makeCurrent()
         let program = try ShaderProgram.link(vertex: ShaderSource.vertex, fragment: ShaderSource.fragment)
@@ -104,7 +104,7 @@ public final class GPURenderer {
     /// Uploads the cells of `source` that `plan` draws. With a `sourceKey`
     /// (a batch's content hash), cell textures are shared with later jobs of the
     /// same source through a cache that `trimTextureCache` bounds.
-    public func upload(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> UploadedPlan {
+    package func upload(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> UploadedPlan {
         try context.makeCurrent()
         let largest = max(source.width, source.height)
         guard largest <= context.limits.maxTextureSize else {
@@ -185,7 +185,7 @@ public final class GPURenderer {
     }
 
     /// A plan with its cell textures uploaded, ready to render any band of rows.
-    public final class UploadedPlan {
+    package final class UploadedPlan {
         let renderer: GPURenderer
         let plan: RenderPlan
         let textures: [GLuint]
@@ -227,9 +227,9 @@ public final class GPURenderer {
         }
 
         /// Rows per band that fit the framebuffer limits.
-        public var maxBandRows: Int { renderer.effectiveTarget.height }
+        package var maxBandRows: Int { renderer.effectiveTarget.height }
 
-        public func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) throws {
+        package func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) throws {
             try renderRows(band, into: output, timing: nil)
         }
 

@@ -7,7 +7,7 @@ func cMessage(_ buffer: [CChar]) -> String {
 }
 
 /// `strerror(errno)` as a String.
-public func systemError() -> String {
+package func systemError() -> String {
     guard let text = strerror(errno) else { return "error \(errno)" }
     return String(validatingCString: text) ?? "error \(errno)"
 }

@@ -3,9 +3,9 @@ import Foundation
 /// A file as the kernel knows it: device and inode. Two paths name one file
 /// when these match, whatever their spelling (NFC or NFD, a symbolic link,
 /// `a//b`); two spellings that Swift's `String` calls equal may be two files.
-public struct FileIdentity: Hashable, Sendable {
-    public var device: UInt64
-    public var inode: UInt64
+package struct FileIdentity: Hashable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
 
     init(_ status: stat) {
         device = UInt64(status.st_dev)

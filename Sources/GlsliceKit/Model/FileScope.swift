@@ -9,7 +9,7 @@ import Foundation
 /// link, a link swapped in between check and open, or a Unicode spelling
 /// that a string comparison would call equal cannot lead out. The file that
 /// was checked is the file that is read.
-public struct FileScope: Sendable, Equatable {
+package struct FileScope: Sendable, Equatable {
     /// The folder, open for as long as any copy of the scope lives.
     final class Folder: Sendable {
         let descriptor: Int32
@@ -29,13 +29,13 @@ public struct FileScope: Sendable, Equatable {
     let folder: Folder?
 
     /// Two scopes are one when they hold the same open folder.
-    public static func == (a: FileScope, b: FileScope) -> Bool { a.folder === b.folder }
+    package static func == (a: FileScope, b: FileScope) -> Bool { a.folder === b.folder }
 
     /// Paths are opened as given, relative to the working directory.
-    public static let anywhere = FileScope(folder: nil)
+    package static let anywhere = FileScope(folder: nil)
 
     /// Paths are relative to `path`, a folder, and never lead out of it.
-    public static func beneath(_ path: String) throws -> FileScope {
+    package static func beneath(_ path: String) throws -> FileScope {
         try beneath(path, walks: false)
     }
 
@@ -54,7 +54,7 @@ public struct FileScope: Sendable, Equatable {
     }
 
     /// The folder files are kept beneath, as it was given; nil for `anywhere`.
-    public var folderPath: String? { folder?.path }
+    package var folderPath: String? { folder?.path }
 
     /// Opens `path` with `flags`; −1 with `errno` set on failure (`EXDEV` or
     /// `ELOOP` for a path that would leave the folder).
@@ -91,7 +91,7 @@ public struct FileScope: Sendable, Equatable {
 
     /// What `fstat` says of the file `path` names (following links that stay
     /// inside the scope), or nil when nothing is there or the path leads out.
-    public func status(of path: String) -> stat? {
+    package func status(of path: String) -> stat? {
         let fd = open(path, FileScope.pathOnly)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -100,13 +100,13 @@ public struct FileScope: Sendable, Equatable {
     }
 
     /// The identity of what `path` names (see `status(of:)`).
-    public func identity(of path: String) -> FileIdentity? { status(of: path).map(FileIdentity.init) }
+    package func identity(of path: String) -> FileIdentity? { status(of: path).map(FileIdentity.init) }
 
     /// The folder `path` names (`""` for the scope's own folder): its identity
     /// and up to `limit` of its entries' names, in the order the file system
     /// gives them, without `.`, `..` and names that are not UTF-8. Nil when it
     /// is not a folder that can be read.
-    public func listFolder(_ path: String, limit: Int) -> (identity: FileIdentity, names: [String])? {
+    package func listFolder(_ path: String, limit: Int) -> (identity: FileIdentity, names: [String])? {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         var status = stat()
@@ -174,5 +174,5 @@ public struct FileScope: Sendable, Equatable {
     }
 
     /// True where the kernel resolves beneath a folder itself (`openat2`, Linux 5.6).
-    public static var kernelResolves: Bool { gs_has_openat2() != 0 }
+    package static var kernelResolves: Bool { gs_has_openat2() != 0 }
 }

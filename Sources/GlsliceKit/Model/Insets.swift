@@ -39,15 +39,15 @@ public struct Insets: Sendable, Equatable {
 }
 
 /// Insets converted to whole source pixels.
-public struct PixelInsets: Sendable, Hashable, Codable {
-    public static let zero = PixelInsets(top: 0, left: 0, bottom: 0, right: 0)
+package struct PixelInsets: Sendable, Hashable, Codable {
+    package static let zero = PixelInsets(top: 0, left: 0, bottom: 0, right: 0)
 
-    public var top: Int
-    public var left: Int
-    public var bottom: Int
-    public var right: Int
+    package var top: Int
+    package var left: Int
+    package var bottom: Int
+    package var right: Int
 
-    public init(top: Int, left: Int, bottom: Int, right: Int) {
+    package init(top: Int, left: Int, bottom: Int, right: Int) {
         self.top = top
         self.left = left
         self.bottom = bottom
@@ -55,7 +55,7 @@ public struct PixelInsets: Sendable, Hashable, Codable {
     }
 
     /// Points × source scale; each must land on a whole source pixel.
-    public init(_ insets: Insets, sourceScale: Double) throws {
+    package init(_ insets: Insets, sourceScale: Double) throws {
         func convert(_ value: Double, _ name: String) throws -> Int {
             guard let px = wholePixels(value * sourceScale) else {
                 throw GlsliceError(.badInput,

@@ -1,28 +1,28 @@
 /// One source interval along an axis: an end cap (fixed) or a part that may resize.
-public struct Segment: Sendable, Equatable {
-    public var start: Int
-    public var end: Int
-    public var scalable: Bool
+package struct Segment: Sendable, Equatable {
+    package var start: Int
+    package var end: Int
+    package var scalable: Bool
 
-    public init(_ start: Int, _ end: Int, scalable: Bool) {
+    package init(_ start: Int, _ end: Int, scalable: Bool) {
         self.start = start
         self.end = end
         self.scalable = scalable
     }
 
-    public var length: Int { end - start }
+    package var length: Int { end - start }
 }
 
 /// The source split into segments per axis. Nine-slice is its 3×3 case;
 /// Android nine-patches give any number of alternating segments.
-public struct Lattice: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var x: [Segment]
-    public var y: [Segment]
+package struct Lattice: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var x: [Segment]
+    package var y: [Segment]
 
     /// Checks that each axis tiles `[0, size)` with non-empty segments in order.
-    public init(width: Int, height: Int, x: [Segment], y: [Segment]) throws {
+    package init(width: Int, height: Int, x: [Segment], y: [Segment]) throws {
         for (segments, size, axis) in [(x, width, "x"), (y, height, "y")] {
             var position = 0
             for segment in segments {
@@ -42,7 +42,7 @@ public struct Lattice: Sendable, Equatable {
     }
 
     /// `[0,l) fixed, [l,W−r) scalable, [W−r,W) fixed`, zero-length segments dropped.
-    public init(width: Int, height: Int, insets: PixelInsets) throws {
+    package init(width: Int, height: Int, insets: PixelInsets) throws {
         guard insets.left + insets.right <= width, insets.top + insets.bottom <= height else {
             throw GlsliceError(.badInput,
                 "insets \(insets.top),\(insets.left),\(insets.bottom),\(insets.right) px exceed the \(width)x\(height) px image")

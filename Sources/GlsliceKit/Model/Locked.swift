@@ -9,13 +9,13 @@ import Synchronization
 /// appending to one `Mutex<[Int]>`). Built for `make test-tsan`
 /// (`-D GLSLICE_TSAN`), each critical section also tells ThreadSanitizer it
 /// acquires and releases this object, so what it reports is real.
-public final class Locked<State>: Sendable {
+package final class Locked<State>: Sendable {
     private let mutex: Mutex<State>
 
-    public init(_ initial: sending State) { mutex = Mutex(initial) }
+    package init(_ initial: sending State) { mutex = Mutex(initial) }
 
     @inline(__always)
-    public func withLock<Result>(_ body: (inout sending State) throws -> sending Result) rethrows -> sending Result {
+    package func withLock<Result>(_ body: (inout sending State) throws -> sending Result) rethrows -> sending Result {
         #if GLSLICE_TSAN
         let address = Unmanaged.passUnretained(self).toOpaque()
         return try mutex.withLock { state in

@@ -3,14 +3,14 @@
 /// read it. Its memory is either allocated here (and given back to its budget)
 /// or lent, such as a mapped GPU pixel-pack buffer, and handed back through
 /// `onRelease` when the last reader lets go.
-public final class PixelBuffer: @unchecked Sendable {
-    public let base: UnsafeMutablePointer<UInt8>
-    public let byteCount: Int
+package final class PixelBuffer: @unchecked Sendable {
+    package let base: UnsafeMutablePointer<UInt8>
+    package let byteCount: Int
     private let budget: MemoryBudget?
     private let onRelease: (@Sendable () -> Void)?
 
     /// Allocates `byteCount` bytes, first taking them from `budget` (which may block).
-    public init(byteCount: Int, budget: MemoryBudget?) {
+    package init(byteCount: Int, budget: MemoryBudget?) {
         budget?.acquire(byteCount)
         self.byteCount = byteCount
         self.budget = budget

@@ -1,13 +1,13 @@
 /// An RGBA8 raster with packed rows. Whether it is straight or premultiplied
 /// is said by the type that holds it: `StraightImage` from the decoder,
 /// `PremultipliedImage` for everything that renders.
-public struct RGBAImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct RGBAImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
     /// `width * height * 4` bytes, row after row.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
                      "pixel buffer does not match \(width)x\(height)")
         self.width = width
@@ -16,17 +16,17 @@ public struct RGBAImage: Sendable, Equatable {
     }
 
     /// A fully transparent image.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
     }
 
-    public subscript(x: Int, y: Int) -> [UInt8] {
+    package subscript(x: Int, y: Int) -> [UInt8] {
         let i = (y * width + x) * 4
         return Array(pixels[i..<(i + 4)])
     }
 
     /// True when every alpha byte is 255.
-    public var isOpaque: Bool {
+    package var isOpaque: Bool {
         pixels.withUnsafeBufferPointer { buffer in
             var i = 3
             while i < buffer.count {
@@ -39,13 +39,13 @@ public struct RGBAImage: Sendable, Equatable {
 }
 
 /// Straight-alpha RGBA8, as PNG stores it.
-public struct StraightImage: Sendable, Equatable {
-    public var rgba: RGBAImage
-    public init(_ rgba: RGBAImage) { self.rgba = rgba }
-    public var width: Int { rgba.width }
-    public var height: Int { rgba.height }
+package struct StraightImage: Sendable, Equatable {
+    package var rgba: RGBAImage
+    package init(_ rgba: RGBAImage) { self.rgba = rgba }
+    package var width: Int { rgba.width }
+    package var height: Int { rgba.height }
 
-    public func premultiplied() -> PremultipliedImage {
+    package func premultiplied() -> PremultipliedImage {
         var pixels = rgba.pixels
         pixels.withUnsafeMutableBufferPointer { Premultiply.premultiplyInPlace($0) }
         return PremultipliedImage(RGBAImage(width: width, height: height, pixels: pixels))
@@ -53,15 +53,15 @@ public struct StraightImage: Sendable, Equatable {
 }
 
 /// Premultiplied RGBA8: what every backend samples and produces (docs/RENDERING.md §4).
-public struct PremultipliedImage: Sendable, Equatable {
-    public var rgba: RGBAImage
-    public init(_ rgba: RGBAImage) { self.rgba = rgba }
-    public var width: Int { rgba.width }
-    public var height: Int { rgba.height }
+package struct PremultipliedImage: Sendable, Equatable {
+    package var rgba: RGBAImage
+    package init(_ rgba: RGBAImage) { self.rgba = rgba }
+    package var width: Int { rgba.width }
+    package var height: Int { rgba.height }
 
     /// The image made of these source columns and rows, in order (an image
     /// set's dropped centre pixels, an optimized source's shrunk bands).
-    public func keeping(columns: [Int], rows: [Int]) -> PremultipliedImage {
+    package func keeping(columns: [Int], rows: [Int]) -> PremultipliedImage {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(columns.count * rows.count * 4)
         for y in rows {
@@ -73,7 +73,7 @@ public struct PremultipliedImage: Sendable, Equatable {
         return PremultipliedImage(RGBAImage(width: columns.count, height: rows.count, pixels: pixels))
     }
 
-    public func straight() -> StraightImage {
+    package func straight() -> StraightImage {
         var out = rgba.pixels
         let count = width * height
         rgba.pixels.withUnsafeBufferPointer { src in

@@ -36,7 +36,7 @@ public struct RenderRequest: Sendable, Equatable {
 
     /// The source scale for `path`: its `@Nx` suffix, else the option, else 1.
     /// An option that contradicts the suffix is refused rather than guessed at.
-    public func resolvedSourceScale(path: String) throws -> Double {
+    package func resolvedSourceScale(path: String) throws -> Double {
         try Scale.source(of: path, option: sourceScale)
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Display scale of a source or an output: 1, 2, 3 (any positive number).
-public enum Scale {
+package enum Scale {
     /// The `@2x`/`@3x` suffix before the extension (`button@2x.png`,
     /// `button@2x.9.png`), or nil when the name has none.
-    public static func inferred(fromFileName path: String) -> Double? {
+    package static func inferred(fromFileName path: String) -> Double? {
         let name = PathText.name(of: path).lowercased()
         var stem = name
         for ext in [".9.png", ".png"] where stem.hasSuffix(ext) {
@@ -19,7 +19,7 @@ public enum Scale {
 
     /// The source scale for `path`: its `@Nx` suffix, else `option`, else 1.
     /// An option that contradicts the suffix is refused rather than guessed at.
-    public static func source(of path: String, option: Double?) throws -> Double {
+    package static func source(of path: String, option: Double?) throws -> Double {
         let inferred = inferred(fromFileName: path)
         if let inferred, let option, abs(inferred - option) > 1e-9 {
             throw GlsliceError(.usage, file: path, option: .sourceScale,
@@ -29,7 +29,7 @@ public enum Scale {
     }
 
     /// Parses a scale option value such as `2` or `1.5`.
-    public static func parse(_ text: String, option: RequestOption) throws -> Double {
+    package static func parse(_ text: String, option: RequestOption) throws -> Double {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0 else {
             throw GlsliceError(.usage, option: option, "must be a positive number, got '\(text)'")
         }
@@ -44,7 +44,7 @@ func wholePixels(_ value: Double) -> Int? {
     return Int(rounded)
 }
 
-public func formatNumber(_ value: Double) -> String {
+package func formatNumber(_ value: Double) -> String {
     if let whole = wholePixels(value), Double(whole) == value { return String(whole) }
     return String(value)
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The stages a job passes through, in order. A batch's `--stats` and serve's
 /// `/metrics` report each one's busy time, so an operator sees the bottleneck.
-public enum Stage: String, CaseIterable, Sendable {
+package enum Stage: String, CaseIterable, Sendable {
     /// Resume check, source, plan, digest.
     case prepare
     /// Drawing pixels: CPU rows, or the GL thread's uploads and draw calls.
@@ -20,14 +20,14 @@ public enum Stage: String, CaseIterable, Sendable {
 
 /// Busy time per stage, summed over the threads of that stage. Cheap enough
 /// to keep on always: one uncontended lock per band or job.
-public final class StageTimes: Sendable {
+package final class StageTimes: Sendable {
     private let nanoseconds = Locked([Int](repeating: 0, count: Stage.allCases.count))
     private let counts = Locked([Int](repeating: 0, count: Stage.allCases.count))
 
-    public init() {}
+    package init() {}
 
     /// Adds `duration` to `stage`.
-    public func add(_ stage: Stage, _ duration: Duration, items: Int = 0) {
+    package func add(_ stage: Stage, _ duration: Duration, items: Int = 0) {
         let index = Stage.allCases.firstIndex(of: stage) ?? 0
         let nanos = Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
         nanoseconds.withLock { $0[index] += nanos }
@@ -36,7 +36,7 @@ public final class StageTimes: Sendable {
 
     /// Runs `body`, charging its time to `stage`.
     @inline(__always)
-    public func time<T>(_ stage: Stage, items: Int = 0, _ body: () throws -> T) rethrows -> T {
+    package func time<T>(_ stage: Stage, items: Int = 0, _ body: () throws -> T) rethrows -> T {
         let clock = ContinuousClock()
         let start = clock.now
         defer { add(stage, clock.now - start, items: items) }
@@ -44,13 +44,13 @@ public final class StageTimes: Sendable {
     }
 
     /// Seconds of busy time in `stage` so far.
-    public func seconds(_ stage: Stage) -> Double {
+    package func seconds(_ stage: Stage) -> Double {
         let index = Stage.allCases.firstIndex(of: stage) ?? 0
         return Double(nanoseconds.withLock { $0[index] }) / 1e9
     }
 
     /// Items counted for `stage` (jobs prepared, bands drawn, outputs encoded).
-    public func count(_ stage: Stage) -> Int {
+    package func count(_ stage: Stage) -> Int {
         let index = Stage.allCases.firstIndex(of: stage) ?? 0
         return counts.withLock { $0[index] }
     }

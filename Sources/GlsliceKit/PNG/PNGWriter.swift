@@ -20,7 +20,7 @@ extension Compression {
 
 /// Where a PNG goes: a file (named only once complete), stdout, or a
 /// descriptor the caller opened and will close (a pipe, a socket).
-public enum OutputTarget: Sendable, Equatable {
+package enum OutputTarget: Sendable, Equatable {
     /// A file made atomically (`OutputFile`); `durable` flushes it to disk before it is named.
     case file(String, durable: Bool = false)
     /// A file at a path relative to a folder it may not leave (a batch's `--out-dir`).
@@ -29,7 +29,7 @@ public enum OutputTarget: Sendable, Equatable {
     case descriptor(Int32)
 
     /// `-` means standard output.
-    public init(_ path: String) {
+    package init(_ path: String) {
         self = path == "-" ? .standardOutput : .file(path)
     }
 
@@ -50,9 +50,9 @@ public enum OutputTarget: Sendable, Equatable {
 /// (or a larger image) streams RGB or RGBA rows instead, the held rows first.
 /// Files appear only complete (see `OutputFile`), named on `finish()`; an
 /// unfinished writer leaves nothing behind.
-public final class PNGWriter: RowSink {
+package final class PNGWriter: RowSink {
     /// 8 MiB of indices at most: larger outputs stream at one band of memory.
-    public static let maxIndexedPixels = 1 << 23
+    package static let maxIndexedPixels = 1 << 23
 
     private var writer: OpaquePointer?
     private let target: OutputTarget
@@ -70,19 +70,19 @@ public final class PNGWriter: RowSink {
     /// Set while the image is collected as indices.
     private var palette: Palette?
     private var indices: [UInt8] = []
-    public private(set) var rowsWritten = 0
-    public let size: PixelSize
+    package private(set) var rowsWritten = 0
+    package let size: PixelSize
     /// The PNG collects in memory rather than in a file.
     private let inMemory: Bool
     /// The finished PNG, for a writer made with `init(memorySize:…)`.
-    public private(set) var memoryData: [UInt8]?
+    package private(set) var memoryData: [UInt8]?
     /// Time spent opening and naming the file (the rest of a writer's time is encoding).
-    public private(set) var fileTime = Duration.zero
+    package private(set) var fileTime = Duration.zero
 
     /// - Parameters:
     ///   - opaque: write RGB (the caller knows every alpha is 255).
     ///   - text: an optional tEXt chunk (key, value), such as a batch job's digest.
-    public init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression,
+    package init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression,
                 text: (key: String, value: String)? = nil) throws {
         self.target = target
         self.size = size
@@ -112,7 +112,7 @@ public final class PNGWriter: RowSink {
     }
 
     /// A writer whose PNG collects in memory (`memoryData` after `finish`).
-    public init(memorySize size: PixelSize, opaque: Bool, compression: Compression,
+    package init(memorySize size: PixelSize, opaque: Bool, compression: Compression,
                 text: (key: String, value: String)? = nil) throws {
         target = .descriptor(-1)
         self.size = size
@@ -160,13 +160,13 @@ public final class PNGWriter: RowSink {
 
     /// Appends `count` packed rows of premultiplied RGBA8, unpremultiplying
     /// one row at a time so memory stays at one row beyond the caller's band.
-    public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
+    package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
         try write(premultipliedRows: rows, count: count, rowStride: width * 4)
     }
 
     /// Appends `count` rows that start `rowStride` bytes apart (a rectangle of a
     /// larger buffer, such as one output in a GPU atlas).
-    public func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
+    package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
         guard writer != nil || palette != nil else {
             throw GlsliceError(.internal, file: displayName, "write after finish")
         }
@@ -249,7 +249,7 @@ public final class PNGWriter: RowSink {
 
     /// Completes the file and gives it its name. Returns the bytes written.
     @discardableResult
-    public func finish() throws -> Int {
+    package func finish() throws -> Int {
         guard writer != nil || palette != nil else {
             throw GlsliceError(.internal, file: displayName, "finish called twice")
         }
@@ -291,10 +291,10 @@ public final class PNGWriter: RowSink {
     }
 }
 
-public enum PNGEncoder {
+package enum PNGEncoder {
     /// Writes a whole premultiplied image; RGB when every pixel is opaque.
     @discardableResult
-    public static func write(_ image: PremultipliedImage, to target: OutputTarget,
+    package static func write(_ image: PremultipliedImage, to target: OutputTarget,
                              compression: Compression = .default,
                              text: (key: String, value: String)? = nil) throws -> Int {
         let size = PixelSize(width: image.width, height: image.height)
@@ -314,7 +314,7 @@ public enum PNGEncoder {
     }
 
     /// The PNG of a whole premultiplied image, in memory.
-    public static func encode(_ image: PremultipliedImage, compression: Compression = .default) throws -> Data {
+    package static func encode(_ image: PremultipliedImage, compression: Compression = .default) throws -> Data {
         let writer = try PNGWriter(memorySize: PixelSize(width: image.width, height: image.height),
                                    opaque: image.rgba.isOpaque, compression: compression)
         try image.rgba.pixels.withUnsafeBufferPointer { buffer in

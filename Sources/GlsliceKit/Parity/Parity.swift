@@ -2,19 +2,19 @@
 ///
 /// Nearest and exact-copy cells must be bit-identical; linear within 1 per
 /// channel at every pixel.
-public enum Parity {
+package enum Parity {
     /// One random job: a random source with random alpha, a random lattice,
     /// modes, filter, scale ratio, centre fill and strip/chunk sizes.
-    public struct Job: Sendable, CustomStringConvertible {
-        public var index: Int
-        public var source: PremultipliedImage
-        public var plan: RenderPlan
+    package struct Job: Sendable, CustomStringConvertible {
+        package var index: Int
+        package var source: PremultipliedImage
+        package var plan: RenderPlan
         /// Rows per band, so strip rendering is exercised on small outputs.
-        public var stripRows: Int?
+        package var stripRows: Int?
         /// Widest GPU framebuffer chunk, so column chunking is exercised too.
-        public var chunkWidth: Int?
+        package var chunkWidth: Int?
 
-        public var description: String {
+        package var description: String {
             let segments = { (spans: [AxisSpan]) in
                 spans.map { "\($0.segment.start)-\($0.segment.end)\($0.segment.scalable ? "s" : "f")" }.joined(separator: ",")
             }
@@ -34,10 +34,10 @@ public enum Parity {
         }
     }
 
-    public static let ratios: [Double] = [0.5, 1, 1.5, 2, 3]
+    package static let ratios: [Double] = [0.5, 1, 1.5, 2, 3]
 
     /// Job `index` of the sequence for `seed`.
-    public static func job(index: Int, seed: UInt64) -> Job {
+    package static func job(index: Int, seed: UInt64) -> Job {
         var rng = SeededGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
         while true {
             if let job = try? makeJob(index: index, rng: &rng) { return job }
@@ -114,24 +114,24 @@ public enum Parity {
     }
 
     /// The outcome of comparing the backends.
-    public struct Report: Sendable {
-        public var cases = 0
-        public var pixels = 0
+    package struct Report: Sendable {
+        package var cases = 0
+        package var pixels = 0
         /// Largest per-channel difference over every job.
-        public var maxDifference = 0
+        package var maxDifference = 0
         /// Mean per-channel difference over every channel of every job.
-        public var meanDifference: Double { channels == 0 ? 0 : Double(differenceSum) / Double(channels) }
-        public var worst: String?
-        public var worstDifference = 0
+        package var meanDifference: Double { channels == 0 ? 0 : Double(differenceSum) / Double(channels) }
+        package var worst: String?
+        package var worstDifference = 0
         /// Jobs that broke docs/RENDERING.md §5, one line each.
-        public var violations: [String] = []
-        public var passed: Bool { violations.isEmpty }
+        package var violations: [String] = []
+        package var passed: Bool { violations.isEmpty }
         var differenceSum = 0
         var channels = 0
     }
 
     /// Compares the reference image with the candidate under docs/RENDERING.md §5's rules.
-    public static func compare(_ job: Job, reference: PremultipliedImage, candidate: PremultipliedImage,
+    package static func compare(_ job: Job, reference: PremultipliedImage, candidate: PremultipliedImage,
                                into report: inout Report) {
         report.cases += 1
         report.pixels += job.plan.size.pixelCount
@@ -168,7 +168,7 @@ public enum Parity {
     }
 
     /// Renders `cases` jobs on both backends and compares them.
-    public static func run(cases: Int, seed: UInt64, reference: Backend = .cpu, candidate: Backend,
+    package static func run(cases: Int, seed: UInt64, reference: Backend = .cpu, candidate: Backend,
                            progress: (Int) -> Void = { _ in }) throws -> Report {
         var report = Report()
         for index in 0..<cases {

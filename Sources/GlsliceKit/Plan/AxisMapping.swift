@@ -1,7 +1,7 @@
 /// How one axis of a cell turns destination pixels into source coordinates
 /// (docs/RENDERING.md §3). Written once here; the CPU loop evaluates it per pixel and the
 /// GPU turns it into texture coordinates, so both sample the same `u`.
-public enum AxisMapping: Sendable, Equatable {
+package enum AxisMapping: Sendable, Equatable {
     /// `u = s0 + (x + 0.5 − origin) × num / den`, texel indices clamped to the segment.
     /// Fixed segments and `stretch` (`num = n`, `den = L`).
     case clamped(origin: Double, num: Double, den: Double)
@@ -15,30 +15,30 @@ public enum AxisMapping: Sendable, Equatable {
     case spaced(TileSpacing, k: Double)
 
     /// How a texel index outside the segment comes back into it.
-    public enum Addressing: Sendable { case clamp, wrap }
+    package enum Addressing: Sendable { case clamp, wrap }
 }
 
 /// CSS `space` along one span: `count` tiles whose starts are
 /// `start(j) = origin + floor(gap + j × period + 0.5)` (docs/RENDERING.md §3),
 /// each drawing its first `pixels` pixels (a pixel is in a tile when its
 /// centre is). Both backends find a pixel's tile with `start(containing:)`.
-public struct TileSpacing: Sendable, Equatable {
-    public var origin: Int
-    public var gap: Double
+package struct TileSpacing: Sendable, Equatable {
+    package var origin: Int
+    package var gap: Double
     /// Tile length plus gap, in output pixels.
-    public var period: Double
-    public var count: Int
+    package var period: Double
+    package var count: Int
     /// Pixels drawn per tile: ceil(tile length − 0.5); 0 draws nothing.
-    public var pixels: Int
+    package var pixels: Int
     /// The span's end: a tile never draws past it.
-    public var end: Int
+    package var end: Int
 
-    public static func none(origin: Int, end: Int) -> TileSpacing {
+    package static func none(origin: Int, end: Int) -> TileSpacing {
         TileSpacing(origin: origin, gap: 0, period: 1, count: 0, pixels: 0, end: end)
     }
 
     @inline(__always)
-    public func start(_ j: Int) -> Int {
+    package func start(_ j: Int) -> Int {
         origin + Int((gap + Double(j) * period + 0.5 + Layout.epsilon).rounded(.down))
     }
 
@@ -46,7 +46,7 @@ public struct TileSpacing: Sendable, Equatable {
     /// tile starting at or before `x`, found from an estimate and corrected
     /// with `start(_:)` itself, so it agrees with the formula exactly.
     @inline(__always)
-    public func start(containing x: Int) -> Int? {
+    package func start(containing x: Int) -> Int? {
         guard count > 0, pixels > 0, x >= origin, x < end else { return nil }
         let estimate = (Double(x - origin) - gap) / period
         var j = estimate.isFinite ? Int(min(max(estimate.rounded(.down), 0), Double(count - 1))) : 0
@@ -63,19 +63,19 @@ public struct TileSpacing: Sendable, Equatable {
 /// tile start (`tiles`), and pixels in gaps are transparent. The CPU evaluates
 /// pieces per pixel; the GPU draws one quad per piece with these numbers as
 /// per-quad attributes and does the same per-pixel arithmetic in its shader.
-public struct AxisPiece: Sendable, Equatable {
-    public var destination: Range<Int>
-    public var origin: Double
-    public var num: Double
-    public var den: Double
-    public var addressing: AxisMapping.Addressing
+package struct AxisPiece: Sendable, Equatable {
+    package var destination: Range<Int>
+    package var origin: Double
+    package var num: Double
+    package var den: Double
+    package var addressing: AxisMapping.Addressing
     /// `space` tiles: the origin is the start of the pixel's tile.
-    public var tiles: TileSpacing?
+    package var tiles: TileSpacing?
 
     /// `u − s0` for destination pixel `x`, before addressing texel indices;
     /// nil where nothing is drawn (a `space` gap).
     @inline(__always)
-    public func offset(at x: Int, length n: Int) -> Double? {
+    package func offset(at x: Int, length n: Int) -> Double? {
         var from = origin
         if let tiles {
             guard let start = tiles.start(containing: x) else { return nil }
@@ -86,22 +86,22 @@ public struct AxisPiece: Sendable, Equatable {
     }
 
     /// How many pixels of `destination` are drawn.
-    public var drawnCount: Int {
+    package var drawnCount: Int {
         guard let tiles else { return destination.count }
         return destination.reduce(0) { $0 + (tiles.start(containing: $1) == nil ? 0 : 1) }
     }
 }
 
 /// One segment of one axis placed in the destination.
-public struct AxisSpan: Sendable, Equatable {
-    public var segment: Segment
+package struct AxisSpan: Sendable, Equatable {
+    package var segment: Segment
     /// Destination pixels `[P, Q)`; may be empty.
-    public var destination: Range<Int>
-    public var mapping: AxisMapping
+    package var destination: Range<Int>
+    package var mapping: AxisMapping
     /// The drawn parts of `destination`, in order.
-    public var pieces: [AxisPiece]
+    package var pieces: [AxisPiece]
 
-    public init(segment: Segment, destination: Range<Int>, mapping: AxisMapping) {
+    package init(segment: Segment, destination: Range<Int>, mapping: AxisMapping) {
         self.segment = segment
         self.destination = destination
         self.mapping = mapping
@@ -119,7 +119,7 @@ public struct AxisSpan: Sendable, Equatable {
     }
 
     /// True when every pixel samples a texel centre at k = 1, so both filters copy exactly.
-    public var isExactCopy: Bool {
+    package var isExactCopy: Bool {
         pieces.allSatisfy { $0.num == $0.den }
     }
 
@@ -127,7 +127,7 @@ public struct AxisSpan: Sendable, Equatable {
     /// inside `[s0, s1 − 1]`, wrap maps it to `s0 + mod(i − s0, n)`. Sampling
     /// never leaves the segment, so end caps never bleed.
     @inline(__always)
-    public func address(_ i: Int, _ addressing: AxisMapping.Addressing) -> Int {
+    package func address(_ i: Int, _ addressing: AxisMapping.Addressing) -> Int {
         switch addressing {
         case .clamp:
             return min(max(i, segment.start), segment.end - 1)

@@ -1,13 +1,13 @@
 /// docs/RENDERING.md §2 and the per-mode constants of §3, per axis. This is the only place
 /// that turns a lattice and a size into destination geometry.
-public enum Layout {
+package enum Layout {
     /// Tolerance for comparisons of real lengths that are whole in exact arithmetic
     /// (e.g. `3 × (2/3)`), so rounding noise never flips a decision.
     static let epsilon = 1e-9
 
     /// Places `segments` into `destination` pixels at scale `k`, with `mode`
     /// for the scalable ones.
-    public static func axis(
+    package static func axis(
         _ segments: [Segment], destination: Int, k: Double, mode: ResizeMode, axisName: String
     ) throws -> [AxisSpan] {
         let lengths = try lengths(segments, destination: destination, k: k, axisName: axisName)

@@ -1,14 +1,14 @@
 /// The only place that builds a `RenderPlan`: it settles the scales, the
 /// lattice and the modes from the request and the source's hints, checks the
 /// limits, and hands the geometry to `Layout` (docs/RENDERING.md §1–§2).
-public enum PlanBuilder {
+package enum PlanBuilder {
     /// The plan for drawing `source` as `request` asks.
-    public static func plan(_ request: RenderRequest, source: SourceImage, limits: Limits = Limits()) throws -> RenderPlan {
+    package static func plan(_ request: RenderRequest, source: SourceImage, limits: Limits = Limits()) throws -> RenderPlan {
         try plan(request, sourceSize: source.size, file: source.file, hints: source.hints, limits: limits)
     }
 
     /// The plan for a source of `sourceSize` read from `file` (whose name may carry `@Nx`).
-    public static func plan(_ request: RenderRequest, sourceSize: PixelSize, file: String,
+    package static func plan(_ request: RenderRequest, sourceSize: PixelSize, file: String,
                             hints: SourceHints = SourceHints(), limits: Limits = Limits()) throws -> RenderPlan {
         do {
             let sourceScale = try hints.scale ?? request.resolvedSourceScale(path: file)
@@ -35,7 +35,7 @@ public enum PlanBuilder {
 
     /// The plan for a lattice, size and ratio already settled (parity's random
     /// cases and the optimizer's comparisons, which have no request).
-    public static func plan(lattice: Lattice, size: PixelSize, k: Double, modes: PerAxis<ResizeMode>,
+    package static func plan(lattice: Lattice, size: PixelSize, k: Double, modes: PerAxis<ResizeMode>,
                             filter: Filter, fillCenter: Bool) throws -> RenderPlan {
         try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fillCenter)
     }

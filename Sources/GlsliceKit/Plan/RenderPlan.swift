@@ -1,37 +1,37 @@
 /// One drawable cell: an x span crossed with a y span.
-public struct CellPlan: Sendable, Equatable {
-    public var x: AxisSpan
-    public var y: AxisSpan
+package struct CellPlan: Sendable, Equatable {
+    package var x: AxisSpan
+    package var y: AxisSpan
     /// Source pixels of this cell.
-    public var sourceRect: (x: Range<Int>, y: Range<Int>) { (x.segment.start..<x.segment.end, y.segment.start..<y.segment.end) }
+    package var sourceRect: (x: Range<Int>, y: Range<Int>) { (x.segment.start..<x.segment.end, y.segment.start..<y.segment.end) }
 
-    public static func == (a: CellPlan, b: CellPlan) -> Bool { a.x == b.x && a.y == b.y }
+    package static func == (a: CellPlan, b: CellPlan) -> Bool { a.x == b.x && a.y == b.y }
 }
 
 /// Everything a backend needs to draw one output, computed once by `Layout`
 /// (in the spirit of Skia's SkLatticeIter). Backends only sample.
-public struct RenderPlan: Sendable, Equatable {
-    public var size: PixelSize
+package struct RenderPlan: Sendable, Equatable {
+    package var size: PixelSize
     /// Source pixels per output pixel ratio `k = s_out / s_src`.
-    public var k: Double
-    public var filter: Filter
-    public var xSpans: [AxisSpan]
-    public var ySpans: [AxisSpan]
+    package var k: Double
+    package var filter: Filter
+    package var xSpans: [AxisSpan]
+    package var ySpans: [AxisSpan]
     /// The cells to draw: non-empty, and not the centre when fill is off.
     /// Pixels outside every cell stay transparent.
-    public var cells: [CellPlan]
-    public var fillCenter: Bool
+    package var cells: [CellPlan]
+    package var fillCenter: Bool
 
     /// Whether the cell of x span `x` and y span `y` (indices) is drawn: the
     /// rule `cells` is built from, asked by index (a lattice has up to
     /// source-size spans per axis; searching `cells` per pair was quartic).
     @inline(__always)
-    public func draws(x: Int, y: Int) -> Bool {
+    package func draws(x: Int, y: Int) -> Bool {
         !xSpans[x].destination.isEmpty && !ySpans[y].destination.isEmpty
             && (fillCenter || !(xSpans[x].segment.scalable && ySpans[y].segment.scalable))
     }
 
-    public init(lattice: Lattice, size: PixelSize, k: Double,
+    package init(lattice: Lattice, size: PixelSize, k: Double,
                 modes: PerAxis<ResizeMode>, filter: Filter, fillCenter: Bool) throws {
         guard k.isFinite, k > 0 else { throw GlsliceError(.usage, "scale ratio must be positive") }
         self.size = size
@@ -48,7 +48,7 @@ public struct RenderPlan: Sendable, Equatable {
 
     /// True when every output pixel belongs to a cell and no `space` gap exists,
     /// so an opaque source gives an opaque output.
-    public var coversEveryPixel: Bool {
+    package var coversEveryPixel: Bool {
         func full(_ spans: [AxisSpan]) -> Bool {
             spans.allSatisfy { span in span.pieces.reduce(0) { $0 + $1.drawnCount } == span.destination.count }
         }

@@ -15,17 +15,32 @@ public enum Render {
     /// The backend is opened only once the source and the plan are known to be
     /// good, so bad input is refused before any backend warning.
     @discardableResult
-    public static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
+    package static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
                            backend: @autoclosure () throws -> Backend = .cpu, banding: Banding = Banding()) throws -> Result {
         try run(input: input, output: output, request: request, limits: limits, banding: banding, ninePatch: false,
                 warn: { _ in }) { _ in try backend() }
+    }
+
+    /// Renders the PNG, `.9.png` or `.imageset` at `input` to the PNG file
+    /// `output` (`-` is standard input and output), drawing with `backend`.
+    /// The file appears only whole; on any failure nothing is left at `output`.
+    /// - Parameters:
+    ///   - ninePatch: read `input`'s 1-px border as nine-patch markers whatever its name says.
+    ///   - warn: told of anything worth a word that is not an error (a lookalike nine-patch on stdin).
+    /// - Throws: `GlsliceError`, its `kind` saying whose fault it is.
+    @discardableResult
+    public static func run(input: String, output: String, request: RenderRequest, limits: Limits = Limits(),
+                           backend: BackendChoice = .auto, ninePatch: Bool = false,
+                           warn: (String) -> Void = { _ in }) throws -> Result {
+        try run(input: input, output: OutputTarget(output), request: request, limits: limits, choice: backend,
+                device: nil, ninePatch: ninePatch, warn: warn)
     }
 
     /// `run` with the backend `choice` opened for this output's size (see
     /// `Backend.singleRenderGPUPixels`), once the source and plan are known good.
     /// `ninePatch` reads the input's border as markers whatever its name (standard input).
     @discardableResult
-    public static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
+    package static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits = Limits(),
                            choice: BackendChoice, device: Int?, ninePatch: Bool = false,
                            warn: (String) -> Void) throws -> Result {
         try run(input: input, output: output, request: request, limits: limits, banding: Banding(),
@@ -53,7 +68,7 @@ public enum Render {
     }
 
     /// Draws `plan` into memory, band by band as the encode step does (parity, tests).
-    public static func image(plan: RenderPlan, source: PremultipliedImage, backend: Backend,
+    package static func image(plan: RenderPlan, source: PremultipliedImage, backend: Backend,
                              banding: Banding = Banding()) throws -> PremultipliedImage {
         let sink = ImageSink(size: plan.size)
         try banding.render(backend.prepare(plan, source: source), size: plan.size, into: sink)

@@ -2,39 +2,39 @@ import Foundation
 
 /// An Xcode asset catalog image set (`NAME.imageset/Contents.json`, docs/RENDERING.md §7):
 /// one image per scale, each with its own `resizing` in its own pixels.
-public struct ImageSet: Sendable {
-    public struct Variant: Sendable {
-        public var file: String
-        public var scale: Double
-        public var resizing: Resizing?
+package struct ImageSet: Sendable {
+    package struct Variant: Sendable {
+        package var file: String
+        package var scale: Double
+        package var resizing: Resizing?
     }
 
     /// Xcode's slicing: which caps exist, the centre's mode and size.
-    public struct Resizing: Sendable, Hashable, Codable {
-        public enum Slicing: String, Sendable, Codable { case ninePart = "9-part", horizontal = "3-part-horizontal", vertical = "3-part-vertical" }
-        public var slicing: Slicing
-        public var centerMode: ResizeMode
+    package struct Resizing: Sendable, Hashable, Codable {
+        package enum Slicing: String, Sendable, Codable { case ninePart = "9-part", horizontal = "3-part-horizontal", vertical = "3-part-vertical" }
+        package var slicing: Slicing
+        package var centerMode: ResizeMode
         /// Centre width/height in pixels; source pixels past it, up to the far cap, are not drawn.
-        public var centerWidth: Int?
-        public var centerHeight: Int?
-        public var capInsets: PixelInsets
+        package var centerWidth: Int?
+        package var centerHeight: Int?
+        package var capInsets: PixelInsets
     }
 
-    public var folder: String
-    public var variants: [Variant]
+    package var folder: String
+    package var variants: [Variant]
 
     /// True for a folder ending in `.imageset` or its `Contents.json`.
-    public static func isImageSet(path: String) -> Bool {
+    package static func isImageSet(path: String) -> Bool {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         return trimmed.hasSuffix(".imageset") || (trimmed.hasSuffix("/Contents.json") && trimmed.contains(".imageset/"))
     }
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         try self.init(path: path, in: .anywhere)
     }
 
     /// The set at `path` read through `scope` (a server's root).
-    public static func read(path: String, in scope: FileScope) throws -> ImageSet {
+    package static func read(path: String, in scope: FileScope) throws -> ImageSet {
         try ImageSet(path: path, in: scope)
     }
 
@@ -50,7 +50,7 @@ public struct ImageSet: Sendable {
 
     /// The most bytes of `Contents.json` read: Xcode writes a few hundred, and
     /// a set with every idiom, scale and appearance stays far under this.
-    public static let maxContentsBytes = 1 << 20
+    package static let maxContentsBytes = 1 << 20
 
     /// `Contents.json`'s bytes: a regular file of at most `maxContentsBytes`,
     /// never opened blocking (a FIFO is refused, not waited on).
@@ -74,7 +74,7 @@ public struct ImageSet: Sendable {
     }
 
     /// Parses `Contents.json`'s bytes for the set in `folder` (the fuzz target's entry).
-    public init(folder: String, contents data: Data) throws {
+    package init(folder: String, contents data: Data) throws {
         try self.init(folder: folder, contents: data, linksChecked: true)
     }
 
@@ -159,7 +159,7 @@ public struct ImageSet: Sendable {
 
     /// The variant for `outputScale`: the same scale, else the next larger one
     /// (scaled down), else the largest there is (scaled up).
-    public func variant(for outputScale: Double) -> Variant {
+    package func variant(for outputScale: Double) -> Variant {
         let sorted = variants.sorted { $0.scale < $1.scale }
         return sorted.first { abs($0.scale - outputScale) < 1e-9 }
             ?? sorted.first { $0.scale > outputScale }
@@ -168,7 +168,7 @@ public struct ImageSet: Sendable {
 
     /// The variant's pixels as a source with its own lattice. Pixels between the
     /// centre's end and the far cap are dropped, so they are never drawn.
-    public static func apply(_ resizing: Resizing, to loaded: SourceImage, file: String) throws -> SourceImage {
+    package static func apply(_ resizing: Resizing, to loaded: SourceImage, file: String) throws -> SourceImage {
         let image = loaded.image
         let caps = resizing.capInsets
         guard caps.left + caps.right <= image.width, caps.top + caps.bottom <= image.height else {

@@ -2,13 +2,13 @@ import Foundation
 
 /// Where a nine-patch says its content goes, in artwork pixels: what an app
 /// build needs to lay text out inside it.
-public struct NinePatchBounds: Sendable, Equatable, Codable {
+package struct NinePatchBounds: Sendable, Equatable, Codable {
     /// The content (padding) box as insets of the artwork.
-    public var padding: PixelInsets
+    package var padding: PixelInsets
     /// Optical (layout) bounds as insets of the artwork; zero where none are marked.
-    public var optical: PixelInsets
+    package var optical: PixelInsets
 
-    public init(padding: PixelInsets, optical: PixelInsets = .zero) {
+    package init(padding: PixelInsets, optical: PixelInsets = .zero) {
         self.padding = padding
         self.optical = optical
     }
@@ -22,23 +22,23 @@ public struct NinePatchBounds: Sendable, Equatable, Codable {
 /// the padding box, red runs there the optical bounds. Pixel (0, 0) sets the
 /// neutral colour (fully transparent or opaque white); the four corner pixels
 /// are never read as markers.
-public struct NinePatch: Sendable, Equatable {
+package struct NinePatch: Sendable, Equatable {
     /// The artwork inside the border.
-    public var artwork: StraightImage
+    package var artwork: StraightImage
     /// Segments from the top and left markers, in artwork pixels.
-    public var lattice: Lattice
-    public var bounds: NinePatchBounds
+    package var lattice: Lattice
+    package var bounds: NinePatchBounds
 
     /// aapt2 refuses a nine-patch with more regions (columns × rows) than this.
-    public static let maxRegions = 127
+    package static let maxRegions = 127
 
     /// The content box as insets of the artwork.
-    public var padding: PixelInsets { bounds.padding }
+    package var padding: PixelInsets { bounds.padding }
 
     /// A plain image whose 1-px border reads as nine-patch markers, with at
     /// least one black marker on the top and the left edge: a `.9.png` that
     /// lost its name (piped through standard input).
-    public static func looksLikeNinePatch(_ image: StraightImage) -> Bool {
+    package static func looksLikeNinePatch(_ image: StraightImage) -> Bool {
         guard image.width >= 3, image.height >= 3 else { return false }
         func isBlack(_ x: Int, _ y: Int) -> Bool {
             let i = (y * image.width + x) * 4, p = image.rgba.pixels
@@ -50,11 +50,11 @@ public struct NinePatch: Sendable, Equatable {
     }
 
     /// What is said when `looksLikeNinePatch` holds for a source read as a plain PNG.
-    public static let unnamedWarning = "<stdin> looks like a nine-patch (black markers in a 1-px border) "
+    package static let unnamedWarning = "<stdin> looks like a nine-patch (black markers in a 1-px border) "
         + "but was read as a plain PNG, markers and all; give --nine-patch to read its markers"
 
     /// True for names ending in `.9.png` (any case).
-    public static func isNinePatch(path: String) -> Bool {
+    package static func isNinePatch(path: String) -> Bool {
         path.lowercased().hasSuffix(".9.png")
     }
 
@@ -62,7 +62,7 @@ public struct NinePatch: Sendable, Equatable {
     ///   - image: the whole file, border included, decoded for rendering.
     ///   - markers: the same file decoded keeping the high byte of 16-bit
     ///     samples, as aapt2 reads markers; nil when the file is 8-bit or less.
-    public init(parsing image: StraightImage, markers: StraightImage? = nil) throws {
+    package init(parsing image: StraightImage, markers: StraightImage? = nil) throws {
         let border = try Border(markers ?? image)
         let top = try border.runs(along: .top), left = try border.runs(along: .left)
         let bottom = try border.runs(along: .bottom), right = try border.runs(along: .right)
@@ -134,7 +134,7 @@ public struct NinePatch: Sendable, Equatable {
                 if !isBlack, !isRed {
                     guard transparentNeutral ? p[3] == 0 : p == [255, 255, 255, 255] else {
                         let neutral = transparentNeutral ? "transparent" : "opaque white"
-                        throw GlsliceError(.badInput,
+                        throw GlsliceError(.badInput, pixel: PixelPosition(x: x, y: y),
                             "nine-patch found an invalid color at (\(x),\(y)): \(NinePatch.hex(p)); border pixels must be \(neutral), black #000000FF or red #FF0000FF")
                     }
                 }
@@ -204,7 +204,7 @@ public struct NinePatch: Sendable, Equatable {
     /// runs) and colors (uint32). `npLb`: left, top, right, bottom as int32 in
     /// the device's byte order, which is little-endian on every Android ABI.
     /// Padding and optical bounds are passed on as written, unchecked, as Android does.
-    public static func compiled(chunk: Data, layoutBounds: Data? = nil, width: Int, height: Int) throws -> (lattice: Lattice, bounds: NinePatchBounds) {
+    package static func compiled(chunk: Data, layoutBounds: Data? = nil, width: Int, height: Int) throws -> (lattice: Lattice, bounds: NinePatchBounds) {
         let bytes = [UInt8](chunk)
         guard bytes.count >= 32 else {
             throw GlsliceError(.badInput, "npTc chunk is \(bytes.count) bytes, shorter than its 32-byte header")

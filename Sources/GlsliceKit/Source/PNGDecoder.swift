@@ -2,10 +2,10 @@ import CPNG
 import Foundation
 
 /// Decodes PNG files through libpng (docs/RENDERING.md §4) into straight RGBA8.
-public enum PNGDecoder {
+package enum PNGDecoder {
     /// Reads and decodes `path` (`-` reads standard input), refusing images
     /// above `maxPixels` before allocating them.
-    public static func decode(path: String, maxPixels: Int) throws -> StraightImage {
+    package static func decode(path: String, maxPixels: Int) throws -> StraightImage {
         let data = try readInput(path)
         do {
             return try decode(data: data, maxPixels: maxPixels)
@@ -14,25 +14,25 @@ public enum PNGDecoder {
         }
     }
 
-    public static func decode(data: Data, maxPixels: Int) throws -> StraightImage {
+    package static func decode(data: Data, maxPixels: Int) throws -> StraightImage {
         try decodeFile(data: data, maxPixels: maxPixels).image
     }
 
     /// A decoded file: its pixels and what Android's resource compiler stored beside them.
-    public struct DecodedFile {
-        public var image: StraightImage
+    package struct DecodedFile {
+        package var image: StraightImage
         /// The `npTc` chunk's data (a compiled nine-patch), if any.
-        public var ninePatchChunk: Data?
+        package var ninePatchChunk: Data?
         /// The `npLb` chunk's data (a compiled nine-patch's optical bounds), if any.
-        public var layoutBoundsChunk: Data?
+        package var layoutBoundsChunk: Data?
         /// Bits per sample in the file (1–16), before decoding to 8 bits.
-        public var bitDepth: Int
+        package var bitDepth: Int
     }
 
     /// Decodes every colour type to straight RGBA8. `highByte` keeps the high
     /// byte of 16-bit samples, as aapt2 reads nine-patch markers; rendering
     /// uses libpng's accurate scaling (docs/RENDERING.md §4).
-    public static func decodeFile(data: Data, maxPixels: Int, highByte: Bool = false) throws -> DecodedFile {
+    package static func decodeFile(data: Data, maxPixels: Int, highByte: Bool = false) throws -> DecodedFile {
         var image = gs_png_image()
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         let flags = highByte ? Int32(GS_PNG_HIGH_BYTE) : 0
@@ -67,14 +67,14 @@ public enum PNGDecoder {
 
     /// The tEXt chunk `key` of the PNG at `path`, reading only its first 64 KiB;
     /// nil when the file is missing, not a PNG, or has no such chunk.
-    public static func text(key: String, path: String) -> String? {
+    package static func text(key: String, path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         return text(key: key, data: handle.readData(ofLength: 1 << 16))
     }
 
     /// The tEXt chunk `key` of a PNG held in memory (its head is enough).
-    public static func text(key: String, data head: Data) -> String? {
+    package static func text(key: String, data head: Data) -> String? {
         var value = [CChar](repeating: 0, count: 1024)
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         let status = head.withUnsafeBytes { raw in
@@ -85,7 +85,7 @@ public enum PNGDecoder {
 
     /// The largest PNG file read: a 16-bit RGBA source at the default pixel
     /// limit (50 Mpx) is 400 MB raw, and deflate never grows data by more than 0.1%.
-    public static let maxFileBytes = 512 << 20
+    package static let maxFileBytes = 512 << 20
 
     /// The input's PNG bytes, up to and including IEND; `-` is standard input.
     ///
@@ -93,7 +93,7 @@ public enum PNGDecoder {
     /// gigabytes of junk costs the PNG), and a stream that is not a PNG stops
     /// after its 8-byte signature (`render - < /dev/zero`). libpng still checks
     /// everything it reads; this only frames.
-    public static func readInput(_ path: String) throws -> Data {
+    package static func readInput(_ path: String) throws -> Data {
         try readInput(path, in: .anywhere)
     }
 

@@ -2,15 +2,15 @@ import Foundation
 
 /// A decoded source ready to render: premultiplied pixels, the file they came
 /// from, and what the source itself says about how to draw it.
-public struct SourceImage: Sendable {
-    public var image: PremultipliedImage
+package struct SourceImage: Sendable {
+    package var image: PremultipliedImage
     /// The PNG file the pixels came from (an image set's variant, not its folder).
-    public var file: String
-    public var hints: SourceHints
+    package var file: String
+    package var hints: SourceHints
 
-    public var size: PixelSize { PixelSize(width: image.width, height: image.height) }
+    package var size: PixelSize { PixelSize(width: image.width, height: image.height) }
 
-    public init(image: PremultipliedImage, file: String, hints: SourceHints = SourceHints()) {
+    package init(image: PremultipliedImage, file: String, hints: SourceHints = SourceHints()) {
         self.image = image
         self.file = file
         self.hints = hints
@@ -20,7 +20,7 @@ public struct SourceImage: Sendable {
     /// a `.9.png` name without one means raw Android border markers. Both
     /// stretch by default, as Android always draws a nine-patch.
     /// - Parameter ninePatch: read border markers whatever the name says (standard input has no name).
-    public static func decode(data: Data, path: String, maxPixels: Int, ninePatch: Bool = false) throws -> SourceImage {
+    package static func decode(data: Data, path: String, maxPixels: Int, ninePatch: Bool = false) throws -> SourceImage {
         do {
             let file = try PNGDecoder.decodeFile(data: data, maxPixels: maxPixels)
             // Premultiplying copies the pixels once more.
@@ -48,7 +48,7 @@ public struct SourceImage: Sendable {
     }
 
     /// Reads and decodes `path` (`-` is standard input).
-    public static func load(path: String, maxPixels: Int, ninePatch: Bool = false) throws -> SourceImage {
+    package static func load(path: String, maxPixels: Int, ninePatch: Bool = false) throws -> SourceImage {
         try decode(data: PNGDecoder.readInput(path), path: path, maxPixels: maxPixels, ninePatch: ninePatch)
     }
 }
@@ -56,9 +56,9 @@ public struct SourceImage: Sendable {
 /// What a source says about its own drawing, which the plan honours over the
 /// request's defaults (never over what the request states explicitly, except
 /// the lattice, which insets may not contradict).
-public struct SourceHints: Sendable, Equatable {
+package struct SourceHints: Sendable, Equatable {
     /// Who gave the lattice, for the message that refuses insets beside it.
-    public enum LatticeOwner: Sendable, Equatable {
+    package enum LatticeOwner: Sendable, Equatable {
         case markers, capInsets
 
         var refusal: String {
@@ -70,23 +70,23 @@ public struct SourceHints: Sendable, Equatable {
     }
 
     /// The lattice from `.9.png`/`npTc` markers or image-set cap-insets; nil means the request's insets.
-    public var lattice: Lattice?
-    public var latticeOwner: LatticeOwner
+    package var lattice: Lattice?
+    package var latticeOwner: LatticeOwner
     /// The source's own scale (an image set's variant); nil means the file name or the request.
-    public var scale: Double?
+    package var scale: Double?
     /// The output scale when the request gives none (an image set draws at @1x); nil means the source scale.
-    public var defaultOutputScale: Double?
+    package var defaultOutputScale: Double?
     /// The mode when the request leaves both axes `auto`: an image set's centre mode, `stretch` for a nine-patch.
-    public var defaultMode: ResizeMode?
+    package var defaultMode: ResizeMode?
     /// Whatever besides the file's bytes and the request decides the pixels, for job digests.
-    public var recipe: SourceRecipe
+    package var recipe: SourceRecipe
     /// A nine-patch's padding and optical bounds (nil for other sources).
-    public var ninePatch: NinePatchBounds?
+    package var ninePatch: NinePatchBounds?
     /// Read as a plain PNG from standard input, but its border looks like
     /// nine-patch markers (`--nine-patch` reads them): worth a warning.
-    public var looksLikeNinePatch = false
+    package var looksLikeNinePatch = false
 
-    public init(lattice: Lattice? = nil, latticeOwner: LatticeOwner = .markers, scale: Double? = nil,
+    package init(lattice: Lattice? = nil, latticeOwner: LatticeOwner = .markers, scale: Double? = nil,
                 defaultOutputScale: Double? = nil, defaultMode: ResizeMode? = nil, recipe: SourceRecipe = .plain) {
         self.lattice = lattice
         self.latticeOwner = latticeOwner
@@ -98,7 +98,7 @@ public struct SourceHints: Sendable, Equatable {
 
     /// A `.9.png` or `npTc` source: its markers give the lattice, and it stretches
     /// unless the request names a mode (Android never tiles a nine-patch).
-    public static func ninePatch(_ lattice: Lattice, _ bounds: NinePatchBounds) -> SourceHints {
+    package static func ninePatch(_ lattice: Lattice, _ bounds: NinePatchBounds) -> SourceHints {
         var hints = SourceHints(lattice: lattice, latticeOwner: .markers, defaultMode: .stretch, recipe: .ninePatch)
         hints.ninePatch = bounds
         return hints

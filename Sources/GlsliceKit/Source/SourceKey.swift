@@ -1,11 +1,11 @@
 /// Identifies what a source draws, for job digests and GPU texture sharing:
 /// the file's SHA-256 and the recipe that turned it into pixels and slicing.
-public struct SourceKey: Codable, Hashable, Sendable {
+package struct SourceKey: Codable, Hashable, Sendable {
     /// SHA-256 of the PNG file's bytes, lower-case hex.
-    public var contentHash: String
-    public var recipe: SourceRecipe
+    package var contentHash: String
+    package var recipe: SourceRecipe
 
-    public init(contentHash: String, recipe: SourceRecipe) {
+    package init(contentHash: String, recipe: SourceRecipe) {
         self.contentHash = contentHash
         self.recipe = recipe
     }
@@ -13,7 +13,7 @@ public struct SourceKey: Codable, Hashable, Sendable {
     /// The text a job digest hashes. A plain PNG is its hash alone and a
     /// nine-patch adds `:nine-patch`, as before the key was typed, so their
     /// digests did not change; an image set adds its recipe as sorted-key JSON.
-    public var digestText: String {
+    package var digestText: String {
         switch recipe {
         case .plain: contentHash
         case .ninePatch: "\(contentHash):nine-patch"

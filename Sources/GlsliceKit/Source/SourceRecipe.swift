@@ -3,7 +3,7 @@ import Foundation
 /// What besides a PNG file's bytes decides the pixels and the slicing a source
 /// draws with: typed, so a job digest hashes fields rather than Swift's
 /// description of a struct.
-public enum SourceRecipe: Codable, Hashable, Sendable {
+package enum SourceRecipe: Codable, Hashable, Sendable {
     /// A PNG drawn as it is, sliced by the request.
     case plain
     /// A `.9.png` or a compiled `npTc` nine-patch: its markers slice it.
@@ -13,9 +13,9 @@ public enum SourceRecipe: Codable, Hashable, Sendable {
 }
 
 /// The image-set variant a source came from: its scale and its slicing.
-public struct ImageSetRecipe: Codable, Hashable, Sendable {
-    public var scale: Double
-    public var resizing: ImageSet.Resizing?
+package struct ImageSetRecipe: Codable, Hashable, Sendable {
+    package var scale: Double
+    package var resizing: ImageSet.Resizing?
 
     /// Sorted-key JSON, the form a digest hashes.
     var canonicalJSON: String {

@@ -2,12 +2,12 @@
 /// as hints), or an asset catalog image set's variant for the output scale with
 /// its scale, slicing and centre mode as hints. Render and batch both come
 /// here; it reads the request's output scale and changes nothing in it.
-public enum SourceResolver {
+package enum SourceResolver {
     /// - Parameters:
     ///   - outputScale: the request's output scale, which picks an image set's variant (nil: @1x).
     ///   - load: decodes a PNG file (a batch passes its cache).
     ///   - scope: where the image set's `Contents.json` is opened (the PNGs are `load`'s).
-    public static func resolve(path: String, outputScale: Double?, scope: FileScope = .anywhere,
+    package static func resolve(path: String, outputScale: Double?, scope: FileScope = .anywhere,
                                load: (String) throws -> SourceImage) throws -> SourceImage {
         guard ImageSet.isImageSet(path: path) else { return try load(path) }
         let set = try ImageSet(path: path, in: scope)

@@ -10,7 +10,7 @@ public struct SourceRoot: Sendable {
     /// The root with every symbolic link resolved (for messages, never for containment).
     public let path: String
     /// Where every source, image-set member and preview listing is opened.
-    public let scope: FileScope
+    package let scope: FileScope
 
     public init(_ folder: String) throws {
         guard let resolved = realpath(folder, nil) else {
