@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
+.PHONY: install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -151,6 +151,24 @@ test-tsan: deps
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).
 fixtures:
 	python3 Scripts/make-fixtures.py
+
+# `make install PREFIX=~/.local` puts glslice in PREFIX/bin, with bash and zsh completion.
+PREFIX ?= /usr/local
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions"
+	install -m 755 $(GLSLICE) "$(DESTDIR)$(PREFIX)/bin/glslice"
+	$(GLSLICE) --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice"
+	$(GLSLICE) --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_glslice"
+	@echo "install: $(DESTDIR)$(PREFIX)/bin/glslice (is $(PREFIX)/bin on your PATH?)"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/glslice" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice" \
+	      "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_glslice"
+
+# The image builds from the dependency versions this checkout resolved (deploy/README.md).
+docker-image:
+	$(SWIFT) package resolve
+	docker build -f deploy/Dockerfile -t glslice .
 
 clean:
 	rm -rf .build out

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that each library target's folders use only types from folders earlier in its
-flow (README, "Layout of the code"). Prints each backward use and exits 1 if there is one."""
+flow (docs/DESIGN.md, "Layout of the code"). Prints each backward use and exits 1 if there is one."""
 import os
 import re
 import sys
