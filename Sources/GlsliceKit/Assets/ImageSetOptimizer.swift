@@ -57,7 +57,7 @@ enum ImageSetOptimizer {
         root["images"] = entries
         let json = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
         try writeFolder(out, files: files + [("Contents.json", json + Data("\n".utf8))])
-        return Optimizer.Report(input: input, output: out, kind: "imageset", before: largest.before, after: largest.after,
+        return Optimizer.Report(input: input, output: out, kind: .imageSet, before: largest.before, after: largest.after,
                                 insets: nil, equalModes: ResizeMode.allCases.filter(modes.contains), checksPerMode: checks,
                                 bytesBefore: bytesBefore, bytesAfter: bytesAfter,
                                 defaultModeLost: nil)

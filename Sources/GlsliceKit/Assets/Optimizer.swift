@@ -10,7 +10,7 @@ public enum Optimizer {
     public struct Report: Sendable {
         public var input: String
         public var output: String
-        package var kind: String
+        package var kind: SourceKind
         public var before: PixelSize
         public var after: PixelSize
         /// The insets in points for a plain PNG (caps are never changed, so they are the same).
@@ -196,7 +196,7 @@ public enum Optimizer {
             bytesAfter = try PNGEncoder.write(result.image, to: OutputTarget(output), compression: .small)
         }
         let defaultMode = source.hints.defaultMode ?? .auto
-        return Report(input: input, output: output, kind: isNinePatch ? "nine-patch" : "png", before: source.size, after: after,
+        return Report(input: input, output: output, kind: isNinePatch ? .ninePatch : .png, before: source.size, after: after,
                       insets: isNinePatch ? nil : insets, equalModes: result.modes, checksPerMode: result.checks,
                       bytesBefore: data.count, bytesAfter: bytesAfter,
                       defaultModeLost: result.modes.contains(defaultMode) ? nil : defaultMode)

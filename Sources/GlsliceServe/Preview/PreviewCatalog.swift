@@ -20,12 +20,12 @@ struct PreviewCatalog: Sendable {
     struct Entry: Encodable {
         var path: String
         /// `png`, `nine-patch` or `imageset`.
-        var kind: String
+        var kind: SourceKind
     }
 
     struct Info: Encodable {
         var path: String
-        var kind: String
+        var kind: SourceKind
         /// The artwork's size in pixels (a nine-patch's without its marker border).
         var width: Int
         var height: Int
@@ -72,11 +72,11 @@ struct PreviewCatalog: Sendable {
                 guard let status = scope.status(of: path) else { continue }
                 let type = status.st_mode & S_IFMT
                 if name.hasSuffix(".imageset") {
-                    if type == S_IFDIR { found.append(Entry(path: path, kind: "imageset")) }
+                    if type == S_IFDIR { found.append(Entry(path: path, kind: .imageSet)) }
                 } else if type == S_IFDIR {
                     visit(path, depth: depth + 1, in: scope)
                 } else if type == S_IFREG && name.lowercased().hasSuffix(".png") {
-                    found.append(Entry(path: path, kind: NinePatch.isNinePatch(path: name) ? "nine-patch" : "png"))
+                    found.append(Entry(path: path, kind: SourceKind.named(name)))
                 }
             }
         }
@@ -95,7 +95,9 @@ struct PreviewCatalog: Sendable {
                                                  scope: root.scope).source
             let hints = source.hints
             let relative = file
-            let kind = ImageSet.isImageSet(path: file) ? "imageset" : (hints.ninePatch != nil ? "nine-patch" : "png")
+            // The page tells nine-patches by their padding box, compiled or not.
+            var kind = SourceKind.named(file)
+            if kind == .compiledNinePatch || (kind == .png && hints.ninePatch != nil) { kind = .ninePatch }
             let scale = try hints.scale ?? Scale.source(of: source.file, option: nil)
             func segments(_ list: [Segment]) -> [[Int]] { list.map { [$0.start, $0.end, $0.scalable ? 1 : 0] } }
             return .success(Info(

@@ -77,6 +77,8 @@ import Testing
         } catch let error as GlsliceError {
             #expect(error.message.contains(message), "\(name): \(error.message)")
             #expect(error.kind == .badInput)
+            // The position named in the words is a value too.
+            if message.contains("invalid color at (1,0)") { #expect(error.pixel == PixelPosition(x: 1, y: 0)) }
         } catch {
             Issue.record("\(error)")
         }
