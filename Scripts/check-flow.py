@@ -7,7 +7,7 @@ import sys
 
 SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources")
 FLOWS = {
-    "GlsliceKit": ["Model", "Source", "Plan", "CPU", "GPU", "Backend", "PNG", "Engine", "Render", "Parity", "Assets", "Batch"],
+    "GlsliceKit": ["Model", "PNG", "Source", "Plan", "CPU", "GPU", "Backend", "Engine", "Render", "Parity", "Assets", "Batch"],
     "GlsliceServe": ["Request", "Rendering", "Preview", "HTTP"],
 }
 
@@ -23,7 +23,7 @@ def check(target, order):
             if not name.endswith(".swift"):
                 continue
             text = open(os.path.join(root, folder, name), encoding="utf-8").read()
-            for m in re.finditer(r"^(?:public |final |open |private |fileprivate )*(?:class|struct|enum|protocol|typealias)\s+([A-Z]\w*)", text, re.M):
+            for m in re.finditer(r"^(?:@\w+ )*(?:public |package |internal |final |open |private |fileprivate |indirect )*(?:class|struct|enum|protocol|actor|typealias)\s+([A-Z]\w*)", text, re.M):
                 home.setdefault(m.group(1), folder)
     problems = 0
     for index, folder in enumerate(order):
@@ -40,5 +40,37 @@ def check(target, order):
     return problems
 
 
-total = sum(check(target, order) for target, order in FLOWS.items())
+DECLARATION = re.compile(r"^(?:@\w+(?:\([^)]*\))? )*(?:public |package |internal |final |open |private |fileprivate |indirect )*"
+                         r"(?:class|struct|enum|protocol|actor)\s+([A-Z]\w*)", re.M)
+
+
+def check_one_concept_per_file():
+    """Files with more than one top-level type must be the ones docs/DESIGN.md lists, with those types."""
+    design = open(os.path.join(SOURCES, "..", "docs", "DESIGN.md"), encoding="utf-8").read()
+    listed = {}
+    for m in re.finditer(r"^\| `([\w/]+\.swift)` \| ([^|]+) \|", design, re.M):
+        listed[m.group(1)] = sorted(re.findall(r"`(\w+)`", m.group(2)))
+    found = {}
+    for target in os.listdir(SOURCES):
+        for folder, _, names in os.walk(os.path.join(SOURCES, target)):
+            for name in names:
+                if name.endswith(".swift"):
+                    path = os.path.join(folder, name)
+                    types = DECLARATION.findall(open(path, encoding="utf-8").read())
+                    if len(types) > 1:
+                        key = os.path.relpath(path, os.path.join(SOURCES, "GlsliceKit" if target == "GlsliceKit" else ""))
+                        found[key] = sorted(types)
+    problems = 0
+    for path, types in sorted(found.items()):
+        if listed.get(path) != types:
+            print(f"check-flow: {path} holds {', '.join(types)}: split it, or list it with a reason in docs/DESIGN.md")
+            problems += 1
+    for path in sorted(set(listed) - set(found)):
+        print(f"check-flow: docs/DESIGN.md lists {path} as holding several types, but it does not")
+        problems += 1
+    print(f"check-flow: {len(found)} files hold more than one type, each listed with a reason")
+    return problems
+
+
+total = sum(check(target, order) for target, order in FLOWS.items()) + check_one_concept_per_file()
 sys.exit(1 if total else 0)

@@ -82,7 +82,7 @@ func encodeFloor(_ argv: [String]) throws {
     let images: [(PremultipliedImage, String)] = try names.map { name in
         let path = "\(folder)/\(name)"
         return (try PNGDecoder.decode(path: path, maxPixels: 1 << 26).premultiplied(),
-                PNGDecoder.text(key: JobDigest.textKey, path: path) ?? "")
+                FinishedOutput.read(path: path)?.digest ?? "")
     }
     let files: [[UInt8]] = try names.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\($0)"))) }
 

@@ -180,37 +180,6 @@ int gs_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     return status;
 }
 
-int gs_png_read_text(const uint8_t *data, size_t length, const char *key,
-                     char *value, size_t value_size, char *message) {
-    int status = check_signature(data, length, message);
-    if (status != GS_PNG_OK) return status;
-    read_context ctx = {data, length, 0, {0}};
-    png_structp png;
-    png_infop info;
-    status = open_reader(&ctx, &png, &info, message);
-    if (status != GS_PNG_OK) return status;
-    if (setjmp(png_jmpbuf(png))) {
-        set_message(message, ctx.message);
-        png_destroy_read_struct(&png, &info, NULL);
-        return GS_PNG_CORRUPT;
-    }
-    png_read_info(png, info);
-    png_textp texts = NULL;
-    int count = 0;
-    png_get_text(png, info, &texts, &count);
-    int found = GS_PNG_NO_TEXT;
-    for (int i = 0; i < count; i++) {
-        if (texts[i].key != NULL && strcmp(texts[i].key, key) == 0 && texts[i].text != NULL) {
-            snprintf(value, value_size, "%s", texts[i].text);
-            found = GS_PNG_OK;
-            break;
-        }
-    }
-    png_destroy_read_struct(&png, &info, NULL);
-    if (found != GS_PNG_OK) set_message(message, "no such text chunk");
-    return found;
-}
-
 void gs_png_image_free(gs_png_image *image) {
     if (image == NULL) return;
     free(image->pixels);

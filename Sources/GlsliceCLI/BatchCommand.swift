@@ -34,7 +34,6 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for relative outputs (created if missing).", valueName: "D"), completion: .directory)
     var outDir: String?
 
-
     @Option(parsing: .unconditional, help: ArgumentHelp("Threads for each of the prepare and encode stages (on the CPU the encoders also draw; default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
     var jobs: Int?
 
@@ -143,98 +142,6 @@ struct BatchCommand: ParsableCommand {
             succeeded = summary.succeeded
             self.stages = stages ? summary.stages : nil
         }
-    }
-}
-
-/// Ctrl-C (SIGINT) during a batch: says how many jobs were done and the
-/// command line that finishes the job (`--resume`), then exits 130. Outputs
-/// already named are whole; one being written is never named, so nothing
-/// partial is left under an output's name.
-final class Interruption {
-    private let source: any DispatchSourceSignal
-
-    /// `clearLine`: a progress bar is on the terminal; the message replaces it.
-    init(clearLine: Bool, done: @escaping @Sendable () -> Int) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            standardError((clearLine ? "\r\u{1B}[K" : "") + Interruption.message(done: done(), arguments: CommandLine.arguments))
-            _exit(Self.exitCode)
-        }
-        source.resume()
-    }
-
-    deinit {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
-    }
-
-    /// 128 + SIGINT, as a shell reports a command it interrupted.
-    static let exitCode: Int32 = 130
-
-    /// The two lines printed on an interrupt.
-    static func message(done: Int, arguments: [String]) -> String {
-        var resume = arguments
-        if !resume.contains("--resume") { resume.append("--resume") }
-        let command = resume.map(shellQuoted).joined(separator: " ")
-        return "glslice: interrupted after \(done) job\(done == 1 ? "" : "s"); the outputs written are whole\n"
-            + "glslice: to finish the batch, run: \(oneLineForTerminal(command))\n"
-    }
-
-    /// `word` as a POSIX shell reads it back: bare when it is plain, else in single quotes.
-    static func shellQuoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "@%+=:,./_-".unicodeScalars.contains($0)
-        }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-}
-
-/// done/total, rate and ETA on one terminal line that fits the terminal's
-/// width (read at each repaint, so a resize is followed) and is redrawn in
-/// place at most ten times a second.
-final class ProgressBar: Sendable {
-    /// nil when the manifest cannot be read twice to count it.
-    let total: Int?
-    let start = Date()
-    /// When the bar was last drawn; the mutex also keeps two redraws from interleaving.
-    private let lastDraw = Mutex(Date.distantPast)
-
-    init(total: Int?) { self.total = total }
-
-    func update(done: Int) {
-        lastDraw.withLock { lastDraw in
-            let now = Date()
-            guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
-            lastDraw = now
-            standardError("\r" + Self.line(done: done, total: total, elapsed: now.timeIntervalSince(start),
-                                           columns: terminalColumns()) + "\u{1B}[K")
-        }
-    }
-
-    /// The line for a terminal `columns` wide: always shorter than that, so it
-    /// never wraps (a wrapped line scrolls on every repaint). The bar takes the
-    /// room the numbers leave, and is dropped below 5 columns of it.
-    static func line(done: Int, total: Int?, elapsed: TimeInterval, columns: Int) -> String {
-        let rate = Double(done) / max(elapsed, 1e-6)
-        let room = max(columns - 1, 1)
-        guard let total else { return String(String(format: "%d done %.0f/s", done, rate).prefix(room)) }
-        let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
-        let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
-        let numbers = String(format: " %d/%d %3.0f%% %.0f/s ETA %@", done, total, fraction * 100, rate, duration(eta))
-        let width = min(40, room - numbers.count - 2)
-        guard width >= 5 else { return String(numbers.dropFirst().prefix(room)) }
-        let filled = Int(fraction * Double(width))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]" + numbers
-    }
-
-    func clear() {
-        lastDraw.withLock { _ in standardError("\r\u{1B}[K") }
-    }
-
-    private static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%dh%02dm", s / 3600, s / 60 % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }
 

@@ -14,8 +14,7 @@ enum {
     GS_PNG_CORRUPT = 2,    /* libpng refused the data */
     GS_PNG_TOO_LARGE = 3,  /* width x height above the caller's pixel budget */
     GS_PNG_NO_MEMORY = 4,
-    GS_PNG_IO = 5,         /* the output could not be opened or written */
-    GS_PNG_NO_TEXT = 6     /* the PNG has no tEXt chunk with that key before its image data */
+    GS_PNG_IO = 5          /* the output could not be opened or written */
 };
 
 #define GS_PNG_MESSAGE_SIZE 256
@@ -68,11 +67,6 @@ gs_png_writer *gs_png_writer_open(int fd, uint32_t width, uint32_t height,
                                   int palette_count, int level, int filters,
                                   const char *text_key, const char *text_value,
                                   char *message);
-
-/* Reads the tEXt chunk `key` written before the image data (as the writer
-   puts it) into `value`. Needs only the file's head. */
-int gs_png_read_text(const uint8_t *data, size_t length, const char *key,
-                     char *value, size_t value_size, char *message);
 
 /* Writes `count` rows of straight RGBA8 (or indices, for channels 1),
    `stride` bytes apart. */

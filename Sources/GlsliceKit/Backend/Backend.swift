@@ -1,19 +1,3 @@
-/// Which renderer draws the pixels.
-public enum BackendChoice: String, CaseIterable, Sendable {
-    case cpu
-    case gpu
-    /// A hardware GPU when there is one; else the CPU, with a one-line warning
-    /// (no context, or only a software rasteriser such as llvmpipe).
-    case auto
-
-    public init(parsing text: String) throws {
-        guard let value = BackendChoice(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, "unknown backend '\(text)' (expected gpu, cpu or auto)")
-        }
-        self = value
-    }
-}
-
 /// A backend ready to draw: the CPU reference, or a GPU renderer. Not
 /// `Sendable`: a GPU backend lives on the thread that opened it.
 package enum Backend {
@@ -94,70 +78,5 @@ package enum Backend {
         case .cpu: CPURenderer.PlanWithTaps(plan: plan, source: source)
         case .gpu(let renderer): try renderer.upload(plan, source: source)
         }
-    }
-}
-
-/// How outputs are cut into bands of rows: memory is bounded by one band.
-package struct Banding: Sendable {
-    /// Bytes of premultiplied rows held at once.
-    package var bandBytes: Int
-    /// Forces at most this many rows per band (tests use it to make strips cheap).
-    package var maxRows: Int?
-
-    package init(bandBytes: Int = 32 << 20, maxRows: Int? = nil) {
-        self.bandBytes = bandBytes
-        self.maxRows = maxRows
-    }
-
-    package func rows(width: Int, height: Int, renderer: any BandRenderer) -> Int {
-        var rows = max(1, bandBytes / max(1, width * 4))
-        rows = min(rows, renderer.maxBandRows, height)
-        if let maxRows { rows = min(rows, max(1, maxRows)) }
-        return max(1, rows)
-    }
-
-    /// The one band loop: renders `size` band by band and hands each band to
-    /// `sink` in order, holding one band in memory.
-    package func render(_ renderer: any BandRenderer, size: PixelSize, into sink: any RowSink,
-                       drawn: (Duration) -> Void = { _ in }) throws {
-        let clock = ContinuousClock()
-        let width = size.width, height = size.height
-        let rows = self.rows(width: width, height: height, renderer: renderer)
-        let band = UnsafeMutablePointer<UInt8>.allocate(capacity: rows * width * 4)
-        defer { band.deallocate() }
-        var y = 0
-        while y < height {
-            let count = min(rows, height - y)
-            let start = clock.now
-            try renderer.renderRows(y..<(y + count), into: band)
-            drawn(clock.now - start)
-            try sink.write(premultipliedRows: band, count: count)
-            y += count
-        }
-    }
-}
-
-/// Collects bands into one premultiplied image (tests, parity, benchmarks).
-package final class ImageSink: RowSink {
-    package let size: PixelSize
-    private var pixels: [UInt8]
-    private var filled = 0
-
-    package init(size: PixelSize) {
-        self.size = size
-        pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
-    }
-
-    package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
-        let bytes = count * size.width * 4
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            (base + filled).update(from: rows, count: bytes)
-        }
-        filled += bytes
-    }
-
-    package var image: PremultipliedImage {
-        PremultipliedImage(RGBAImage(width: size.width, height: size.height, pixels: pixels))
     }
 }

@@ -6,13 +6,13 @@ import Foundation
 /// The chunk chain is walked header by header from the signature to an IEND
 /// that ends the file, so a file cut short is not taken as finished. (Pixel
 /// data is not re-checked: outputs appear only complete, see `OutputFile`.)
-struct FinishedOutput: Equatable {
-    var size: PixelSize
-    var digest: String
+package struct FinishedOutput: Equatable {
+    package var size: PixelSize
+    package var digest: String
 
     /// nil when `path` holds no regular file that is a whole chunk chain with an
     /// IHDR and a `key` tEXt chunk.
-    static func read(path: String, key: String = JobDigest.textKey) -> FinishedOutput? {
+    package static func read(path: String, key: String = JobDigest.textKey) -> FinishedOutput? {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { return nil }

@@ -56,24 +56,3 @@ struct GPUDrawer: BatchDrawer {
         GPUBandWriter(gpu: gpu, budget: budget, times: times, banding: banding).send(job.prepared, to: stream, ring: ring)
     }
 }
-
-/// A draw stage on its own thread (the GPU's). It runs on the thread that
-/// opened its backend, and never prepares or encodes.
-protocol BatchDrawer {
-    /// Draws what `input` brings until it is closed and drained, pushing each
-    /// output to `output`; records the jobs it cannot draw.
-    func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws
-}
-
-/// How the GPU path draws: parameters, never environment reads inside the library.
-package struct GPUSettings: Sendable {
-    /// Read back through a ring of pixel-pack buffers; nil takes it on hardware GPUs (not llvmpipe).
-    package var pixelPackRing: Bool?
-    /// Bytes of drawn pixels allowed to wait for the encoders.
-    package var inFlightBytes: Int
-
-    package init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20) {
-        self.pixelPackRing = pixelPackRing
-        self.inFlightBytes = inFlightBytes
-    }
-}

@@ -1,17 +1,3 @@
-/// One source interval along an axis: an end cap (fixed) or a part that may resize.
-package struct Segment: Sendable, Equatable {
-    package var start: Int
-    package var end: Int
-    package var scalable: Bool
-
-    package init(_ start: Int, _ end: Int, scalable: Bool) {
-        self.start = start
-        self.end = end
-        self.scalable = scalable
-    }
-
-    package var length: Int { end - start }
-}
 
 /// The source split into segments per axis. Nine-slice is its 3×3 case;
 /// Android nine-patches give any number of alternating segments.

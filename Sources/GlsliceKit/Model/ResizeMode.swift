@@ -21,27 +21,3 @@ public enum ResizeMode: String, CaseIterable, Sendable, Codable {
         self = mode
     }
 }
-
-/// Texture filtering; `linear` is the default, as in UIKit and CSS.
-public enum Filter: String, CaseIterable, Sendable, Codable {
-    case linear
-    case nearest
-
-    public init(parsing text: String) throws {
-        guard let filter = Filter(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, "unknown filter '\(text)' (expected linear or nearest)")
-        }
-        self = filter
-    }
-}
-
-/// One value per axis.
-public struct PerAxis<Value: Sendable & Equatable>: Sendable, Equatable {
-    public var x: Value
-    public var y: Value
-    public init(x: Value, y: Value) {
-        self.x = x
-        self.y = y
-    }
-    public init(both: Value) { self.init(x: both, y: both) }
-}

@@ -1,48 +1,6 @@
 import CPNG
 import Foundation
 
-/// zlib settings. Every level writes rows with the None filter: on the bench
-/// manifest's 2,400 nine-slice outputs (flat colour, 1-px gradients, tiles)
-/// None at level 6 gave 3.94 MB against 4.41 MB for a fixed Up filter and
-/// 4.07 MB for libpng's adaptive choice, at the speed of Up and 1.6× that of
-/// adaptive; at level 9 it gave 3.68 MB, twice as fast as adaptive at 9.
-extension Compression {
-    var zlibLevel: Int32 {
-        switch self {
-        case .fast: 1
-        case .default: 6
-        case .small: 9
-        }
-    }
-
-    var filters: Int32 { gs_png_filter_none() }
-}
-
-/// Where a PNG goes: a file (named only once complete), stdout, or a
-/// descriptor the caller opened and will close (a pipe, a socket).
-package enum OutputTarget: Sendable, Equatable {
-    /// A file made atomically (`OutputFile`); `durable` flushes it to disk before it is named.
-    case file(String, durable: Bool = false)
-    /// A file at a path relative to a folder it may not leave (a batch's `--out-dir`).
-    case contained(String, beneath: FileScope, durable: Bool = false)
-    case standardOutput
-    case descriptor(Int32)
-
-    /// `-` means standard output.
-    package init(_ path: String) {
-        self = path == "-" ? .standardOutput : .file(path)
-    }
-
-    var displayName: String {
-        switch self {
-        case .file(let path, _): path
-        case .contained(let path, let scope, _): scope.folderPath.map { $0 + "/" + path } ?? path
-        case .standardOutput: "<stdout>"
-        case .descriptor(let fd): "<descriptor \(fd)>"
-        }
-    }
-}
-
 /// Streams premultiplied rows into a PNG, unpremultiplying on the way.
 ///
 /// An image of at most `maxIndexedPixels` is held as palette indices while it
@@ -288,40 +246,5 @@ package final class PNGWriter: RowSink {
         try file?.commit()
         fileTime += clock.now - start
         return Int(bytes)
-    }
-}
-
-package enum PNGEncoder {
-    /// Writes a whole premultiplied image; RGB when every pixel is opaque.
-    @discardableResult
-    package static func write(_ image: PremultipliedImage, to target: OutputTarget,
-                             compression: Compression = .default,
-                             text: (key: String, value: String)? = nil) throws -> Int {
-        let size = PixelSize(width: image.width, height: image.height)
-        let writer = try PNGWriter(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression,
-                                   text: text)
-        let band = 64
-        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var y = 0
-            while y < image.height {
-                let count = min(band, image.height - y)
-                try writer.write(premultipliedRows: base + y * image.width * 4, count: count)
-                y += count
-            }
-        }
-        return try writer.finish()
-    }
-
-    /// The PNG of a whole premultiplied image, in memory.
-    package static func encode(_ image: PremultipliedImage, compression: Compression = .default) throws -> Data {
-        let writer = try PNGWriter(memorySize: PixelSize(width: image.width, height: image.height),
-                                   opaque: image.rgba.isOpaque, compression: compression)
-        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            try writer.write(premultipliedRows: base, count: image.height)
-        }
-        _ = try writer.finish()
-        return Data(writer.memoryData ?? [])
     }
 }

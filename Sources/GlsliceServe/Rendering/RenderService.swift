@@ -2,13 +2,6 @@ import Foundation
 import GlsliceKit
 import NIOCore
 
-/// A render request's answer, before it is HTTP.
-public enum RenderAnswer: Sendable {
-    case png(ByteBuffer, etag: String)
-    case notModified(etag: String)
-    case refused(Refusal)
-}
-
 /// Turns render URLs into PNGs: through the source root, the one option
 /// schema, a response cache keyed by job digest, coalescing of identical
 /// requests in flight, and the render pool.
@@ -298,38 +291,5 @@ final class RenderService: Sendable {
             if item.hasPrefix("W/") { item.removeFirst(2) }
             return item == "*" || item == tag
         }
-    }
-}
-
-/// A file's identity and version, so a cached digest is used only while its
-/// sources are unchanged (an edited file has a new size, mtime or ctime).
-struct FileStamp: Sendable, Equatable {
-    var path: String
-    var identity: [Int64]
-
-    init(path: String, in scope: FileScope) {
-        self.path = path
-        identity = Self.read(path, in: scope)
-    }
-
-    func isCurrent(in scope: FileScope) -> Bool { Self.read(path, in: scope) == identity }
-
-    /// The files a render of `path` reads: the file itself, or an image set's
-    /// Contents.json and the one image it names for `outputScale`. Never the
-    /// set's folder listing: other files there do not change the render, and
-    /// a stamp each would make every URL as costly as the folder is large.
-    static func stamps(for path: String, outputScale: Double?, in scope: FileScope) -> [FileStamp] {
-        guard ImageSet.isImageSet(path: path) else { return [FileStamp(path: path, in: scope)] }
-        let folder = path.hasSuffix("/Contents.json") ? String(path.dropLast("/Contents.json".count)) : path
-        let contents = FileStamp(path: folder + "/Contents.json", in: scope)
-        guard let set = try? ImageSet.read(path: folder, in: scope) else { return [contents] }
-        return [contents, FileStamp(path: set.variant(for: outputScale ?? 1).file, in: scope)]
-    }
-
-    private static func read(_ path: String, in scope: FileScope) -> [Int64] {
-        guard let info = scope.status(of: path) else { return [] }
-        return [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size),
-                Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)]
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// Ctrl-C (SIGINT) during a batch: says how many jobs were done and the
+/// command line that finishes the job (`--resume`), then exits 130. Outputs
+/// already named are whole; one being written is never named, so nothing
+/// partial is left under an output's name.
+final class Interruption {
+    private let source: any DispatchSourceSignal
+
+    /// `clearLine`: a progress bar is on the terminal; the message replaces it.
+    init(clearLine: Bool, done: @escaping @Sendable () -> Int) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            standardError((clearLine ? "\r\u{1B}[K" : "") + Interruption.message(done: done(), arguments: CommandLine.arguments))
+            _exit(Self.exitCode)
+        }
+        source.resume()
+    }
+
+    deinit {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+
+    /// 128 + SIGINT, as a shell reports a command it interrupted.
+    static let exitCode: Int32 = 130
+
+    /// The two lines printed on an interrupt.
+    static func message(done: Int, arguments: [String]) -> String {
+        var resume = arguments
+        if !resume.contains("--resume") { resume.append("--resume") }
+        let command = resume.map(shellQuoted).joined(separator: " ")
+        return "glslice: interrupted after \(done) job\(done == 1 ? "" : "s"); the outputs written are whole\n"
+            + "glslice: to finish the batch, run: \(oneLineForTerminal(command))\n"
+    }
+
+    /// `word` as a POSIX shell reads it back: bare when it is plain, else in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "@%+=:,./_-".unicodeScalars.contains($0)
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// How the GPU path draws: parameters, never environment reads inside the library.
+package struct GPUSettings: Sendable {
+    /// Read back through a ring of pixel-pack buffers; nil takes it on hardware GPUs (not llvmpipe).
+    package var pixelPackRing: Bool?
+    /// Bytes of drawn pixels allowed to wait for the encoders.
+    package var inFlightBytes: Int
+
+    package init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20) {
+        self.pixelPackRing = pixelPackRing
+        self.inFlightBytes = inFlightBytes
+    }
+}

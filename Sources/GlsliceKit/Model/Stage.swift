@@ -1,0 +1,17 @@
+/// The stages a job passes through, in order. A batch's `--stats` and serve's
+/// `/metrics` report each one's busy time, so an operator sees the bottleneck.
+package enum Stage: String, CaseIterable, Sendable {
+    /// Resume check, source, plan, digest.
+    case prepare
+    /// Drawing pixels: CPU rows, or the GL thread's uploads and draw calls.
+    case draw
+    /// The GL thread waiting: for jobs to draw, or for memory the encoders still hold.
+    case drawWait = "draw-wait"
+    /// Reading pixels back from the GPU. A synchronous read also waits there for
+    /// the draw calls to finish, so on a GPU most of the drawing shows up here.
+    case readBack = "read-back"
+    /// Unpremultiplying, palette and zlib (with libpng's writes into the open file).
+    case encode
+    /// Opening, naming (and with `--fsync` flushing) files, and the results line.
+    case write
+}

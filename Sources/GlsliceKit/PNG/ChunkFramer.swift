@@ -1,0 +1,50 @@
+import Foundation
+
+/// Reads a PNG's chunks from a descriptor, stopping after IEND.
+struct ChunkFramer {
+    let descriptor: Int32
+    let name: String
+    var bytes: [UInt8] = []
+    var atEnd = false
+
+    /// Reads until `count` bytes are held or the input ends.
+    mutating func fill(to count: Int) throws {
+        while bytes.count < count && !atEnd {
+            let got = readAppending(descriptor, into: &bytes, count: max(count - bytes.count, 1 << 16))
+            if got < 0 {
+                let reason = systemError()
+                throw GlsliceError(.noInput, file: name, "cannot be read: \(reason)")
+            }
+            if got == 0 { atEnd = true }
+        }
+    }
+
+    mutating func readPNG() throws -> Data {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        try fill(to: 8)
+        // Not a PNG (or too short): the decoder says so from these bytes.
+        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { return Data(bytes.prefix(8)) }
+        var offset = 8
+        while true {
+            try fill(to: offset + 8)
+            guard bytes.count >= offset + 8 else { break } // cut short: libpng reports it
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard length <= 0x7fff_ffff else { break } // libpng reports the bad length
+            let end = offset + 12 + length
+            guard end <= PNGDecoder.maxFileBytes else {
+                throw GlsliceError(.badInput, file: name,
+                                   "the PNG is larger than \(PNGDecoder.maxFileBytes >> 20) MiB, more than any source within the pixel limit needs")
+            }
+            if offset == 8 && !bytes[12..<16].elementsEqual("IHDR".utf8) {
+                // libpng's own words for this ("invalid location in png_set_unknown_chunks") say nothing to a user.
+                let type = String(decoding: bytes[12..<16].map { (0x20...0x7E).contains($0) ? $0 : 0x3F }, as: UTF8.self)
+                throw GlsliceError(.badInput, file: name, "corrupt PNG: the first chunk is '\(type)', but a PNG must start with IHDR")
+            }
+            try fill(to: end)
+            guard bytes.count >= end else { break }
+            if bytes[offset + 4..<offset + 8].elementsEqual("IEND".utf8) { return Data(bytes[0..<end]) }
+            offset = end
+        }
+        return Data(bytes)
+    }
+}
