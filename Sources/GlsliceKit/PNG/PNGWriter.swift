@@ -1,4 +1,3 @@
-import CPNG
 import Foundation
 
 /// Streams premultiplied rows into a PNG, unpremultiplying on the way.
@@ -12,7 +11,10 @@ package final class PNGWriter: RowSink {
     /// 8 MiB of indices at most: larger outputs stream at one band of memory.
     package static let maxIndexedPixels = 1 << 23
 
-    private var writer: OpaquePointer?
+    private var writer: ScanlineEncoder?
+    private var stream: PNGStream?
+    private let threads: Int
+    private let cuts: SegmentedZlib.Cuts
     private let target: OutputTarget
     /// The file being written (nil for stdout).
     private var file: OutputFile?
@@ -40,8 +42,12 @@ package final class PNGWriter: RowSink {
     /// - Parameters:
     ///   - opaque: write RGB (the caller knows every alpha is 255).
     ///   - text: an optional tEXt chunk (key, value), such as a batch job's digest.
+    ///   - threads: how many pieces of a large image's data compress at once
+    ///     (the bytes are the same for any count); nil: one per core.
     package init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression,
-                text: (key: String, value: String)? = nil) throws {
+                text: (key: String, value: String)? = nil, threads: Int? = nil, cuts: SegmentedZlib.Cuts = .standard) throws {
+        self.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        self.cuts = cuts
         self.target = target
         self.size = size
         self.width = size.width
@@ -71,7 +77,9 @@ package final class PNGWriter: RowSink {
 
     /// A writer whose PNG collects in memory (`memoryData` after `finish`).
     package init(memorySize size: PixelSize, opaque: Bool, compression: Compression,
-                text: (key: String, value: String)? = nil) throws {
+                text: (key: String, value: String)? = nil, threads: Int? = nil, cuts: SegmentedZlib.Cuts = .standard) throws {
+        self.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        self.cuts = cuts
         target = .descriptor(-1)
         self.size = size
         width = size.width
@@ -96,23 +104,21 @@ package final class PNGWriter: RowSink {
     private var displayName: String { inMemory ? "<memory>" : target.displayName }
 
     deinit {
-        if let writer { gs_png_writer_abort(writer) }
         if ownsDescriptor { close(descriptor) }
         file?.discard()
     }
 
-    /// Hands the descriptor to libpng: 1 channel (with `palette`), 3 or 4.
-    private func open(channels: Int32, palette: [UInt8] = []) throws {
-        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
+    /// Starts the file: 1 channel (with `palette`), 3 or 4.
+    private func open(channels: Int, palette: [UInt8] = []) throws {
         let fd = inMemory ? -1 : file?.descriptor ?? descriptor
-        writer = palette.withUnsafeBufferPointer { entries in
-            gs_png_writer_open(fd, UInt32(size.width), UInt32(size.height), channels, entries.baseAddress,
-                               Int32(entries.count / 4), compression.zlibLevel, compression.filters,
-                               text?.key, text?.value, &message)
-        }
-        if writer == nil {
+        let stream = PNGStream(descriptor: fd, name: displayName)
+        self.stream = stream
+        do {
+            writer = try ScanlineEncoder(stream: stream, width: size.width, height: size.height, channels: channels,
+                                         palette: palette, level: compression.zlibLevel, threads: threads, cuts: cuts, text: text)
+        } catch {
             file?.discard()
-            throw GlsliceError(.cannotWrite, file: displayName, cMessage(message))
+            throw error
         }
     }
 
@@ -199,10 +205,7 @@ package final class PNGWriter: RowSink {
 
     private func writeStraight(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) throws {
         guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
-        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
-        guard gs_png_writer_write_rows(writer, rows, UInt32(count), stride, &message) == Int32(GS_PNG_OK) else {
-            throw GlsliceError(.cannotWrite, file: displayName, cMessage(message))
-        }
+        try writer.write(rows, count: count, stride: stride)
     }
 
     /// Completes the file and gives it its name. Returns the bytes written.
@@ -230,18 +233,8 @@ package final class PNGWriter: RowSink {
         }
         guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
         self.writer = nil
-        var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
-        var bytes: UInt64 = 0
-        var memory: UnsafeMutablePointer<UInt8>?
-        let status = inMemory ? gs_png_writer_finish_memory(writer, &memory, &bytes, &message)
-            : gs_png_writer_finish(writer, &bytes, &message)
-        guard status == Int32(GS_PNG_OK) else {
-            throw GlsliceError(.cannotWrite, file: displayName, cMessage(message))
-        }
-        if let memory {
-            memoryData = Array(UnsafeBufferPointer(start: memory, count: Int(bytes)))
-            free(memory)
-        }
+        let bytes = try writer.finish()
+        if inMemory { memoryData = stream?.memory }
         let clock = ContinuousClock(), start = clock.now
         try file?.commit()
         fileTime += clock.now - start

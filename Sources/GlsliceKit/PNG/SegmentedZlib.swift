@@ -1,0 +1,281 @@
+import CPNG
+import Dispatch
+import Foundation
+
+/// The zlib stream of a PNG's image data, built from pieces (RFC 1950/1951):
+///
+/// - **zlib pieces**: rows cut into segments whose boundaries depend only on
+///   the image; each is raw deflate primed with the 32 KiB before it
+///   (`deflateSetDictionary`) and ends in a sync flush, so pieces compress on
+///   several threads and concatenate into one stream, the same bytes whatever
+///   the thread count (as pigz and mtpng do);
+/// - **copy runs**: rows equal to a row within the window (checked here with
+///   `memcmp`, so a wrong hint costs nothing but the comparison), written by
+///   `CopyRunBlock` as matches without any search.
+///
+/// The Adler-32 of the whole is kept as rows arrive. Small images (one piece,
+/// no copy run) get exactly the stream zlib alone would write, with the window
+/// shrunk as libpng shrinks it.
+package final class SegmentedZlib {
+    /// Where the stream is cut. Fixed for every image glslice writes, so the
+    /// bytes never depend on the machine; tests cut small to exercise the seams.
+    package struct Cuts: Sendable {
+        /// Raw bytes per zlib piece on a large image: enough that the primed
+        /// dictionary and the flush cost little (1.2% on a 20,000² tiled
+        /// output), small enough that such an output yields a piece every 17
+        /// rows for the threads.
+        package var pieceBytes: Int
+        /// A copy run shorter than this is left to zlib. Copies cost about
+        /// what zlib's matches cost, but a block of their own and zlib's fresh
+        /// block after it add ~100 bytes: on the bench manifest a 4 KiB floor
+        /// made the outputs 0.1% larger, 128 KiB 0.03%.
+        package var minimumRunBytes: Int
+
+        package static let standard = Cuts()
+
+        package init(pieceBytes: Int = 1 << 20, minimumRunBytes: Int = 1 << 17) {
+            self.pieceBytes = pieceBytes
+            self.minimumRunBytes = minimumRunBytes
+        }
+    }
+
+    private let cuts: Cuts
+
+    private let level: Int32
+    private let windowBits: Int32
+    private let window: Int
+    private let rowBytes: Int
+    private let pixelBytes: Int
+    private let threads: Int
+    private let emit: ([UInt8]) throws -> Void
+
+    /// The last bytes of the raw stream: from `recentBase` on.
+    private var recent: [UInt8] = []
+    private var recentBase = 0
+    /// Raw bytes appended so far.
+    private var produced = 0
+    /// Where the zlib piece not yet submitted begins.
+    private var pieceStart = 0
+    /// The copy run being followed: its start and distance (0: none).
+    private var runStart = 0
+    private var runDistance = 0
+    /// The run has reached `minimumRunBytes`: its piece before it is submitted.
+    private var runCommitted = false
+    /// The run's rows as copies, adjacent ones of one distance merged.
+    private var runCopies: [(length: Int, distance: Int)] = []
+    /// The cut of the last row that repeated the row just above it: the next such row is the same bytes.
+    private var lastRowCut: [(length: Int, distance: Int)]?
+    private var adler: UInt = 1
+    private var pending: [Piece] = []
+    private var started = false
+
+    /// A piece on its way: compressed bytes, or a compression still running.
+    private final class Piece: @unchecked Sendable {
+        var bytes: [UInt8] = []
+        var failure: Int32 = Z_OK
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    /// - Parameters:
+    ///   - totalBytes: the raw stream's length (rows × row bytes), which sets the window.
+    ///   - rowBytes: one row with its filter byte.
+    ///   - pixelBytes: bytes per pixel (1 for palette indices of any depth).
+    ///   - threads: how many pieces may compress at once (1: on the caller's thread).
+    ///   - emit: receives the stream in order, a piece at a time.
+    init(level: Int32, totalBytes: Int, rowBytes: Int, pixelBytes: Int, threads: Int, cuts: Cuts = .standard, emit: @escaping ([UInt8]) throws -> Void) {
+        self.level = level
+        // libpng's rule (png_deflate_claim): the smallest window that still
+        // covers the whole image, 512 bytes at least.
+        var bits: Int32 = 15
+        while bits > 9 && totalBytes + 262 <= 1 << Int(bits - 1) { bits -= 1 }
+        windowBits = bits
+        window = 1 << Int(bits)
+        self.rowBytes = rowBytes
+        self.pixelBytes = pixelBytes
+        self.threads = max(1, threads)
+        self.cuts = cuts
+        self.emit = emit
+    }
+
+    /// The two-byte zlib header (RFC 1950 §2.2) for this window and level.
+    private var header: [UInt8] {
+        let cmf = Int(windowBits - 8) << 4 | 8
+        let flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
+        var flg = flevel << 6
+        flg += 31 - (cmf * 256 + flg) % 31
+        return [UInt8(cmf), UInt8(flg)]
+    }
+
+    /// Appends one row (filter byte first, `rowBytes` long). `periodRows`: a
+    /// row count the plan says the rows repeat with (tiles), tried after the row above.
+    func append(row: UnsafePointer<UInt8>, periodRows: Int? = nil) throws {
+        if !started {
+            started = true
+            try emit(header)
+        }
+        adler = adler32(adler, row, UInt32(rowBytes))
+        var distance = repeatDistance(row, periodRows: periodRows)
+        var cut: [(length: Int, distance: Int)] = []
+        if distance != 0 {
+            cut = rowCut(row, distance: distance)
+            if !RowCopies.beatsZlib(cut, distance: distance) { distance = 0 }
+        }
+        let offset = produced
+        recent.append(contentsOf: UnsafeBufferPointer(start: row, count: rowBytes))
+        produced += rowBytes
+
+        if runDistance != 0 && distance != runDistance {
+            try endRun(at: offset)
+        }
+        if distance != 0 && runDistance == 0 {
+            runStart = offset
+            runDistance = distance
+            runCommitted = false
+            runCopies.removeAll(keepingCapacity: true)
+        }
+        if distance != 0 { addCopies(cut) } else { lastRowCut = nil }
+        if runDistance != 0 {
+            if !runCommitted && produced - runStart >= cuts.minimumRunBytes {
+                // Long enough: the zlib piece before the run goes now.
+                if runStart > pieceStart { try submitZlib(from: pieceStart, to: runStart, last: false) }
+                runCommitted = true
+            }
+        } else if produced - pieceStart >= cuts.pieceBytes {
+            try submitZlib(from: pieceStart, to: produced, last: false)
+        }
+        trim()
+    }
+
+    /// The distance back to an equal row within the window, or 0.
+    private func repeatDistance(_ row: UnsafePointer<UInt8>, periodRows: Int?) -> Int {
+        var candidates = [1]
+        if let periodRows, periodRows > 1 { candidates.append(periodRows) }
+        if runDistance != 0 { candidates.insert(runDistance / rowBytes, at: 0) }
+        for rows in candidates {
+            let distance = rows * rowBytes
+            guard distance <= produced, distance <= window else { continue }
+            let start = produced - distance - recentBase
+            guard start >= 0 else { continue }
+            let equal = recent.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, row, rowBytes) == 0 }
+            if equal { return distance }
+        }
+        return 0
+    }
+
+    /// A repeated row as copies (`RowCopies`), reusing the last cut when the row equals the one above.
+    private func rowCut(_ row: UnsafePointer<UInt8>, distance: Int) -> [(length: Int, distance: Int)] {
+        if distance == rowBytes, let lastRowCut { return lastRowCut }
+        let cut = RowCopies.cut(row, count: rowBytes, distance: distance, pixelBytes: pixelBytes)
+        lastRowCut = distance == rowBytes ? cut : nil
+        return cut
+    }
+
+    /// Adds one repeated row to the run's copies.
+    private func addCopies(_ cut: [(length: Int, distance: Int)]) {
+        for copy in cut {
+            if let last = runCopies.last, last.distance == copy.distance {
+                runCopies[runCopies.count - 1].length += copy.length
+            } else {
+                runCopies.append(copy)
+            }
+        }
+    }
+
+    /// A run ended at `end`: written as a copy block when committed, else left in the zlib piece.
+    private func endRun(at end: Int) throws {
+        defer { runDistance = 0 }
+        guard runCommitted else { return }
+        try submitCopies(last: false)
+        pieceStart = end
+    }
+
+    /// Finishes the stream: the last piece, then the Adler-32.
+    func finish() throws {
+        if !started {
+            started = true
+            try emit(header)
+        }
+        if runDistance != 0 && runCommitted {
+            try submitCopies(last: true)
+            pieceStart = produced
+            runDistance = 0
+        } else if produced > pieceStart {
+            try submitZlib(from: pieceStart, to: produced, last: true)
+        } else {
+            // Nothing left: an empty final block (fixed Huffman, just end-of-block).
+            let piece = Piece()
+            piece.bytes = [0x03, 0x00]
+            piece.done.signal()
+            try enqueue(piece)
+        }
+        while !pending.isEmpty { try writeOldest() }
+        try emit([UInt8(adler >> 24 & 0xFF), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)])
+    }
+
+    private func submitZlib(from start: Int, to end: Int, last: Bool) throws {
+        let dictionaryStart = max(0, start - window)
+        let dictionary = Array(recent[(dictionaryStart - recentBase)..<(start - recentBase)])
+        let data = Array(recent[(start - recentBase)..<(end - recentBase)])
+        pieceStart = end
+        let piece = Piece()
+        let level = self.level, windowBits = self.windowBits
+        let work: @Sendable () -> Void = {
+            var out: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            let status = dictionary.withUnsafeBufferPointer { d in
+                data.withUnsafeBufferPointer { b in
+                    gs_deflate_piece(d.baseAddress, d.count, b.baseAddress, b.count, level, windowBits, last ? 1 : 0, &out, &length)
+                }
+            }
+            if status == Z_OK, let out {
+                piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
+                free(out)
+            } else {
+                piece.failure = status == Z_OK ? Z_MEM_ERROR : status
+            }
+            piece.done.signal()
+        }
+        if threads == 1 {
+            work()
+        } else {
+            DispatchQueue.global().async(execute: work)
+        }
+        try enqueue(piece)
+    }
+
+    private func submitCopies(last: Bool) throws {
+        var bits = DeflateBits()
+        CopyRunBlock.write(copies: runCopies, final: last, into: &bits)
+        runCopies.removeAll(keepingCapacity: true)
+        let piece = Piece()
+        piece.bytes = bits.bytes
+        piece.done.signal()
+        try enqueue(piece)
+    }
+
+    /// Holds at most two pieces per thread in flight, writing the oldest first.
+    private func enqueue(_ piece: Piece) throws {
+        pending.append(piece)
+        while pending.count > 2 * threads { try writeOldest() }
+    }
+
+    private func writeOldest() throws {
+        let piece = pending.removeFirst()
+        piece.done.wait()
+        guard piece.failure == Z_OK else {
+            throw GlsliceError(.internal, "zlib failed to compress a piece (error \(piece.failure))")
+        }
+        try emit(piece.bytes)
+    }
+
+    /// Keeps only what is still needed: the unsubmitted piece, and a window before it and before the end.
+    private func trim() {
+        // A committed run's bytes are never compressed: only the window before the end is needed.
+        let anchor = runDistance != 0 && runCommitted ? produced : pieceStart
+        let keep = max(anchor - window, recentBase)
+        if keep - recentBase >= max(1 << 16, recent.count / 2) {
+            recent.removeFirst(keep - recentBase)
+            recentBase = keep
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import CPNG
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+/// The segmented image-data writer: pieces compressed on any number of threads
+/// give the same bytes, copy runs and zlib pieces decode (libpng, zlib) to the
+/// pixels drawn here from a seeded generator, never from the encoder.
+@Suite struct SegmentedZlibTests {
+    /// A random straight image whose rows repeat and whose runs are constant,
+    /// as nine-slice outputs are: each row is new, a copy of the row above, or
+    /// a copy of a row `period` above; new rows are a few flat runs or noise.
+    static func image(width: Int, height: Int, colours: Int, opaque: Bool,
+                      using rng: inout SeededGenerator) -> StraightImage {
+        let palette: [[UInt8]] = (0..<colours).map { _ in
+            let a: UInt8 = opaque ? 255 : [0, 255, UInt8.random(in: 1...254, using: &rng)].randomElement(using: &rng)!
+            // Straight colours that survive premultiplying: alpha 0 pixels are black.
+            return a == 0 ? [0, 0, 0, 0] : [UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng),
+                                           UInt8.random(in: 0...255, using: &rng), a]
+        }
+        let period = Int.random(in: 2...9, using: &rng)
+        var rows: [[UInt8]] = []
+        for y in 0..<height {
+            let choice = Int.random(in: 0..<10, using: &rng)
+            if y > 0 && choice < 5 {
+                rows.append(rows[y - 1])
+            } else if y >= period && choice < 7 {
+                rows.append(rows[y - period])
+            } else {
+                var row: [UInt8] = []
+                while row.count < width * 4 {
+                    let run = Bool.random(using: &rng) ? Int.random(in: 1...4, using: &rng) : Int.random(in: 1...width, using: &rng)
+                    let colour = palette.randomElement(using: &rng)!
+                    for _ in 0..<run where row.count < width * 4 { row += colour }
+                }
+                rows.append(row)
+            }
+        }
+        return StraightImage(RGBAImage(width: width, height: height, pixels: rows.flatMap { $0 }))
+    }
+
+    /// Alpha is 0 or 255, or the colour survives premultiplying: decoded pixels equal the input.
+    static func lossless(_ image: StraightImage) -> Bool {
+        image.premultiplied().straight() == image
+    }
+
+    /// Cut small, so even these small images have several pieces and copy runs.
+    static let smallCuts = SegmentedZlib.Cuts(pieceBytes: 2048, minimumRunBytes: 64)
+
+    func encode(_ image: StraightImage, threads: Int, compression: Compression = .default,
+                cuts: SegmentedZlib.Cuts = smallCuts) throws -> [UInt8] {
+        let writer = try PNGWriter(memorySize: PixelSize(width: image.width, height: image.height),
+                                   opaque: image.rgba.isOpaque, compression: compression, threads: threads, cuts: cuts)
+        let premultiplied = image.premultiplied()
+        try premultiplied.rgba.pixels.withUnsafeBufferPointer { buffer in
+            try writer.write(premultipliedRows: buffer.baseAddress!, count: image.height)
+        }
+        try writer.finish()
+        return writer.memoryData ?? []
+    }
+
+    @Test func randomImagesDecodeToTheirPixelsWithTheSameBytesOnAnyThreadCount() throws {
+        var rng = SeededGenerator(seed: 2111)
+        let cases = Int(ProcessInfo.processInfo.environment["GLSLICE_ENCODER_CASES"] ?? "") ?? 300
+        var checked = 0
+        for index in 0..<cases {
+            let width = Int.random(in: 1...300, using: &rng), height = Int.random(in: 1...120, using: &rng)
+            let colours = [1, 2, 3, 5, 17, 200, 300].randomElement(using: &rng)!
+            let image = Self.image(width: width, height: height, colours: colours, opaque: Bool.random(using: &rng), using: &rng)
+            guard Self.lossless(image) else { continue }
+            let compression = Compression.allCases.randomElement(using: &rng)!
+            let one = try encode(image, threads: 1, compression: compression)
+            let decoded = try PNGDecoder.decode(data: Data(one), maxPixels: 1 << 24) == image
+            #expect(decoded, "case \(index): \(width)x\(height), \(colours) colours")
+            let same = try encode(image, threads: 3, compression: compression) == one
+            #expect(same, "case \(index)")
+            let standard = try PNGDecoder.decode(data: Data(encode(image, threads: 1, compression: compression, cuts: .standard)),
+                                                 maxPixels: 1 << 24) == image
+            #expect(standard, "case \(index), standard cuts")
+            checked += 1
+        }
+        #expect(checked >= cases / 2)
+    }
+
+    /// Large enough for several 1 MiB pieces and copy runs of 128 KiB and more:
+    /// 1,500 × 2,000 RGBA is 12 MB of rows.
+    @Test func aLargeImageIsTheSameBytesWithOneTwoAndSixteenThreads() throws {
+        var rng = SeededGenerator(seed: 7)
+        let image = Self.image(width: 1500, height: 2000, colours: 300, opaque: true, using: &rng)
+        let one = try encode(image, threads: 1, cuts: .standard)
+        let two = try encode(image, threads: 2, cuts: .standard) == one
+        let sixteen = try encode(image, threads: 16, cuts: .standard) == one
+        #expect(two && sixteen)
+        let decoded = try PNGDecoder.decode(data: Data(one), maxPixels: 1 << 24) == image
+        #expect(decoded)
+        // Several pieces: a sync flush or a copy block's end (00 00 FF FF) after each but the last.
+        let flushes = (0..<(one.count - 3)).filter { one[$0] == 0 && one[$0 + 1] == 0 && one[$0 + 2] == 0xFF && one[$0 + 3] == 0xFF }
+        #expect(flushes.count >= 5)
+    }
+
+    /// Copy blocks alone, read back by zlib's own `uncompress`: a random stored
+    /// prefix, then random copies; the expected bytes come from copying byte by
+    /// byte here, as RFC 1951 §3.2.3 describes a match.
+    @Test func copyBlocksInflateToTheBytesTheirCopiesSay() throws {
+        var rng = SeededGenerator(seed: 1951)
+        for index in 0..<400 {
+            let prefix = (0..<Int.random(in: 1...3000, using: &rng)).map { _ in UInt8.random(in: 0...3, using: &rng) }
+            var expected = prefix
+            var copies: [(length: Int, distance: Int)] = []
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                let distance = Int.random(in: 1...min(32768, expected.count), using: &rng)
+                let length = Bool.random(using: &rng) ? Int.random(in: 3...20, using: &rng) : Int.random(in: 3...5000, using: &rng)
+                for _ in 0..<length { expected.append(expected[expected.count - distance]) }
+                copies.append((length, distance))
+            }
+            var bits = DeflateBits()
+            // The prefix as one stored block (LEN ≤ 65,535), not final.
+            bits.write(0, count: 3)
+            bits.alignToByte()
+            bits.append(bytes: [UInt8(prefix.count & 0xFF), UInt8(prefix.count >> 8),
+                                UInt8(~prefix.count & 0xFF), UInt8((~prefix.count >> 8) & 0xFF)] + prefix)
+            CopyRunBlock.write(copies: copies, final: true, into: &bits)
+            let adler = expected.withUnsafeBufferPointer { adler32(1, $0.baseAddress, UInt32($0.count)) }
+            let stream = [0x78, 0x9C] + bits.bytes + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> UInt($0)) }
+            var out = [UInt8](repeating: 0, count: expected.count + 16)
+            var outLength = uLongf(out.count)
+            let status = uncompress(&out, &outLength, stream, uLong(stream.count))
+            #expect(status == Z_OK, "case \(index)")
+            let same = Array(out[0..<Int(outLength)]) == expected
+            #expect(same, "case \(index)")
+        }
+    }
+
+    @Test func matchLengthsCoverTheTotalWithLegalLengths() {
+        for total in 3...2000 {
+            let lengths = CopyRunBlock.matchLengths(total)
+            #expect(lengths.reduce(0, +) == total)
+            #expect(lengths.allSatisfy { (3...258).contains($0) })
+        }
+    }
+}
