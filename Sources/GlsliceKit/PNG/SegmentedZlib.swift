@@ -40,6 +40,9 @@ package final class SegmentedZlib {
     }
 
     private let cuts: Cuts
+    /// Copy runs are looked for only in images of several pieces: in a small
+    /// one zlib's single piece is as fast and, on the bench manifest, smaller.
+    private let looksForRuns: Bool
 
     private let level: Int32
     private let windowBits: Int32
@@ -94,6 +97,7 @@ package final class SegmentedZlib {
         self.pixelBytes = pixelBytes
         self.threads = max(1, threads)
         self.cuts = cuts
+        looksForRuns = totalBytes > 2 * cuts.pieceBytes
         self.emit = emit
     }
 
@@ -114,7 +118,7 @@ package final class SegmentedZlib {
             try emit(header)
         }
         adler = adler32(adler, row, UInt32(rowBytes))
-        var distance = repeatDistance(row, periodRows: periodRows)
+        var distance = looksForRuns ? repeatDistance(row, periodRows: periodRows) : 0
         var cut: [(length: Int, distance: Int)] = []
         if distance != 0 {
             cut = rowCut(row, distance: distance)
