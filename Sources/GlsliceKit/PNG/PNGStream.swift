@@ -89,7 +89,10 @@ final class PNGStream {
         guard descriptor >= 0 else { return }
         var done = 0
         while done < buffer.count {
-            let n = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, $0.count - done) }
+            let n = buffer.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return write(descriptor, base + done, raw.count - done)
+            }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw GlsliceError(.cannotWrite, file: name, "write failed: \(n < 0 ? systemError() : "nothing written")") }
             done += n

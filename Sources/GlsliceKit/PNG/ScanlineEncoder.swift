@@ -8,7 +8,7 @@ final class ScanlineEncoder {
     let bitDepth: Int
     private let width: Int
     private let stream: PNGStream
-    private var zlib: SegmentedZlib!
+    private let zlib: SegmentedZlib
     private var scanline: [UInt8]
 
     /// - Parameters:

@@ -152,15 +152,15 @@ package final class SegmentedZlib {
 
     /// The distance back to an equal row within the window, or 0.
     private func repeatDistance(_ row: UnsafePointer<UInt8>, periodRows: Int?) -> Int {
-        var candidates = [1]
-        if let periodRows, periodRows > 1 { candidates.append(periodRows) }
-        if runDistance != 0 { candidates.insert(runDistance / rowBytes, at: 0) }
-        for rows in candidates {
+        // The run's own distance first, then the row above, then the plan's period.
+        for rows in [runDistance / rowBytes, 1, periodRows ?? 0] where rows > 0 {
             let distance = rows * rowBytes
             guard distance <= produced, distance <= window else { continue }
             let start = produced - distance - recentBase
             guard start >= 0 else { continue }
-            let equal = recent.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, row, rowBytes) == 0 }
+            let equal = recent.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { memcmp($0 + start, row, rowBytes) == 0 } ?? false
+            }
             if equal { return distance }
         }
         return 0
