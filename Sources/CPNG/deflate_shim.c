@@ -1,53 +1,100 @@
 #include "deflate_shim.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* One deflate state per thread, reset between pieces: deflateInit2 allocates
+   about 270 KiB (window, hash chains, pending buffer), and on a batch of
+   small outputs that allocation and its first-touch page faults cost more
+   than compressing. The state always has a 32 KiB window: a smaller one
+   (window_bits < 15) is asked for only when the whole stream fits in it with
+   262 bytes to spare, and then no match can reach further than it, so the
+   bytes are the same as with that window (the header, written by the caller,
+   declares the smaller one). */
+typedef struct {
+    z_stream stream;
+    int level;
+} gs_deflater;
+
+static pthread_key_t gs_deflater_key;
+static pthread_once_t gs_deflater_once = PTHREAD_ONCE_INIT;
+
+static void gs_deflater_free(void *pointer) {
+    gs_deflater *deflater = pointer;
+    deflateEnd(&deflater->stream);
+    free(deflater);
+}
+
+static void gs_deflater_make_key(void) { (void)pthread_key_create(&gs_deflater_key, gs_deflater_free); }
+
+/* This thread's state, reset, at `level`; NULL when out of memory. */
+static z_stream *gs_deflater_get(int level, int *status) {
+    pthread_once(&gs_deflater_once, gs_deflater_make_key);
+    gs_deflater *deflater = pthread_getspecific(gs_deflater_key);
+    if (deflater != NULL && deflater->level == level) {
+        *status = deflateReset(&deflater->stream);
+        return *status == Z_OK ? &deflater->stream : NULL;
+    }
+    if (deflater != NULL) {
+        pthread_setspecific(gs_deflater_key, NULL);
+        gs_deflater_free(deflater);
+    }
+    deflater = calloc(1, sizeof *deflater);
+    if (deflater == NULL) { *status = Z_MEM_ERROR; return NULL; }
+    *status = deflateInit2(&deflater->stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+    if (*status != Z_OK) { free(deflater); return NULL; }
+    deflater->level = level;
+    if (pthread_setspecific(gs_deflater_key, deflater) != 0) {
+        gs_deflater_free(deflater);
+        *status = Z_MEM_ERROR;
+        return NULL;
+    }
+    return &deflater->stream;
+}
 
 int gs_deflate_piece(const uint8_t *dictionary, size_t dictionary_length,
                      const uint8_t *data, size_t length, int level, int window_bits,
                      int last, uint8_t **out, size_t *out_length) {
     *out = NULL;
     *out_length = 0;
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    int status = deflateInit2(&stream, level, Z_DEFLATED, -window_bits, 8, Z_DEFAULT_STRATEGY);
-    if (status != Z_OK) return status;
+    if (window_bits < 15 && dictionary_length + length + 262 > ((size_t)1 << window_bits)) return Z_STREAM_ERROR;
+    int status = Z_OK;
+    z_stream *stream = gs_deflater_get(level, &status);
+    if (stream == NULL) return status;
     if (dictionary_length > 0) {
-        status = deflateSetDictionary(&stream, dictionary, (uInt)dictionary_length);
-        if (status != Z_OK) { deflateEnd(&stream); return status; }
+        status = deflateSetDictionary(stream, dictionary, (uInt)dictionary_length);
+        if (status != Z_OK) return status;
     }
     /* deflateBound covers a finished stream; a sync flush adds at most 5 more
        bytes, and each 64 KiB-or-so stored block its own header. */
-    size_t capacity = deflateBound(&stream, (uLong)length) + 16 + length / 16384 * 5;
+    size_t capacity = deflateBound(stream, (uLong)length) + 16 + length / 16384 * 5;
     uint8_t *buffer = (uint8_t *)malloc(capacity);
-    if (buffer == NULL) { deflateEnd(&stream); return Z_MEM_ERROR; }
-    stream.next_out = buffer;
-    stream.avail_out = (uInt)capacity;
+    if (buffer == NULL) return Z_MEM_ERROR;
+    stream->next_out = buffer;
+    stream->avail_out = (uInt)capacity;
     const uint8_t *next = data;
     size_t left = length;
     int flush = Z_NO_FLUSH;
     do {
         /* avail_in is 32 bits: feed at most 1 GiB a call. */
         size_t take = left < (1u << 30) ? left : (1u << 30);
-        stream.next_in = (Bytef *)next;
-        stream.avail_in = (uInt)take;
+        stream->next_in = (Bytef *)next;
+        stream->avail_in = (uInt)take;
         next += take;
         left -= take;
         flush = left > 0 ? Z_NO_FLUSH : last ? Z_FINISH : Z_SYNC_FLUSH;
-        status = deflate(&stream, flush);
-        if (status == Z_STREAM_ERROR || (status == Z_OK && stream.avail_out == 0 && (stream.avail_in > 0 || flush != Z_NO_FLUSH))) {
+        status = deflate(stream, flush);
+        if (status == Z_STREAM_ERROR || (status == Z_OK && stream->avail_out == 0 && (stream->avail_in > 0 || flush != Z_NO_FLUSH))) {
             free(buffer);
-            deflateEnd(&stream);
             return status == Z_STREAM_ERROR ? status : Z_BUF_ERROR;
         }
     } while (left > 0);
     if ((last && status != Z_STREAM_END) || (!last && status != Z_OK)) {
         free(buffer);
-        deflateEnd(&stream);
         return status == Z_OK ? Z_BUF_ERROR : status;
     }
     *out = buffer;
-    *out_length = capacity - stream.avail_out;
-    deflateEnd(&stream);
+    *out_length = capacity - stream->avail_out;
     return Z_OK;
 }

@@ -39,13 +39,14 @@ struct DuplicateOutputs {
         var filter = BloomFilter(bits: filterBits ?? min(Self.maxFilterBits, max(1 << 12, lines * 24)))
         var suspects = Set<Int>()
         var readAhead = OutputKeys()
-        Self.forEachKey(first, shard: shard, outputScope: outputScope, keys: &readAhead) { _, key in
+        Self.forEachKey(first, shard: shard, outputScope: outputScope, keys: &readAhead) { _, key, _ in
             if filter.insert(key) { suspects.insert(key) }
         }
         filter = BloomFilter(bits: 64) // the filter's memory goes before the second read
         var firstLine: [Int: Int] = [:]
-        Self.forEachKey(second, shard: shard, outputScope: outputScope, keys: &readAhead) { line, key in
-            guard suspects.contains(key) else { return }
+        Self.forEachKey(second, shard: shard, outputScope: outputScope, keys: &readAhead) { line, key, text in
+            // Only a suspect's line is decoded whole: a line the main read will refuse repeats nothing.
+            guard suspects.contains(key), (try? second.job(line: line, text: text)) != nil else { return }
             if let earlier = firstLine[key] { repeats[line] = earlier } else { firstLine[key] = line }
         }
     }
@@ -71,12 +72,13 @@ struct DuplicateOutputs {
         return count
     }
 
-    /// Each of this shard's valid lines with its output key (bad lines are the main read's to report).
+    /// Each of this shard's lines that names an output, with its output key
+    /// (found without decoding the request; bad lines are the main read's to report).
     private static func forEachKey(_ reader: ManifestReader, shard: Shard, outputScope: FileScope?, keys: inout OutputKeys,
-                                   _ body: (_ line: Int, _ key: Int) -> Void) {
+                                   _ body: (_ line: Int, _ key: Int, _ text: Data) -> Void) {
         while let (number, text) = reader.nextLine() {
-            guard shard.owns(number - 1), let job = try? reader.job(line: number, text: text) else { continue }
-            body(number, keys.key(for: job, outputScope: outputScope))
+            guard shard.owns(number - 1), let (output, inside) = reader.output(text: text) else { continue }
+            body(number, keys.key(output: output, inside: inside, outputScope: outputScope), text)
         }
     }
 }

@@ -76,18 +76,7 @@ package final class ManifestReader: Sendable {
             } catch {
                 throw GlsliceError(.usage, "not valid JSON")
             }
-            let output = normalizedPath(resolve(entry.output, against: outputFolder))
-            var inside: String?
-            if !allowOutside {
-                // By bytes, as the kernel compares names: never by Swift's canonical equivalence.
-                let root = outputFolder.path
-                let prefix = Array((root.hasSuffix("/") ? root : root + "/").utf8)
-                guard output.utf8.starts(with: prefix) else {
-                    throw GlsliceError(.usage, "output '\(entry.output)' is outside the output folder \(root); "
-                                       + "give --allow-outside-out-dir to allow it")
-                }
-                inside = String(decoding: output.utf8.dropFirst(prefix.count), as: UTF8.self)
-            }
+            let (output, inside) = try place(entry.output)
             return ManifestJob(line: line, input: resolve(entry.input, against: manifestFolder),
                                output: output, request: entry.request, outputInside: inside)
         } catch let error as GlsliceError {
@@ -95,6 +84,28 @@ package final class ManifestReader: Sendable {
             located.manifestLine = ManifestLine(manifest: path, number: line)
             throw located
         }
+    }
+
+    /// Only a line's output, placed as `job(line:text:)` places it, or nil for
+    /// a line that has none: the duplicate check's read-ahead, which skips
+    /// decoding the request (the main read reports what else is wrong).
+    func output(text: Data) -> (output: String, inside: String?)? {
+        guard !text.isEmpty, let entry = try? JSONDecoder().decode(ManifestEntry.OutputOnly.self, from: text) else { return nil }
+        return try? place(entry.output)
+    }
+
+    /// An output as a normalized path, and relative to the output folder when outputs must stay inside it.
+    private func place(_ entryOutput: String) throws -> (output: String, inside: String?) {
+        let output = normalizedPath(resolve(entryOutput, against: outputFolder))
+        guard !allowOutside else { return (output, nil) }
+        // By bytes, as the kernel compares names: never by Swift's canonical equivalence.
+        let root = outputFolder.path
+        let prefix = Array((root.hasSuffix("/") ? root : root + "/").utf8)
+        guard output.utf8.starts(with: prefix) else {
+            throw GlsliceError(.usage, "output '\(entryOutput)' is outside the output folder \(root); "
+                               + "give --allow-outside-out-dir to allow it")
+        }
+        return (output, String(decoding: output.utf8.dropFirst(prefix.count), as: UTF8.self))
     }
 
     /// The output folder, open, when outputs must stay inside it (nil when
@@ -188,6 +199,11 @@ struct ManifestEntry: Decodable {
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+
+    /// Just the output, decoded without the request.
+    struct OutputOnly: Decodable {
+        var output: String
     }
 
     static let knownKeys: [String] = (["input", "output"] + RenderRequest.CodingKeys.allCases.map(\.stringValue)).sorted()

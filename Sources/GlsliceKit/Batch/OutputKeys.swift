@@ -10,9 +10,14 @@ struct OutputKeys {
 
     /// `outputScope`: the output folder, open, when outputs stay inside it.
     mutating func key(for job: ManifestJob, outputScope: FileScope?) -> Int {
-        var (folder, name) = OutputFile.split(job.outputInside ?? job.output)
+        key(output: job.output, inside: job.outputInside, outputScope: outputScope)
+    }
+
+    /// `output`, and `inside` it relative to the output folder (as `ManifestJob` holds them).
+    mutating func key(output: String, inside: String?, outputScope: FileScope?) -> Int {
+        var (folder, name) = OutputFile.split(inside ?? output)
         var scope = FileScope.anywhere
-        if let inside = job.outputInside, let outputScope {
+        if let inside, let outputScope {
             scope = outputScope
             if folder == "." && !inside.hasPrefix("./") { folder = "" }
         }

@@ -10,6 +10,9 @@ import Foundation
 package final class PNGWriter: RowSink {
     /// 8 MiB of indices at most: larger outputs stream at one band of memory.
     package static let maxIndexedPixels = 1 << 23
+    /// Read once: Foundation reads the cgroup files on every call, four
+    /// system calls a job in a batch.
+    private static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     private var writer: ScanlineEncoder?
     private var stream: PNGStream?
@@ -46,7 +49,7 @@ package final class PNGWriter: RowSink {
     ///     (the bytes are the same for any count); nil: one per core.
     package init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression,
                 text: (key: String, value: String)? = nil, threads: Int? = nil, cuts: SegmentedZlib.Cuts = .standard) throws {
-        self.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        self.threads = threads ?? PNGWriter.cores
         self.cuts = cuts
         self.target = target
         self.size = size
@@ -78,7 +81,7 @@ package final class PNGWriter: RowSink {
     /// A writer whose PNG collects in memory (`memoryData` after `finish`).
     package init(memorySize size: PixelSize, opaque: Bool, compression: Compression,
                 text: (key: String, value: String)? = nil, threads: Int? = nil, cuts: SegmentedZlib.Cuts = .standard) throws {
-        self.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        self.threads = threads ?? PNGWriter.cores
         self.cuts = cuts
         target = .descriptor(-1)
         self.size = size

@@ -9,7 +9,8 @@ final class ScanlineEncoder {
     private let width: Int
     private let stream: PNGStream
     private let zlib: SegmentedZlib
-    private var scanline: [UInt8]
+    /// One row with its filter byte.
+    private let rowBytes: Int
 
     /// - Parameters:
     ///   - channels: 1 (indices into `palette`, `palette.count / 4` entries), 3 or 4.
@@ -22,7 +23,7 @@ final class ScanlineEncoder {
         let entries = palette.count / 4
         bitDepth = channels != 1 ? 8 : entries <= 2 ? 1 : entries <= 4 ? 2 : entries <= 16 ? 4 : 8
         let rowBytes = 1 + (channels == 1 ? (width * bitDepth + 7) / 8 : width * channels)
-        scanline = [UInt8](repeating: 0, count: rowBytes)
+        self.rowBytes = rowBytes
         try stream.writeHead(width: width, height: height, bitDepth: bitDepth,
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
                              palette: palette, text: text)
@@ -34,29 +35,24 @@ final class ScanlineEncoder {
 
     /// `count` rows `stride` bytes apart: RGBA8 (its alpha dropped for RGB) or indices.
     func write(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int, periodRows: Int? = nil) throws {
-        let width = self.width, channels = self.channels, depth = bitDepth
+        let width = self.width, channels = self.channels, depth = bitDepth, packedBytes = rowBytes - 1
         for r in 0..<count {
             let input = rows + r * stride
-            try scanline.withUnsafeMutableBufferPointer { line in
-                guard let out = line.baseAddress else { return }
+            try zlib.appendRow(periodRows: periodRows) { out in
                 out[0] = 0 // filter: None
                 let data = out + 1
                 switch channels {
                 case 4:
                     data.update(from: input, count: width * 4)
                 case 3:
-                    for x in 0..<width {
-                        data[3 * x] = input[4 * x]
-                        data[3 * x + 1] = input[4 * x + 1]
-                        data[3 * x + 2] = input[4 * x + 2]
-                    }
+                    Self.dropAlpha(input, into: data, width: width)
                 default:
                     if depth == 8 {
                         data.update(from: input, count: width)
                     } else {
                         // Packed from the most significant bits, as PNG orders them.
                         let perByte = 8 / depth
-                        for b in 0..<(line.count - 1) {
+                        for b in 0..<packedBytes {
                             var byte: UInt8 = 0
                             for k in 0..<perByte {
                                 let x = b * perByte + k
@@ -67,9 +63,22 @@ final class ScanlineEncoder {
                         }
                     }
                 }
-                try zlib.append(row: UnsafePointer(out), periodRows: periodRows)
             }
         }
+    }
+
+    /// RGBA to RGB: four bytes stored per pixel, each store's fourth byte
+    /// overwritten by the next pixel (the last pixel goes byte by byte).
+    private static func dropAlpha(_ input: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, width: Int) {
+        guard width > 0 else { return }
+        let source = UnsafeRawPointer(input), target = UnsafeMutableRawPointer(out)
+        for x in 0..<(width - 1) {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self), toByteOffset: 3 * x, as: UInt32.self)
+        }
+        let last = width - 1
+        out[3 * last] = input[4 * last]
+        out[3 * last + 1] = input[4 * last + 1]
+        out[3 * last + 2] = input[4 * last + 2]
     }
 
     /// Ends the image data and the file; returns the file's length.

@@ -52,9 +52,13 @@ package final class SegmentedZlib {
     private let threads: Int
     private let emit: ([UInt8]) throws -> Void
 
-    /// The last bytes of the raw stream: from `recentBase` on.
-    private var recent: [UInt8] = []
+    /// The last bytes of the raw stream, from `recentBase` on; rows are
+    /// written straight into it, and a piece compressed on another thread
+    /// takes it over whole (`submitZlib`).
+    private var recent: RawBytes
     private var recentBase = 0
+    /// Buffers of pieces already written, for reuse.
+    private var spare: [RawBytes] = []
     /// Raw bytes appended so far.
     private var produced = 0
     /// Where the zlib piece not yet submitted begins.
@@ -77,6 +81,8 @@ package final class SegmentedZlib {
         var bytes: [UInt8] = []
         var failure: Int32 = Z_OK
         let done = DispatchSemaphore(value: 0)
+        /// The raw bytes it was compressed from, when it took them over.
+        var source: RawBytes?
     }
 
     /// - Parameters:
@@ -98,6 +104,7 @@ package final class SegmentedZlib {
         self.threads = max(1, threads)
         self.cuts = cuts
         looksForRuns = totalBytes > 2 * cuts.pieceBytes
+        recent = RawBytes(capacity: min(totalBytes, cuts.pieceBytes + (1 << Int(bits))) + rowBytes)
         self.emit = emit
     }
 
@@ -110,13 +117,17 @@ package final class SegmentedZlib {
         return [UInt8(cmf), UInt8(flg)]
     }
 
-    /// Appends one row (filter byte first, `rowBytes` long). `periodRows`: a
-    /// row count the plan says the rows repeat with (tiles), tried after the row above.
-    func append(row: UnsafePointer<UInt8>, periodRows: Int? = nil) throws {
+    /// Appends one row (filter byte first, `rowBytes` long), which `fill`
+    /// writes in place. `periodRows`: a row count the plan says the rows
+    /// repeat with (tiles), tried after the row above.
+    func appendRow(periodRows: Int? = nil, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) throws {
         if !started {
             started = true
             try emit(header)
         }
+        recent.reserve(rowBytes)
+        let row = recent.base + recent.count
+        fill(row)
         adler = adler32(adler, row, UInt32(rowBytes))
         var distance = looksForRuns ? repeatDistance(row, periodRows: periodRows) : 0
         var cut: [(length: Int, distance: Int)] = []
@@ -125,7 +136,7 @@ package final class SegmentedZlib {
             if !RowCopies.beatsZlib(cut, distance: distance) { distance = 0 }
         }
         let offset = produced
-        recent.append(contentsOf: UnsafeBufferPointer(start: row, count: rowBytes))
+        recent.count += rowBytes
         produced += rowBytes
 
         if runDistance != 0 && distance != runDistance {
@@ -158,10 +169,7 @@ package final class SegmentedZlib {
             guard distance <= produced, distance <= window else { continue }
             let start = produced - distance - recentBase
             guard start >= 0 else { continue }
-            let equal = recent.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.map { memcmp($0 + start, row, rowBytes) == 0 } ?? false
-            }
-            if equal { return distance }
+            if memcmp(recent.base + start, row, rowBytes) == 0 { return distance }
         }
         return 0
     }
@@ -218,33 +226,47 @@ package final class SegmentedZlib {
 
     private func submitZlib(from start: Int, to end: Int, last: Bool) throws {
         let dictionaryStart = max(0, start - window)
-        let dictionary = Array(recent[(dictionaryStart - recentBase)..<(start - recentBase)])
-        let data = Array(recent[(start - recentBase)..<(end - recentBase)])
         pieceStart = end
         let piece = Piece()
         let level = self.level, windowBits = self.windowBits
-        let work: @Sendable () -> Void = {
-            var out: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            let status = dictionary.withUnsafeBufferPointer { d in
-                data.withUnsafeBufferPointer { b in
-                    gs_deflate_piece(d.baseAddress, d.count, b.baseAddress, b.count, level, windowBits, last ? 1 : 0, &out, &length)
-                }
-            }
-            if status == Z_OK, let out {
-                piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
-                free(out)
-            } else {
-                piece.failure = status == Z_OK ? Z_MEM_ERROR : status
-            }
-            piece.done.signal()
-        }
+        let source = recent, sourceBase = recentBase
         if threads == 1 {
-            work()
+            // On this thread, straight from `recent`.
+            Self.deflate(piece, dictionary: source.base + (dictionaryStart - sourceBase), dictionaryBytes: start - dictionaryStart,
+                         data: source.base + (start - sourceBase), bytes: end - start, level: level, windowBits: windowBits, last: last)
         } else {
-            DispatchQueue.global().async(execute: work)
+            // The piece takes `recent` over; a fresh buffer keeps the window
+            // before `end` and whatever follows it (a copy run's rows).
+            let keep = max(end - window, recentBase)
+            let fresh = spare.popLast() ?? RawBytes(capacity: cuts.pieceBytes + window + rowBytes)
+            fresh.count = 0
+            fresh.reserve(produced - keep + rowBytes)
+            fresh.base.update(from: source.base + (keep - sourceBase), count: produced - keep)
+            fresh.count = produced - keep
+            recent = fresh
+            recentBase = keep
+            piece.source = source
+            DispatchQueue.global().async {
+                Self.deflate(piece, dictionary: source.base + (dictionaryStart - sourceBase), dictionaryBytes: start - dictionaryStart,
+                             data: source.base + (start - sourceBase), bytes: end - start, level: level, windowBits: windowBits, last: last)
+            }
         }
         try enqueue(piece)
+    }
+
+    /// Compresses one piece (`gs_deflate_piece`) into `piece`, and signals it.
+    private static func deflate(_ piece: Piece, dictionary: UnsafePointer<UInt8>?, dictionaryBytes: Int,
+                                data: UnsafePointer<UInt8>?, bytes: Int, level: Int32, windowBits: Int32, last: Bool) {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = gs_deflate_piece(dictionary, dictionaryBytes, data, bytes, level, windowBits, last ? 1 : 0, &out, &length)
+        if status == Z_OK, let out {
+            piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
+            free(out)
+        } else {
+            piece.failure = status == Z_OK ? Z_MEM_ERROR : status
+        }
+        piece.done.signal()
     }
 
     private func submitCopies(last: Bool) throws {
@@ -266,6 +288,7 @@ package final class SegmentedZlib {
     private func writeOldest() throws {
         let piece = pending.removeFirst()
         piece.done.wait()
+        if let source = piece.source, spare.count < 2 { spare.append(source) }
         guard piece.failure == Z_OK else {
             throw GlsliceError(.internal, "zlib failed to compress a piece (error \(piece.failure))")
         }
@@ -278,7 +301,7 @@ package final class SegmentedZlib {
         let anchor = runDistance != 0 && runCommitted ? produced : pieceStart
         let keep = max(anchor - window, recentBase)
         if keep - recentBase >= max(1 << 16, recent.count / 2) {
-            recent.removeFirst(keep - recentBase)
+            recent.dropFirst(keep - recentBase)
             recentBase = keep
         }
     }
