@@ -34,11 +34,11 @@ final class ScanlineEncoder {
     }
 
     /// `count` rows `stride` bytes apart: RGBA8 (its alpha dropped for RGB) or indices.
-    func write(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int, periodRows: Int? = nil) throws {
+    func write(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) throws {
         let width = self.width, channels = self.channels, depth = bitDepth, packedBytes = rowBytes - 1
         for r in 0..<count {
             let input = rows + r * stride
-            try zlib.appendRow(periodRows: periodRows) { out in
+            try zlib.appendRow { out in
                 out[0] = 0 // filter: None
                 let data = out + 1
                 switch channels {

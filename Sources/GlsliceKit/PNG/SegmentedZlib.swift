@@ -117,10 +117,8 @@ package final class SegmentedZlib {
         return [UInt8(cmf), UInt8(flg)]
     }
 
-    /// Appends one row (filter byte first, `rowBytes` long), which `fill`
-    /// writes in place. `periodRows`: a row count the plan says the rows
-    /// repeat with (tiles), tried after the row above.
-    func appendRow(periodRows: Int? = nil, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) throws {
+    /// Appends one row (filter byte first, `rowBytes` long), which `fill` writes in place.
+    func appendRow(_ fill: (UnsafeMutablePointer<UInt8>) -> Void) throws {
         if !started {
             started = true
             try emit(header)
@@ -129,7 +127,7 @@ package final class SegmentedZlib {
         let row = recent.base + recent.count
         fill(row)
         adler = adler32(adler, row, UInt32(rowBytes))
-        var distance = looksForRuns ? repeatDistance(row, periodRows: periodRows) : 0
+        var distance = looksForRuns ? repeatDistance(row) : 0
         var cut: [(length: Int, distance: Int)] = []
         if distance != 0 {
             cut = rowCut(row, distance: distance)
@@ -162,9 +160,12 @@ package final class SegmentedZlib {
     }
 
     /// The distance back to an equal row within the window, or 0.
-    private func repeatDistance(_ row: UnsafePointer<UInt8>, periodRows: Int?) -> Int {
-        // The run's own distance first, then the row above, then the plan's period.
-        for rows in [runDistance / rowBytes, 1, periodRows ?? 0] where rows > 0 {
+    /// A plan's tile period was tried here too, and dropped: on a 1,500 × 5,000
+    /// tiled output of flat rows it made the file 11% larger and 5% slower
+    /// than leaving those rows to zlib, which codes them as one-pixel matches.
+    private func repeatDistance(_ row: UnsafePointer<UInt8>) -> Int {
+        // The run's own distance first, then the row above.
+        for rows in [runDistance / rowBytes, 1] where rows > 0 {
             let distance = rows * rowBytes
             guard distance <= produced, distance <= window else { continue }
             let start = produced - distance - recentBase

@@ -62,24 +62,22 @@ import Testing
     @Test func randomImagesDecodeToTheirPixelsWithTheSameBytesOnAnyThreadCount() throws {
         var rng = SeededGenerator(seed: 2111)
         let cases = Int(ProcessInfo.processInfo.environment["GLSLICE_ENCODER_CASES"] ?? "") ?? 300
-        var checked = 0
         for index in 0..<cases {
             let width = Int.random(in: 1...300, using: &rng), height = Int.random(in: 1...120, using: &rng)
             let colours = [1, 2, 3, 5, 17, 200, 300].randomElement(using: &rng)!
             let image = Self.image(width: width, height: height, colours: colours, opaque: Bool.random(using: &rng), using: &rng)
-            guard Self.lossless(image) else { continue }
+            // What a render holds: premultiplied, so a translucent colour comes back as the contract rounds it.
+            let wanted = Self.lossless(image) ? image : image.premultiplied().straight()
             let compression = Compression.allCases.randomElement(using: &rng)!
             let one = try encode(image, threads: 1, compression: compression)
-            let decoded = try PNGDecoder.decode(data: Data(one), maxPixels: 1 << 24) == image
+            let decoded = try PNGDecoder.decode(data: Data(one), maxPixels: 1 << 24) == wanted
             #expect(decoded, "case \(index): \(width)x\(height), \(colours) colours")
             let same = try encode(image, threads: 3, compression: compression) == one
             #expect(same, "case \(index)")
             let standard = try PNGDecoder.decode(data: Data(encode(image, threads: 1, compression: compression, cuts: .standard)),
-                                                 maxPixels: 1 << 24) == image
+                                                 maxPixels: 1 << 24) == wanted
             #expect(standard, "case \(index), standard cuts")
-            checked += 1
         }
-        #expect(checked >= cases / 2)
     }
 
     /// Large enough for several 1 MiB pieces and copy runs of 128 KiB and more:
