@@ -29,7 +29,6 @@ package final class PNGWriter: RowSink {
     private let opaque: Bool
     private let compression: Compression
     private let text: (key: String, value: String)?
-    private var scratch: [UInt8]
     /// Set while the image is collected as indices.
     private var palette: Palette?
     private var indices: [UInt8] = []
@@ -57,7 +56,6 @@ package final class PNGWriter: RowSink {
         self.opaque = opaque
         self.compression = compression
         self.text = text
-        self.scratch = []
         inMemory = false
         switch target {
         case .standardOutput:
@@ -89,7 +87,6 @@ package final class PNGWriter: RowSink {
         self.opaque = opaque
         self.compression = compression
         self.text = text
-        scratch = []
         inMemory = true
         try startImage()
     }
@@ -140,8 +137,6 @@ package final class PNGWriter: RowSink {
         guard rowsWritten + count <= size.height else {
             throw GlsliceError(.internal, file: displayName, "more than \(size.height) rows written")
         }
-        let stride = width * 4
-        if scratch.count < stride { scratch = [UInt8](repeating: 0, count: stride) }
         var done = 0
         if palette != nil { done = collect(rows, count: count, rowStride: rowStride) }
         if done < count {
@@ -179,10 +174,11 @@ package final class PNGWriter: RowSink {
         try open(channels: opaque ? 3 : 4)
         let plane = indices
         indices = []
+        var rowBuffer = [UInt8](repeating: 0, count: width * 4) // palette entries are straight RGBA already
         try plane.withUnsafeBufferPointer { plane in
             guard let base = plane.baseAddress else { return }
             for row in 0..<held {
-                try scratch.withUnsafeMutableBufferPointer { straight in
+                try rowBuffer.withUnsafeMutableBufferPointer { straight in
                     guard let out = straight.baseAddress else { return }
                     palette.expand(base + row * width, width: width, into: out)
                     try writeStraight(UnsafePointer(out), count: 1, stride: width * 4)
@@ -191,19 +187,11 @@ package final class PNGWriter: RowSink {
         }
     }
 
+    /// Straight into the encoder's buffer, unpremultiplied there unless every pixel is opaque
+    /// (alpha 255: premultiplied and straight values are the same bytes).
     private func stream(_ rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
-        if opaque {
-            // Alpha 255 everywhere: premultiplied and straight values are the same bytes.
-            try writeStraight(rows, count: count, stride: rowStride)
-            return
-        }
-        try scratch.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            for row in 0..<count {
-                Premultiply.unpremultiply(rows + row * rowStride, into: base, count: width)
-                try writeStraight(UnsafePointer(base), count: 1, stride: width * 4)
-            }
-        }
+        guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
+        try writer.write(rows, count: count, stride: rowStride, unpremultiplying: !opaque)
     }
 
     private func writeStraight(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) throws {

@@ -34,7 +34,8 @@ final class ScanlineEncoder {
     }
 
     /// `count` rows `stride` bytes apart: RGBA8 (its alpha dropped for RGB) or indices.
-    func write(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) throws {
+    /// `unpremultiplying`: the rows are premultiplied RGBA, made straight as they are written.
+    func write(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int, unpremultiplying: Bool = false) throws {
         let width = self.width, channels = self.channels, depth = bitDepth, packedBytes = rowBytes - 1
         for r in 0..<count {
             let input = rows + r * stride
@@ -42,6 +43,8 @@ final class ScanlineEncoder {
                 out[0] = 0 // filter: None
                 let data = out + 1
                 switch channels {
+                case 4 where unpremultiplying:
+                    Premultiply.unpremultiply(input, into: data, count: width)
                 case 4:
                     data.update(from: input, count: width * 4)
                 case 3:
