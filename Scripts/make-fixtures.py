@@ -11,6 +11,7 @@ Each follows the HIG advice: the smallest image that gives the look.
                          border, two stretch runs along x (either side of the tail), one along y
   bubble.compiled.9.png  the same bubble as Android's resource compiler writes it: border
                          removed, markers in an npTc chunk
+  bubble.png             the bubble's artwork alone, a plain PNG for --lattice "x=8-10,16-18;y=8-10"
   button.imageset/       the button as an Xcode asset catalog image set: 1x/2x/3x, 9-part,
                          cap-insets and a 1-pt stretched centre in each variant's pixels
   android/               small nine-patches made to test aapt2's reading rules, one rule
@@ -167,6 +168,8 @@ def bubble():
     np_tc += struct.pack(">%di" % len(x_divs), *x_divs) + struct.pack(">%di" % len(y_divs), *y_divs)
     np_tc += struct.pack(">%dI" % len(colours), *colours)
     write_png(os.path.join(OUT, "bubble.compiled.9.png"), w, h, art, extra_chunks=[(b"npTc", np_tc)])
+    # Plain: the artwork alone; --lattice "x=8-10,16-18;y=8-10" says what the markers say.
+    write_png(os.path.join(OUT, "bubble.png"), w, h, art)
 
 
 def imageset():

@@ -24,12 +24,15 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var slicing: SlicingOptions
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Several stretchable runs per axis in points, as a .9.png's top and left markers give them: x=10-12,30-32;y=8-9 (each run START-END, half-open; an axis left out scales whole). For a plain PNG, instead of --insets.", valueName: "RUNS"))
+    var lattice: String?
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() throws {
         do {
-            let inspection = try Inspection.make(path: input, insets: try slicing.parsedInsets(), sourceScale: try slicing.parsedSourceScale(),
+            let inspection = try Inspection.make(path: input, insets: try slicing.parsedInsets(), lattice: try lattice.map(LatticeRuns.init(parsing:)), sourceScale: try slicing.parsedSourceScale(),
                                                  ninePatch: slicing.ninePatch, warn: warn)
             print(json ? inspection.json : inspection.text)
         } catch let error as GlsliceError {

@@ -42,6 +42,9 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("End caps in points, top,left,bottom,right; one number sets all four (default 0).", valueName: "T,L,B,R"))
     var insets: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Several stretchable runs per axis in points, as a .9.png's top and left markers give them: x=10-12,30-32;y=8-9 (each run START-END, half-open; an axis left out scales whole). Instead of --insets.", valueName: "RUNS"))
+    var lattice: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Source scale when the name has no @2x/@3x (default 1).", valueName: "S"))
     var sourceScale: String?
 
@@ -70,6 +73,7 @@ struct RenderOptionGroup: ParsableArguments {
             size: try OutputSize.parse(size: size, pixels: pixels, style: .flag),
             outputScale: try scale.map { try Scale.parse($0, option: .scale) },
             insets: try insets.map(Insets.init(parsing:)) ?? .zero,
+            lattice: try lattice.map(LatticeRuns.init(parsing:)),
             sourceScale: try sourceScale.map { try Scale.parse($0, option: .sourceScale) },
             modes: PerAxis(x: modeX ?? mode, y: modeY ?? mode),
             filter: filter, fillCenter: !noCenter, compression: compression)

@@ -26,6 +26,9 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("End caps in points for the plain PNGs, top,left,bottom,right.", valueName: "T,L,B,R"))
     var insets: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Several stretchable runs per axis in points, as a .9.png's top and left markers give them: x=10-12,30-32;y=8-9 (each run START-END, half-open; an axis left out scales whole). For the plain PNGs, instead of --insets.", valueName: "RUNS"))
+    var lattice: String?
+
     @Option(help: ArgumentHelp("The largest sheet to draw, in millions of pixels; a bigger one is refused (exit 65) before it is drawn.",
                                valueName: "N"))
     var maxMegapixels: Int = ContactSheet.defaultMaxPixels / 1_000_000
@@ -37,6 +40,7 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         let sheet = try ContactSheet.make(paths: inputs, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
+                                          runs: try lattice.map(LatticeRuns.init(parsing:)),
                                           maxSheetPixels: maxMegapixels * 1_000_000)
         _ = try PNGEncoder.write(sheet, to: OutputTarget(output))
     }

@@ -59,12 +59,13 @@ package enum ContactSheet {
                 ("wide", size(max(3 * w, 60), h)), ("tall", size(w, max(3 * h, 60))), ("large", size(max(4 * w, 120), max(3 * h, 90)))]
     }
 
-    static func block(path: String, insets: Insets, maxPixels: Int) throws -> Block {
+    static func block(path: String, insets: Insets, runs: LatticeRuns?, maxPixels: Int) throws -> Block {
         let resolved = try ResolvedSource.load(input: path, outputScale: nil, maxPixels: maxPixels)
         let source = resolved.source
         // Insets are for plain PNGs; a nine-patch or sliced image set gives its own lattice.
         let insets = source.hints.lattice == nil ? insets : .zero
-        let (scale, lattice) = try Inspection.slicing(source, insets: insets)
+        let runs = source.hints.lattice == nil ? runs : nil
+        let (scale, lattice) = try Inspection.slicing(source, insets: insets, runs: runs)
         let magnification = max(1, min(8, 200 / max(source.size.width, source.size.height)))
         let defaultMode = source.hints.defaultMode ?? .auto
         let modes = [defaultMode] + ([.stretch, .tile, .repeat, .round, .space] as [ResizeMode]).filter { $0 != defaultMode }
@@ -72,7 +73,7 @@ package enum ContactSheet {
         for mode in modes {
             var tiles: [(label: String, image: PremultipliedImage)] = []
             for (name, size) in sizes(for: lattice) {
-                var request = RenderRequest(size: .pixels(size), outputScale: scale, insets: insets)
+                var request = RenderRequest(size: .pixels(size), outputScale: scale, insets: insets, lattice: runs)
                 request.modes = PerAxis(both: mode)
                 let job = try PreparedJob(request: request, source: resolved, backend: .cpu, limits: Limits())
                 tiles.append(("\(name) \(size.width)x\(size.height)", CPURenderer().render(job.plan, source: source.image)))
@@ -86,15 +87,15 @@ package enum ContactSheet {
                      lattice: lattice, magnification: magnification, rows: rows)
     }
 
-    /// The sheet for `paths` (each with `insets` unless it gives its own lattice).
+    /// The sheet for `paths` (each with `insets` or `runs` unless it gives its own lattice).
     /// Throws `.badInput` when the sheet would exceed `maxSheetPixels` or the memory left.
-    package static func make(paths: [String], insets: Insets = .zero, maxPixels: Int = Limits().maxSourcePixels,
+    package static func make(paths: [String], insets: Insets = .zero, runs: LatticeRuns? = nil, maxPixels: Int = Limits().maxSourcePixels,
                             maxSheetPixels: Int = defaultMaxPixels) throws -> PremultipliedImage {
         guard paths.filter({ $0 == "-" }).count <= 1 else {
             throw GlsliceError(.usage, "'-' (standard input) is given more than once; it can be read only once")
         }
         let blocks = try paths.map { path in
-            do { return try block(path: path, insets: insets, maxPixels: maxPixels) } catch let error as GlsliceError { throw error.about(path) }
+            do { return try block(path: path, insets: insets, runs: runs, maxPixels: maxPixels) } catch let error as GlsliceError { throw error.about(path) }
         }
         let width = (blocks.map(\.width).max() ?? 0) + 2 * margin
         let height = blocks.map { $0.height + margin }.reduce(margin, +)

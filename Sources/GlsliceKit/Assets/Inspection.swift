@@ -72,26 +72,26 @@ public struct Inspection: Sendable, Encodable {
         case latticeY = "lattice-y"
     }
 
-    /// Inspects `path` (a PNG, `.9.png` or image set) with `insets` in points
-    /// for a plain PNG (a nine-patch or sliced image set gives its own).
+    /// Inspects `path` (a PNG, `.9.png` or image set) with `insets` or `lattice`
+    /// in points for a plain PNG (a nine-patch or sliced image set gives its own).
     /// `ninePatch` reads the border as markers whatever the name says (standard input).
-    public static func make(path: String, insets: Insets = .zero, sourceScale: Double? = nil,
+    public static func make(path: String, insets: Insets = .zero, lattice runs: LatticeRuns? = nil, sourceScale: Double? = nil,
                             maxPixels: Int = Limits().maxSourcePixels, ninePatch: Bool = false,
                             warn: (String) -> Void = { _ in }) throws -> Inspection {
         // The source's pixels are let go before the scale check reads the other variants, one at a time.
-        var inspection = try described(path: path, insets: insets, sourceScale: sourceScale, maxPixels: maxPixels,
+        var inspection = try described(path: path, insets: insets, runs: runs, sourceScale: sourceScale, maxPixels: maxPixels,
                                        ninePatch: ninePatch, warn: warn)
         // Standard input has no siblings, and was read once already.
-        if path != "-" { inspection.scales = try ScaleAgreement.check(path: path, insets: insets, maxPixels: maxPixels) }
+        if path != "-" { inspection.scales = try ScaleAgreement.check(path: path, insets: insets, runs: runs, maxPixels: maxPixels) }
         return inspection
     }
 
     /// Everything but the scale agreement, from the source `ResolvedSource` picks.
-    private static func described(path: String, insets: Insets, sourceScale: Double?, maxPixels: Int,
+    private static func described(path: String, insets: Insets, runs: LatticeRuns?, sourceScale: Double?, maxPixels: Int,
                                   ninePatch: Bool, warn: (String) -> Void) throws -> Inspection {
         let loaded = try ResolvedSource.load(input: path, outputScale: nil, maxPixels: maxPixels, ninePatch: ninePatch).source
         if loaded.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }
-        let (scale, lattice) = try slicing(loaded, insets: insets, sourceScale: sourceScale)
+        let (scale, lattice) = try slicing(loaded, insets: insets, runs: runs, sourceScale: sourceScale)
         var kind = SourceKind.named(path)
         if kind == .png && loaded.hints.ninePatch != nil { kind = .compiledNinePatch }
         return Inspection(
@@ -106,15 +106,16 @@ public struct Inspection: Sendable, Encodable {
 
     /// The scale and lattice the asset tools work on: the source's own (an image
     /// set's variant scale, a nine-patch's markers, cap-insets), else the file
-    /// name's or `sourceScale`, and the lattice `insets` (points) give at it.
-    static func slicing(_ source: SourceImage, insets: Insets, sourceScale: Double? = nil) throws -> (scale: Double, lattice: Lattice) {
+    /// name's or `sourceScale`, and the lattice `insets` or `runs` (points) give at it.
+    static func slicing(_ source: SourceImage, insets: Insets, runs: LatticeRuns? = nil,
+                        sourceScale: Double? = nil) throws -> (scale: Double, lattice: Lattice) {
         let scale = try source.hints.scale ?? Scale.source(of: source.file, option: sourceScale)
         if let given = source.hints.lattice {
-            guard insets == .zero else { throw GlsliceError(.usage, file: source.file, source.hints.latticeOwner.refusal) }
+            guard insets == .zero, runs == nil else { throw GlsliceError(.usage, file: source.file, source.hints.latticeOwner.refusal) }
             return (scale, given)
         }
         do {
-            return (scale, try Lattice(width: source.size.width, height: source.size.height, insets: PixelInsets(insets, sourceScale: scale)))
+            return (scale, try Lattice(width: source.size.width, height: source.size.height, insets: insets, runs: runs, sourceScale: scale))
         } catch let error as GlsliceError {
             throw error.about(source.file)
         }

@@ -44,7 +44,7 @@ package struct ScaleAgreement: Sendable, Encodable {
         }
     }
 
-    static func check(path: String, insets: Insets, maxPixels: Int) throws -> ScaleAgreement {
+    static func check(path: String, insets: Insets, runs: LatticeRuns? = nil, maxPixels: Int) throws -> ScaleAgreement {
         // Only each variant's size and lattice are kept: its pixels go before the next is read.
         var found: [(file: String, scale: Double, size: PixelSize, lattice: Lattice?)] = []
         var problems: [String] = []
@@ -62,7 +62,7 @@ package struct ScaleAgreement: Sendable, Encodable {
                 if lattice == nil {
                     do {
                         lattice = try Lattice(width: source.size.width, height: source.size.height,
-                                              insets: PixelInsets(insets, sourceScale: scale))
+                                              insets: insets, runs: runs, sourceScale: scale)
                     } catch let error as GlsliceError {
                         problems.append("\(PathText.name(of: file)): \(error.message)")
                     }

@@ -42,4 +42,38 @@ package struct Lattice: Sendable, Equatable {
                       x: threeSlice(insets.left, insets.right, width),
                       y: threeSlice(insets.top, insets.bottom, height))
     }
+
+    /// Alternating fixed and scalable segments from the scalable runs of each
+    /// axis (sorted, disjoint, inside the image): a `.9.png`'s markers and
+    /// `--lattice` both end here. No runs means the whole axis scales, as Android draws it.
+    package init(width: Int, height: Int, stretchX: [Range<Int>], stretchY: [Range<Int>]) throws {
+        try self.init(width: width, height: height,
+                      x: Self.segments(stretchX, width), y: Self.segments(stretchY, height))
+    }
+
+    /// The lattice a request's slicing gives a plain source: `runs` when given
+    /// (insets must then be zero), else the three-slice of `insets`, both in points at `sourceScale`.
+    package init(width: Int, height: Int, insets: Insets, runs: LatticeRuns?, sourceScale: Double) throws {
+        if let runs {
+            guard insets == .zero else {
+                throw GlsliceError(.usage, option: .lattice, "cannot be given with insets: both say where the caps are")
+            }
+            self = try runs.lattice(width: width, height: height, sourceScale: sourceScale)
+        } else {
+            try self.init(width: width, height: height, insets: PixelInsets(insets, sourceScale: sourceScale))
+        }
+    }
+
+    static func segments(_ stretch: [Range<Int>], _ length: Int) -> [Segment] {
+        guard !stretch.isEmpty else { return [Segment(0, length, scalable: true)] }
+        var segments: [Segment] = []
+        var position = 0
+        for run in stretch {
+            if run.lowerBound > position { segments.append(Segment(position, run.lowerBound, scalable: false)) }
+            segments.append(Segment(run.lowerBound, run.upperBound, scalable: true))
+            position = run.upperBound
+        }
+        if position < length { segments.append(Segment(position, length, scalable: false)) }
+        return segments
+    }
 }

@@ -11,6 +11,8 @@ public struct RenderRequest: Sendable, Equatable {
     /// Output scale `s_out`; nil means the source's scale, so caps copy pixel for pixel.
     public var outputScale: Double?
     public var insets: Insets
+    /// Several stretchable runs per axis for a plain PNG (`--lattice`); nil means `insets`.
+    public var lattice: LatticeRuns?
     /// Source scale; nil means the file name's `@Nx`, else 1.
     public var sourceScale: Double?
     public var modes: PerAxis<ResizeMode>
@@ -18,12 +20,13 @@ public struct RenderRequest: Sendable, Equatable {
     public var fillCenter: Bool
     public var compression: Compression
 
-    public init(size: OutputSize, outputScale: Double? = nil, insets: Insets = .zero,
+    public init(size: OutputSize, outputScale: Double? = nil, insets: Insets = .zero, lattice: LatticeRuns? = nil,
                 sourceScale: Double? = nil, modes: PerAxis<ResizeMode> = PerAxis(both: .auto),
                 filter: Filter = .linear, fillCenter: Bool = true, compression: Compression = .default) {
         self.size = size
         self.outputScale = outputScale
         self.insets = insets
+        self.lattice = lattice
         self.sourceScale = sourceScale
         self.modes = modes
         self.filter = filter
@@ -53,6 +56,7 @@ extension RenderRequest: Codable {
         texts[.pixels] = try c.flexibleText(.pixels, pair: true, "must be \"WxH\" or [W, H]")
         texts[.scale] = try c.flexibleText(.scale, "must be a number or a string")
         texts[.insets] = try c.flexibleText(.insets, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
+        texts[.lattice] = try c.text(.lattice)
         texts[.sourceScale] = try c.flexibleText(.sourceScale, "must be a number or a string")
         for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression] { texts[key] = try c.text(key) }
         texts[.center] = try c.flag(.center).map { $0 ? "true" : "false" }
@@ -69,6 +73,8 @@ extension RenderRequest: Codable {
         }
         try c.encodeIfPresent(outputScale, forKey: .scale)
         try c.encode(insets.formatted, forKey: .insets)
+        // Only when given, so that the digests of requests without one stay as they were.
+        try c.encodeIfPresent(lattice?.formatted, forKey: .lattice)
         try c.encodeIfPresent(sourceScale, forKey: .sourceScale)
         try c.encode(modes.x, forKey: .modeX)
         try c.encode(modes.y, forKey: .modeY)
@@ -95,6 +101,7 @@ extension RenderRequest {
         size = try OutputSize.parse(size: texts[.size], pixels: texts[.pixels], style: style)
         outputScale = try texts[.scale].map { try Scale.parse($0, option: .scale) }
         insets = try texts[.insets].map(Insets.init(parsing:)) ?? .zero
+        lattice = try texts[.lattice].map(LatticeRuns.init(parsing:))
         sourceScale = try texts[.sourceScale].map { try Scale.parse($0, option: .sourceScale) }
         let both = try texts[.mode].map(ResizeMode.init(parsing:)) ?? .auto
         modes = PerAxis(x: try texts[.modeX].map(ResizeMode.init(parsing:)) ?? both,

@@ -18,11 +18,11 @@ package enum PlanBuilder {
             try check(pixels, limits: limits)
             let lattice: Lattice
             if let given = hints.lattice {
-                guard request.insets == .zero else { throw GlsliceError(.usage, hints.latticeOwner.refusal) }
+                guard request.insets == .zero, request.lattice == nil else { throw GlsliceError(.usage, hints.latticeOwner.refusal) }
                 lattice = given
             } else {
                 lattice = try Lattice(width: sourceSize.width, height: sourceSize.height,
-                                      insets: PixelInsets(request.insets, sourceScale: sourceScale))
+                                      insets: request.insets, runs: request.lattice, sourceScale: sourceScale)
             }
             var modes = request.modes
             if let mode = hints.defaultMode, modes == PerAxis(both: .auto) { modes = PerAxis(both: mode) }

@@ -72,7 +72,7 @@ package struct NinePatch: Sendable, Equatable {
             throw GlsliceError(.badInput,
                 "too many regions in 9-patch: \(columns) columns x \(rows) rows = \(columns * rows); aapt2 allows \(NinePatch.maxRegions)")
         }
-        lattice = try Lattice(width: w, height: h, x: NinePatch.segments(top.black, w), y: NinePatch.segments(left.black, h))
+        lattice = try Lattice(width: w, height: h, stretchX: top.black, stretchY: left.black)
         let padX = try border.padding(bottom.black, stretch: top.black, length: w, edge: .bottom)
         let padY = try border.padding(right.black, stretch: left.black, length: h, edge: .right)
         let opticalX = try border.optical(bottom.red, length: w, edge: .bottom)
@@ -233,8 +233,7 @@ package struct NinePatch: Sendable, Equatable {
         }
         let xRuns = try runs(xCount, at: 32, length: width, axis: "x")
         let yRuns = try runs(yCount, at: 32 + 4 * xCount, length: height, axis: "y")
-        let lattice = try Lattice(width: width, height: height,
-                                  x: segments(xRuns, width), y: segments(yRuns, height))
+        let lattice = try Lattice(width: width, height: height, stretchX: xRuns, stretchY: yRuns)
         let padding = PixelInsets(top: int32(20), left: int32(12), bottom: int32(24), right: int32(16))
         var optical = PixelInsets.zero
         if let layoutBounds {
@@ -246,21 +245,6 @@ package struct NinePatch: Sendable, Equatable {
             optical = PixelInsets(top: le32(4), left: le32(0), bottom: le32(12), right: le32(8))
         }
         return (lattice, NinePatchBounds(padding: padding, optical: optical))
-    }
-
-    /// Alternating fixed and scalable segments covering `[0, length)` from the
-    /// scalable runs. No runs means the whole axis scales, as Android draws it.
-    static func segments(_ stretch: [Range<Int>], _ length: Int) -> [Segment] {
-        guard !stretch.isEmpty else { return [Segment(0, length, scalable: true)] }
-        var segments: [Segment] = []
-        var position = 0
-        for run in stretch {
-            if run.lowerBound > position { segments.append(Segment(position, run.lowerBound, scalable: false)) }
-            segments.append(Segment(run.lowerBound, run.upperBound, scalable: true))
-            position = run.upperBound
-        }
-        if position < length { segments.append(Segment(position, length, scalable: false)) }
-        return segments
     }
 
     /// aapt2's count of regions along an axis: 0 with no stretch runs, else

@@ -10,8 +10,8 @@ package struct SourceHints: Sendable, Equatable {
 
         var refusal: String {
             switch self {
-            case .markers: "a .9.png's markers give its lattice; drop the insets"
-            case .capInsets: "the image set's cap-insets give its lattice; drop the insets"
+            case .markers: "a .9.png's markers give its lattice; drop the insets or lattice"
+            case .capInsets: "the image set's cap-insets give its lattice; drop the insets or lattice"
             }
         }
     }

@@ -1,0 +1,91 @@
+/// The stretchable runs of a plain PNG, per axis, in points: `--lattice
+/// x=10-12,30-32;y=8-9`. They say what a `.9.png`'s top and left markers say
+/// (docs/RENDERING.md §1): each run `a-b` is the half-open interval `[a, b)`,
+/// everything between runs is an end cap, and an axis with no runs scales
+/// whole, as Android draws a nine-patch edge without a black run.
+public struct LatticeRuns: Sendable, Equatable {
+    /// One stretchable run, `[start, end)` in points.
+    public struct Run: Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+
+        public init(start: Double, end: Double) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// More runs than this on one axis is a typing accident, not art
+    /// (aapt2 allows at most 127 regions, about 63 runs).
+    public static let maxRunsPerAxis = 1_000
+
+    public var x: [Run]
+    public var y: [Run]
+
+    public init(x: [Run], y: [Run]) {
+        self.x = x
+        self.y = y
+    }
+
+    /// Parses `x=A-B,C-D;y=E-F` (either axis may be left out, in either order).
+    public init(parsing text: String) throws {
+        func refuse(_ why: String) -> GlsliceError {
+            GlsliceError(.usage, option: .lattice, "must be x=A-B,C-D;y=E-F (stretchable runs in points), \(why), got '\(text)'")
+        }
+        var axes: [String: [Run]] = [:]
+        for part in text.split(separator: ";", omittingEmptySubsequences: false) {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = pair[0].trimmingCharacters(in: .whitespaces).lowercased()
+            guard pair.count == 2, name == "x" || name == "y" else { throw refuse("each part names an axis, x= or y=") }
+            guard axes[name] == nil else { throw refuse("\(name) is given twice") }
+            let runs = pair[1].split(separator: ",", omittingEmptySubsequences: false)
+            guard runs.count <= Self.maxRunsPerAxis else { throw refuse("more than \(Self.maxRunsPerAxis) runs along \(name)") }
+            var parsed: [Run] = []
+            for run in runs {
+                // A leading '-' would be a negative number: split on the last '-' after the first character.
+                let body = run.trimmingCharacters(in: .whitespaces)
+                guard let dash = body.dropFirst().lastIndex(of: "-"),
+                      let start = Double(body[..<dash].trimmingCharacters(in: .whitespaces)),
+                      let end = Double(body[body.index(after: dash)...].trimmingCharacters(in: .whitespaces)),
+                      start.isFinite, end.isFinite else {
+                    throw refuse("each run is START-END")
+                }
+                guard start >= 0 else { throw refuse("runs must not be negative") }
+                guard end > start else { throw refuse("a run must end after it starts") }
+                if let last = parsed.last, start <= last.end {
+                    throw refuse("runs along \(name) must be in order and apart (touching runs are one run)")
+                }
+                parsed.append(Run(start: start, end: end))
+            }
+            axes[name] = parsed
+        }
+        self.init(x: axes["x"] ?? [], y: axes["y"] ?? [])
+    }
+
+    /// `x=10-12,30-32;y=8-9`, the form `init(parsing:)` reads; an axis without runs is left out.
+    public var formatted: String {
+        func axis(_ name: String, _ runs: [Run]) -> String? {
+            runs.isEmpty ? nil : name + "=" + runs.map { formatNumber($0.start) + "-" + formatNumber($0.end) }.joined(separator: ",")
+        }
+        return [axis("x", x), axis("y", y)].compactMap { $0 }.joined(separator: ";")
+    }
+
+    /// The runs in whole source pixels at `sourceScale`, checked against the image.
+    package func lattice(width: Int, height: Int, sourceScale: Double) throws -> Lattice {
+        func pixels(_ runs: [Run], _ size: Int, _ axis: String) throws -> [Range<Int>] {
+            try runs.map { run in
+                guard let start = wholePixels(run.start * sourceScale), let end = wholePixels(run.end * sourceScale) else {
+                    throw GlsliceError(.badInput, option: .lattice,
+                        "run \(formatNumber(run.start))-\(formatNumber(run.end)) pt along \(axis) at @\(formatNumber(sourceScale))x is not on whole pixels")
+                }
+                guard end <= size else {
+                    throw GlsliceError(.badInput, option: .lattice,
+                        "run \(formatNumber(run.start))-\(formatNumber(run.end)) pt along \(axis) ends at \(end) px, past the \(size) px image")
+                }
+                return start..<end
+            }
+        }
+        return try Lattice(width: width, height: height,
+                           stretchX: pixels(x, width, "x"), stretchY: pixels(y, height, "y"))
+    }
+}
