@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-peers bench-memory time-tool fixtures clean
+.PHONY: install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -93,6 +93,12 @@ bench-cpu: setup
 # The same job set through the GPU backend (llvmpipe where there is no GPU).
 bench-gpu: setup
 	$(RELEASE_BIN)/glslice-bench --backend gpu --jobs 1200 --out out/bench-gpu
+
+# One-colour cells (CellFill): a 2,000^2 render whose centre cell is one colour, from
+# centres of 1 to 2,048 px, filled and sampled, on both backends.
+bench-fills: setup
+	$(RELEASE_BIN)/glslice-bench fills --backend cpu
+	$(RELEASE_BIN)/glslice-bench fills --backend gpu
 
 # 20,000 x 20,000 px on each backend, peak RSS from /usr/bin/time -v (Debian package `time`).
 bench-giant: setup time-tool

@@ -141,6 +141,7 @@ do {
     case "manifest": try writeManifest(CommandLine.arguments)
     case "plans": try writePlans(CommandLine.arguments)
     case "floor": try encodeFloor(CommandLine.arguments)
+    case "fills": try benchFills(CommandLine.arguments)
     default: try main()
     }
 } catch {

@@ -50,6 +50,15 @@ public struct Inspection: Sendable, Encodable {
         package var scalable: Bool
     }
 
+    /// A lattice cell whose source pixels are all one colour: renders fill it
+    /// without sampling (aapt2's `regionColors`, Skia's `kFixedColor`).
+    package struct FilledCell: Sendable, Encodable {
+        package var x: LatticeSegment
+        package var y: LatticeSegment
+        /// `transparent`, or the colour as straight `#RRGGBBAA`.
+        package var colour: String
+    }
+
     public var file: String
     /// The PNG that was read (an image set's @1x variant, else `file`).
     public var source: String
@@ -63,10 +72,12 @@ public struct Inspection: Sendable, Encodable {
     package var padding: PixelInsets?
     package var optical: PixelInsets?
     package var bands: [Band]
+    package var filledCells: [FilledCell]
     package var scales: ScaleAgreement
 
     enum CodingKeys: String, CodingKey {
         case file, source, kind, width, height, scale, padding, optical, bands, scales
+        case filledCells = "filled-cells"
         case defaultMode = "default-mode"
         case latticeX = "lattice-x"
         case latticeY = "lattice-y"
@@ -101,7 +112,20 @@ public struct Inspection: Sendable, Encodable {
             latticeY: lattice.y.map { LatticeSegment(start: $0.start, end: $0.end, scalable: $0.scalable) },
             padding: loaded.hints.ninePatch?.padding, optical: loaded.hints.ninePatch?.optical,
             bands: RegionAnalysis.analyze(loaded.image, lattice: lattice).map(Band.init),
+            filledCells: filledCells(loaded.image, lattice: lattice),
             scales: ScaleAgreement(variants: [], problems: []))
+    }
+
+    /// Every cell of `lattice` whose pixels are one colour, row by row.
+    static func filledCells(_ image: PremultipliedImage, lattice: Lattice) -> [FilledCell] {
+        func segment(_ s: Segment) -> LatticeSegment { LatticeSegment(start: s.start, end: s.end, scalable: s.scalable) }
+        return lattice.y.flatMap { y in
+            lattice.x.compactMap { x in
+                CellFill.of((x.start..<x.end, y.start..<y.end), in: image).map { fill in
+                    FilledCell(x: segment(x), y: segment(y), colour: fill == .transparent ? "transparent" : fill.hex)
+                }
+            }
+        }
     }
 
     /// The scale and lattice the asset tools work on: the source's own (an image
@@ -159,6 +183,10 @@ public struct Inspection: Sendable, Encodable {
             lines.append("  \(band.axis.rawValue) band \(band.start)-\(band.end) (\(band.end - band.start) px): \(what); \(lose)")
         }
         if bands.isEmpty { lines.append("  no scalable band (give --insets to say where the caps are)") }
+        if !filledCells.isEmpty {
+            let cells = filledCells.map { "x \($0.x.start)-\($0.x.end) y \($0.y.start)-\($0.y.end) \($0.colour)" }
+            lines.append("  one-colour cells (filled, not sampled): " + cells.joined(separator: ", "))
+        }
         lines.append("  scales: " + scales.summary)
         lines += scales.problems.map { "    \($0)" }
         return lines.joined(separator: "\n")

@@ -28,6 +28,11 @@ package struct CPURenderer: Sendable {
         let source: PremultipliedImage
         /// `plan.draws(x:y:)` for every span pair, flat (`y × xSpans.count + x`).
         let drawn: [Bool]
+        /// The plan's `CellFill`s at the same indices as `drawn`; empty when no cell has one.
+        let fills: [CellFill?]
+        /// Per y span: the source columns its rows blend, those of its drawn cells
+        /// that are sampled (merged); none when every drawn cell is filled.
+        let blendColumns: [[Range<Int>]]
         /// Every column window, when the output is narrow enough to keep them.
         let keptWindows: [ColumnWindow]?
 
@@ -66,7 +71,31 @@ package struct CPURenderer: Sendable {
         package init(plan: RenderPlan, source: PremultipliedImage) {
             self.plan = plan
             self.source = source
-            drawn = plan.ySpans.indices.flatMap { y in plan.xSpans.indices.map { x in plan.draws(x: x, y: y) } }
+            let drawn = plan.ySpans.indices.flatMap { y in plan.xSpans.indices.map { x in plan.draws(x: x, y: y) } }
+            self.drawn = drawn
+            var fills: [CellFill?] = []
+            if plan.cells.contains(where: { $0.fill != nil }) {
+                // Cells are made row by row, in span order, from the drawn pairs only.
+                fills = [CellFill?](repeating: nil, count: drawn.count)
+                var index = 0
+                for (flat, isDrawn) in drawn.enumerated() where isDrawn {
+                    fills[flat] = plan.cells[index].fill
+                    index += 1
+                }
+            }
+            self.fills = fills
+            blendColumns = plan.ySpans.indices.map { y in
+                var ranges: [Range<Int>] = []
+                for x in plan.xSpans.indices where drawn[y * plan.xSpans.count + x] && (fills.isEmpty || fills[y * plan.xSpans.count + x] == nil) {
+                    let segment = plan.xSpans[x].segment
+                    if let last = ranges.last, last.upperBound == segment.start {
+                        ranges[ranges.count - 1] = last.lowerBound..<segment.end
+                    } else {
+                        ranges.append(segment.start..<segment.end)
+                    }
+                }
+                return ranges
+            }
             keptWindows = plan.size.width <= PlanWithTaps.keptWidth
                 ? PlanWithTaps.windows(of: plan.size.width).map { ColumnWindow(plan: plan, columns: $0) } : nil
         }
@@ -119,12 +148,25 @@ package struct CPURenderer: Sendable {
                         let ySpan = Int(key.span)
                         let row0 = texels + Int(key.first) * sourceWidth
                         if key.weight != 0 {
-                            blendRows(row0, texels + Int(key.second) * sourceWidth, weight: key.weight,
-                                      count: sourceWidth, into: blend)
+                            // Only the columns the sampled cells read: a filled cell's never are.
+                            let row1 = texels + Int(key.second) * sourceWidth
+                            for range in blendColumns[ySpan] {
+                                blendRows(row0 + range.lowerBound, row1 + range.lowerBound, weight: key.weight,
+                                          count: range.count, into: blend + range.lowerBound * 4)
+                            }
                         }
                         for xIndex in window.spans where drawn[ySpan * xCount + xIndex] {
                             let pixels = plan.xSpans[xIndex].destination.clamped(to: columns)
-                            if key.weight != 0 {
+                            if !fills.isEmpty, let fill = fills[ySpan * xCount + xIndex] {
+                                // The output starts transparent; a space gap stays so.
+                                if case .colour(let value) = fill {
+                                    if plan.xSpans[xIndex].pieces.contains(where: { $0.tiles != nil }) {
+                                        fillRuns(pixels, window: window, line: line) { _ in value }
+                                    } else {
+                                        (line + pixels.lowerBound).update(repeating: value, count: pixels.count)
+                                    }
+                                }
+                            } else if key.weight != 0 {
                                 drawSpan(pixels, window: window, line: line, blended: blend)
                             } else if let runs = window.spanRuns[xIndex - window.spans.lowerBound] {
                                 for run in runs {

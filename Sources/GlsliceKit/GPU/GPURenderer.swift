@@ -205,7 +205,11 @@ package final class GPURenderer {
             }
             do {
                 for cell in plan.cells {
-                    let texture = try renderer.texture(source: source, sourceKey: sourceKey, rect: cell.sourceRect,
+                    // A transparent cell is the cleared framebuffer; a one-colour cell needs one texel, not its whole rect.
+                    if cell.fill == .transparent { continue }
+                    var rect = cell.sourceRect
+                    if cell.fill != nil { rect = (rect.x.lowerBound..<rect.x.lowerBound + 1, rect.y.lowerBound..<rect.y.lowerBound + 1) }
+                    let texture = try renderer.texture(source: source, sourceKey: sourceKey, rect: rect,
                                                        wrapS: wrap(cell.x), wrapT: wrap(cell.y))
                     textures.append(texture.name)
                     if texture.owned { owned.append(texture.name) }

@@ -21,7 +21,10 @@ extension GPURenderer {
             let offset = (Float(columns.lowerBound - at.x), Float(rows.lowerBound - at.y))
             let linear: Float = job.plan.filter == .linear ? 1 : 0
             for (texture, cell) in job.draws {
-                let cellSize = (Float(cell.x.segment.length), Float(cell.y.segment.length))
+                // A one-colour cell's texture is its one texel: u = 0 everywhere, no blend (CellFill).
+                let filled = cell.fill != nil
+                let cellSize = filled ? (Float(1), Float(1)) : (Float(cell.x.segment.length), Float(cell.y.segment.length))
+                let cellLinear: Float = filled ? 0 : linear
                 for yPiece in cell.y.pieces {
                     let y = yPiece.destination.clamped(to: rows)
                     if y.isEmpty { continue }
@@ -32,9 +35,9 @@ extension GPURenderer {
                         let y0 = Float(y.lowerBound) - offset.1, y1 = Float(y.upperBound) - offset.1
                         let mapping: [Float] = [
                             cellSize.0, cellSize.1, Float(xPiece.origin), Float(yPiece.origin),
-                            Float(xPiece.num), Float(yPiece.num), Float(xPiece.den), Float(yPiece.den),
+                            filled ? 0 : Float(xPiece.num), filled ? 0 : Float(yPiece.num), Float(xPiece.den), Float(yPiece.den),
                             xPiece.addressing == .wrap ? 1 : 0, yPiece.addressing == .wrap ? 1 : 0,
-                            offset.0, offset.1, linear,
+                            offset.0, offset.1, cellLinear,
                             Float(xPiece.tiles?.gap ?? 0), Float(yPiece.tiles?.gap ?? 0),
                             Float(xPiece.tiles?.period ?? 1), Float(yPiece.tiles?.period ?? 1),
                             Float(xPiece.tiles?.count ?? 0), Float(yPiece.tiles?.count ?? 0),

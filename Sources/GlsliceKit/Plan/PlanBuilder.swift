@@ -2,9 +2,11 @@
 /// lattice and the modes from the request and the source's hints, checks the
 /// limits, and hands the geometry to `Layout` (docs/RENDERING.md §1–§2).
 package enum PlanBuilder {
-    /// The plan for drawing `source` as `request` asks.
+    /// The plan for drawing `source` as `request` asks, its one-colour cells marked.
     package static func plan(_ request: RenderRequest, source: SourceImage, limits: Limits = Limits()) throws -> RenderPlan {
-        try plan(request, sourceSize: source.size, file: source.file, hints: source.hints, limits: limits)
+        var plan = try plan(request, sourceSize: source.size, file: source.file, hints: source.hints, limits: limits)
+        plan.markFills(from: source.image)
+        return plan
     }
 
     /// The plan for a source of `sourceSize` read from `file` (whose name may carry `@Nx`).

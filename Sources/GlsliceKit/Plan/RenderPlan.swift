@@ -2,10 +2,12 @@
 package struct CellPlan: Sendable, Equatable {
     package var x: AxisSpan
     package var y: AxisSpan
+    /// Set when every source pixel of the cell is one colour: backends fill it without sampling.
+    package var fill: CellFill?
     /// Source pixels of this cell.
     package var sourceRect: (x: Range<Int>, y: Range<Int>) { (x.segment.start..<x.segment.end, y.segment.start..<y.segment.end) }
 
-    package static func == (a: CellPlan, b: CellPlan) -> Bool { a.x == b.x && a.y == b.y }
+    package static func == (a: CellPlan, b: CellPlan) -> Bool { a.x == b.x && a.y == b.y && a.fill == b.fill }
 }
 
 /// Everything a backend needs to draw one output, computed once by `Layout`
@@ -44,6 +46,12 @@ package struct RenderPlan: Sendable, Equatable {
         for y in ySpans.indices {
             for x in xSpans.indices where draws(x: x, y: y) { cells.append(CellPlan(x: xSpans[x], y: ySpans[y])) }
         }
+    }
+
+    /// Marks each cell whose source pixels in `image` are all one colour
+    /// (`CellFill`), so backends fill it without sampling, for the same bytes.
+    package mutating func markFills(from image: PremultipliedImage) {
+        for index in cells.indices { cells[index].fill = CellFill.of(cells[index].sourceRect, in: image) }
     }
 
     /// True when every output pixel belongs to a cell and no `space` gap exists,

@@ -70,6 +70,18 @@ import Testing
         #expect(object["optical"] as? [String: Int] == ["top": 0, "left": 2, "bottom": 1, "right": 1])
     }
 
+    /// panel.png's centre pixel (8, 8) lies inside both rounded rects, so
+    /// make-fixtures.py gives it 245 grey (0xF5), opaque: the one one-colour cell.
+    @Test func jsonListsOneColourCells() throws {
+        let object = try Self.json(try Inspection.make(path: fixtures.appendingPathComponent("panel.png").path,
+                                                       insets: Insets(top: 8, left: 8, bottom: 8, right: 8)))
+        let cells = try #require(object["filled-cells"] as? [[String: Any]])
+        #expect(cells.count == 1)
+        #expect(cells.first?["colour"] as? String == "#F5F5F5FF")
+        #expect((cells.first?["x"] as? [String: Any])?["start"] as? Int == 8)
+        #expect((cells.first?["y"] as? [String: Any])?["end"] as? Int == 9)
+    }
+
     @Test func scaleSiblingsAgreeOrSayWhy() throws {
         let button = try Inspection.make(path: fixtures.appendingPathComponent("button@2x.png").path,
                                          insets: Insets(top: 14, left: 12, bottom: 14, right: 12))
