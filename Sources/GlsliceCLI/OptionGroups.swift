@@ -5,6 +5,7 @@ extension ResizeMode: ExpressibleByArgument {}
 extension Filter: ExpressibleByArgument {}
 extension BackendChoice: ExpressibleByArgument {}
 extension Compression: ExpressibleByArgument {}
+extension SmallTarget: ExpressibleByArgument {}
 
 /// The backend and the limits, shared by `render` and `batch`.
 struct EngineOptions: ParsableArguments {
@@ -66,6 +67,9 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("PNG compression (zlib level 1, 6 or 9).", valueName: "C"))
     var compression: Compression = .default
 
+    @Option(help: ArgumentHelp("When the output is shorter than the caps: proportional shrinks every cap alike (UIKit, CSS, Android); clip keeps them at their size and cuts them (Godot).", valueName: "S"))
+    var small: SmallTarget = .proportional
+
     /// The request these flags make; a bad value's error names its option,
     /// which the command line spells as a flag (`OptionStyle.flag`).
     func request() throws -> RenderRequest {
@@ -76,7 +80,7 @@ struct RenderOptionGroup: ParsableArguments {
             lattice: try lattice.map(LatticeRuns.init(parsing:)),
             sourceScale: try sourceScale.map { try Scale.parse($0, option: .sourceScale) },
             modes: PerAxis(x: modeX ?? mode, y: modeY ?? mode),
-            filter: filter, fillCenter: !noCenter, compression: compression)
+            filter: filter, fillCenter: !noCenter, compression: compression, small: small)
     }
 }
 

@@ -59,14 +59,14 @@ public struct Inspection: Sendable, Encodable {
         package var colour: String
     }
 
-    public var file: String
+    package var file: String
     /// The PNG that was read (an image set's @1x variant, else `file`).
-    public var source: String
-    public var kind: SourceKind
-    public var width: Int
-    public var height: Int
-    public var scale: Double
-    public var defaultMode: ResizeMode
+    package var source: String
+    package var kind: SourceKind
+    package var width: Int
+    package var height: Int
+    package var scale: Double
+    package var defaultMode: ResizeMode
     package var latticeX: [LatticeSegment]
     package var latticeY: [LatticeSegment]
     package var padding: PixelInsets?

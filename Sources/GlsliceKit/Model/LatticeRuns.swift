@@ -5,11 +5,11 @@
 /// whole, as Android draws a nine-patch edge without a black run.
 public struct LatticeRuns: Sendable, Equatable {
     /// One stretchable run, `[start, end)` in points.
-    public struct Run: Sendable, Equatable {
-        public var start: Double
-        public var end: Double
+    package struct Run: Sendable, Equatable {
+        package var start: Double
+        package var end: Double
 
-        public init(start: Double, end: Double) {
+        package init(start: Double, end: Double) {
             self.start = start
             self.end = end
         }
@@ -17,12 +17,12 @@ public struct LatticeRuns: Sendable, Equatable {
 
     /// More runs than this on one axis is a typing accident, not art
     /// (aapt2 allows at most 127 regions, about 63 runs).
-    public static let maxRunsPerAxis = 1_000
+    package static let maxRunsPerAxis = 1_000
 
-    public var x: [Run]
-    public var y: [Run]
+    package var x: [Run]
+    package var y: [Run]
 
-    public init(x: [Run], y: [Run]) {
+    package init(x: [Run], y: [Run]) {
         self.x = x
         self.y = y
     }

@@ -19,10 +19,13 @@ public struct RenderRequest: Sendable, Equatable {
     public var filter: Filter
     public var fillCenter: Bool
     public var compression: Compression
+    /// What an axis shorter than its caps does.
+    public var small: SmallTarget
 
     public init(size: OutputSize, outputScale: Double? = nil, insets: Insets = .zero, lattice: LatticeRuns? = nil,
                 sourceScale: Double? = nil, modes: PerAxis<ResizeMode> = PerAxis(both: .auto),
-                filter: Filter = .linear, fillCenter: Bool = true, compression: Compression = .default) {
+                filter: Filter = .linear, fillCenter: Bool = true, compression: Compression = .default,
+                small: SmallTarget = .proportional) {
         self.size = size
         self.outputScale = outputScale
         self.insets = insets
@@ -32,6 +35,7 @@ public struct RenderRequest: Sendable, Equatable {
         self.filter = filter
         self.fillCenter = fillCenter
         self.compression = compression
+        self.small = small
     }
 
     /// The manifest's keys, which are also `render`'s flags and serve's query parameters.
@@ -58,7 +62,7 @@ extension RenderRequest: Codable {
         texts[.insets] = try c.flexibleText(.insets, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
         texts[.lattice] = try c.text(.lattice)
         texts[.sourceScale] = try c.flexibleText(.sourceScale, "must be a number or a string")
-        for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression] { texts[key] = try c.text(key) }
+        for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression, .small] { texts[key] = try c.text(key) }
         texts[.center] = try c.flag(.center).map { $0 ? "true" : "false" }
         try self.init(texts: texts, style: .manifestKey)
     }
@@ -81,6 +85,8 @@ extension RenderRequest: Codable {
         try c.encode(filter, forKey: .filter)
         try c.encode(fillCenter, forKey: .center)
         try c.encode(compression, forKey: .compression)
+        // Only when not the default, so that the digests of earlier requests stay as they were.
+        if small != .proportional { try c.encode(small, forKey: .small) }
     }
 
     /// This request as sorted-key JSON: the same request always gives the same text.
@@ -109,6 +115,7 @@ extension RenderRequest {
         filter = try texts[.filter].map(Filter.init(parsing:)) ?? .linear
         fillCenter = try texts[.center].map { try Self.truth($0, option: .center) } ?? true
         compression = try texts[.compression].map(Compression.init(parsing:)) ?? .default
+        small = try texts[.small].map(SmallTarget.init(parsing:)) ?? .proportional
     }
 
     /// true, on, yes, false, off, no (any case).

@@ -64,7 +64,11 @@ package enum Parity {
                             y: ResizeMode.allCases.randomElement(using: &rng) ?? .auto)
         let filter: Filter = Bool.random(using: &rng) ? .linear : .nearest
         let fill = Int.random(in: 0..<5, using: &rng) != 0
-        let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fill)
+        // From the index, not the generator, so the rest of each job stays as it was:
+        // a third of the jobs clip small axes, half mark one-colour cells (1-px cells always are).
+        var plan = try PlanBuilder.plan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fill,
+                                        small: index % 3 == 0 ? .clip : .proportional)
+        if index % 2 == 0 { plan.markFills(from: source) }
         let strips = Int.random(in: 0..<10, using: &rng) < 3 ? Int.random(in: 1...16, using: &rng) : nil
         let chunks = Int.random(in: 0..<10, using: &rng) < 2 ? Int.random(in: 1...40, using: &rng) : nil
         return Job(index: index, source: source, plan: plan, stripRows: strips, chunkWidth: chunks)

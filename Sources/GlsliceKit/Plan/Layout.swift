@@ -6,10 +6,15 @@ package enum Layout {
     static let epsilon = 1e-9
 
     /// Places `segments` into `destination` pixels at scale `k`, with `mode`
-    /// for the scalable ones.
+    /// for the scalable ones, and `small` when the caps do not fit.
     package static func axis(
-        _ segments: [Segment], destination: Int, k: Double, mode: ResizeMode, axisName: String
+        _ segments: [Segment], destination: Int, k: Double, mode: ResizeMode, small: SmallTarget = .proportional,
+        axisName: String
     ) throws -> [AxisSpan] {
+        let fixed = segments.filter { !$0.scalable }.reduce(0.0) { $0 + Double($1.length) * k }
+        if small == .clip, fixed > Double(destination) + epsilon * max(1, Double(destination)) {
+            return clipped(segments, destination: destination, k: k)
+        }
         let lengths = try lengths(segments, destination: destination, k: k, axisName: axisName)
         // Snap the running sums, not the lengths: no gaps, no overlaps.
         var boundaries = [0]
@@ -23,6 +28,33 @@ package enum Layout {
             let dest = boundaries[i]..<boundaries[i + 1]
             return AxisSpan(segment: segment, destination: dest,
                             mapping: mapping(for: segment, destination: dest, k: k, mode: mode))
+        }
+    }
+
+    /// `--small clip` (§2 step 3's alternative): the caps keep their length
+    /// `len × k` (boundaries snapped as in step 4), scalable segments get none,
+    /// and the caps before the first scalable segment keep their place from
+    /// the start while the rest is placed from the far end; the first group
+    /// wins where they meet (Godot's NinePatchRect). A cut cap keeps its
+    /// mapping, so it shows the part of itself that is left.
+    static func clipped(_ segments: [Segment], destination: Int, k: Double) -> [AxisSpan] {
+        var natural = [0]
+        var running = 0.0
+        for segment in segments {
+            if !segment.scalable { running += Double(segment.length) * k }
+            natural.append(Int((running + 0.5 + epsilon).rounded(.down)))
+        }
+        let leading = segments.firstIndex(where: \.scalable) ?? segments.count
+        let cut = min(destination, natural[leading])
+        let shift = max(0, natural[segments.count] - destination)
+        return segments.enumerated().map { i, segment in
+            let length = natural[i + 1] - natural[i]
+            let origin = i < leading ? natural[i] : natural[i] - shift
+            let visible = i < leading ? 0..<cut : cut..<destination
+            let low = min(max(origin, visible.lowerBound), visible.upperBound)
+            let high = min(max(origin + length, low), visible.upperBound)
+            let mapping = AxisMapping.clamped(origin: Double(origin), num: Double(segment.length), den: Double(max(length, 1)))
+            return AxisSpan(segment: segment, destination: low..<high, mapping: mapping)
         }
     }
 

@@ -29,7 +29,7 @@ package enum PlanBuilder {
             var modes = request.modes
             if let mode = hints.defaultMode, modes == PerAxis(both: .auto) { modes = PerAxis(both: mode) }
             return try plan(lattice: lattice, size: pixels, k: k, modes: modes, filter: request.filter,
-                            fillCenter: request.fillCenter)
+                            fillCenter: request.fillCenter, small: request.small)
         } catch let error as GlsliceError {
             throw error.about(file)
         }
@@ -38,8 +38,8 @@ package enum PlanBuilder {
     /// The plan for a lattice, size and ratio already settled (parity's random
     /// cases and the optimizer's comparisons, which have no request).
     package static func plan(lattice: Lattice, size: PixelSize, k: Double, modes: PerAxis<ResizeMode>,
-                            filter: Filter, fillCenter: Bool) throws -> RenderPlan {
-        try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fillCenter)
+                            filter: Filter, fillCenter: Bool, small: SmallTarget = .proportional) throws -> RenderPlan {
+        try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fillCenter, small: small)
     }
 
     /// `k = s_out / s_src`, refused outside 1/64…64: a sub-pixel tile per output

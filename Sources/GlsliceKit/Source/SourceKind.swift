@@ -1,6 +1,6 @@
 /// What a source is, as its name and its chunks say: it decides who gives the
 /// lattice (insets, markers, cap-insets) and whether it has padding.
-public enum SourceKind: String, Sendable, Codable, CaseIterable {
+package enum SourceKind: String, Sendable, Codable, CaseIterable {
     case png
     /// A `.9.png` with Android's 1-px border markers.
     case ninePatch = "nine-patch"
@@ -10,10 +10,10 @@ public enum SourceKind: String, Sendable, Codable, CaseIterable {
     case imageSet = "imageset"
 
     /// A nine-patch of either form: it has padding and optical bounds.
-    public var isNinePatch: Bool { self == .ninePatch || self == .compiledNinePatch }
+    package var isNinePatch: Bool { self == .ninePatch || self == .compiledNinePatch }
 
     /// The kind a path's name says (a compiled nine-patch is known only once read).
-    public static func named(_ path: String) -> SourceKind {
+    package static func named(_ path: String) -> SourceKind {
         if ImageSet.isImageSet(path: path) { return .imageSet }
         return NinePatch.isNinePatch(path: path) ? .ninePatch : .png
     }

@@ -20,7 +20,7 @@ struct GPUParityTests {
     @Test func jobSetCoversTheContract() {
         var mappings = Set<String>(), ratios = Set<Double>(), filters = Set<String>()
         var centreOff = 0, strips = 0, chunks = 0, shrinking = 0, multiSegment = 0, zeroCaps = 0, onePixelCentres = 0
-        var translucent = 0, tiny = 0, large = 0
+        var translucent = 0, tiny = 0, large = 0, filled = 0, translucentFilled = 0, clipped = 0
         for index in 0..<Self.cases {
             let job = Parity.job(index: index, seed: Self.seed)
             let plan = job.plan
@@ -36,13 +36,18 @@ struct GPUParityTests {
                 if spans.count > 3 { multiSegment += 1 }
                 if spans.count == 1 || spans.first?.segment.scalable == true { zeroCaps += 1 }
                 let caps = spans.filter { !$0.segment.scalable }.reduce(0.0) { $0 + Double($1.segment.length) * plan.k }
-                if caps > Double(axis == "x" ? plan.size.width : plan.size.height) { shrinking += 1 }
+                if caps > Double(axis == "x" ? plan.size.width : plan.size.height) {
+                    shrinking += 1
+                    if index % 3 == 0 { clipped += 1 } // Parity.job's rule for --small clip
+                }
             }
             ratios.insert(plan.k)
             filters.insert(plan.filter.rawValue)
             let centres = plan.xSpans.filter(\.segment.scalable).count * plan.ySpans.filter(\.segment.scalable).count
             if plan.cells.count < plan.xSpans.filter { !$0.destination.isEmpty }.count
                 * plan.ySpans.filter { !$0.destination.isEmpty }.count, centres > 0 { centreOff += 1 }
+            if plan.cells.contains(where: { $0.fill != nil }) { filled += 1 }
+            if plan.cells.contains(where: { if case .colour(let c) = $0.fill { c >> 24 != 0xff } else { false } }) { translucentFilled += 1 }
             if job.stripRows != nil { strips += 1 }
             if job.chunkWidth != nil { chunks += 1 }
             if !job.source.rgba.isOpaque { translucent += 1 }
@@ -55,7 +60,9 @@ struct GPUParityTests {
         for (name, count) in [("centre off", centreOff), ("strips", strips), ("chunks", chunks),
                               ("shrinking caps", shrinking), ("multi-segment", multiSegment), ("zero caps", zeroCaps),
                               ("1-px centres", onePixelCentres), ("translucent", translucent),
-                              ("1-px sources", tiny), ("large sources", large)] {
+                              ("1-px sources", tiny), ("large sources", large),
+                              ("one-colour cells", filled), ("translucent one-colour cells", translucentFilled),
+                              ("clipped small axes", clipped)] {
             #expect(count >= 20, "\(name): only \(count) jobs")
         }
     }
