@@ -23,6 +23,11 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        // libwebp's lossless encoder (Debian's libwebp-dev) behind a status-returning shim.
+        .target(
+            name: "CWebP",
+            linkerSettings: [.linkedLibrary("webp")]
+        ),
         // System calls Swift cannot make itself: openat2 (containment beneath a folder), O_TMPFILE.
         .target(name: "CFiles"),
         // EGL and GLES 3 behind a shim for cast macros and extension entry points.
@@ -37,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "GlsliceKit",
-            dependencies: ["CPNG", "CFiles", "CEGL", "Shaders", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CPNG", "CWebP", "CFiles", "CEGL", "Shaders", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The HTTP service sits after the library in the flow, so GlsliceKit stays free of NIO.
         .target(
@@ -78,8 +83,8 @@ let package = Package(
             path: "Fuzz",
             exclude: ["corpus", "lsan-suppressions.txt"]
         ),
-        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL", "CFiles"]),
-        .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit"]),
+        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL", "CFiles", "CWebP"]),
+        .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit", "CWebP"]),
         .testTarget(
             name: "GlsliceServeTests",
             dependencies: [

@@ -7,7 +7,7 @@ import sys
 
 SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources")
 FLOWS = {
-    "GlsliceKit": ["Model", "PNG", "Source", "Plan", "CPU", "GPU", "Backend", "Engine", "Render", "Parity", "Assets", "Batch"],
+    "GlsliceKit": ["Model", "PNG", "WebP", "Source", "Plan", "CPU", "GPU", "Backend", "Engine", "Render", "Parity", "Assets", "Batch"],
     "GlsliceServe": ["Request", "Rendering", "Preview", "HTTP"],
 }
 

@@ -6,6 +6,7 @@ extension Filter: ExpressibleByArgument {}
 extension BackendChoice: ExpressibleByArgument {}
 extension Compression: ExpressibleByArgument {}
 extension SmallTarget: ExpressibleByArgument {}
+extension ImageFormat: ExpressibleByArgument {}
 
 /// The backend and the limits, shared by `render` and `batch`.
 struct EngineOptions: ParsableArguments {
@@ -70,6 +71,9 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("When the output is shorter than the caps: proportional shrinks every cap alike (UIKit, CSS, Android); clip keeps them at their size and cuts them (Godot).", valueName: "S"))
     var small: SmallTarget = .proportional
 
+    @Option(help: ArgumentHelp("Output file format, both lossless (default: the output's name, .png or .webp, else png).", valueName: "F"))
+    var format: ImageFormat?
+
     /// The request these flags make; a bad value's error names its option,
     /// which the command line spells as a flag (`OptionStyle.flag`).
     func request() throws -> RenderRequest {
@@ -80,7 +84,7 @@ struct RenderOptionGroup: ParsableArguments {
             lattice: try lattice.map(LatticeRuns.init(parsing:)),
             sourceScale: try sourceScale.map { try Scale.parse($0, option: .sourceScale) },
             modes: PerAxis(x: modeX ?? mode, y: modeY ?? mode),
-            filter: filter, fillCenter: !noCenter, compression: compression, small: small)
+            filter: filter, fillCenter: !noCenter, compression: compression, small: small, format: format)
     }
 }
 

@@ -76,6 +76,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Leave out the access log (one line per request on stderr).")
     var noAccessLog = false
 
+    @Flag(help: "Answer PNG even when Accept names image/webp (a URL's format=webp still gets WebP); like imgproxy's IMGPROXY_AUTO_WEBP=false.")
+    var noAutoWebp = false
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Close a connection idle, sending its request, or not reading its answer for this long.", valueName: "S"))
     var idleTimeout: Double = 30
 
@@ -100,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...1_048_576).contains(answerMb) else { throw GlsliceError(.usage, "--answer-mb must be 1 to 1048576, got \(answerMb)") }
         let (host, port) = try ServeOptions.parseBind(bind)
-        let options = try ServeOptions(
+        var settings = try ServeOptions(
             root: SourceRoot(root), host: host, port: port, signer: try keyFile.map(URLSigner.init(keyFile:)),
             backend: backend, device: try gpuDevice(gpu), workers: workers, queueLimit: queue,
             cacheBytes: cacheMb << 20, sourceCacheBytes: sourceCacheMb << 20,
@@ -108,6 +111,8 @@ struct ServeCommand: AsyncParsableCommand {
             timeout: .milliseconds(Int64(timeout * 1000)), preview: preview, insecurePublic: insecurePublic,
             accessLog: !noAccessLog, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             maxConnections: maxConnections, answerBytes: answerMb << 20)
+        settings.autoWebP = !noAutoWebp
+        let options = settings
         // Log lines go through a bounded buffer: a stderr nobody reads drops lines, never requests.
         let logBuffer = LogBuffer()
         LoggingSystem.bootstrap { label in logBuffer.handler(label: label) }

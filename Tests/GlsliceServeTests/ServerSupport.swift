@@ -86,11 +86,12 @@ func withServer(_ world: ServeWorld, signer: URLSigner? = nil, backend: BackendC
                 limits: Limits = Limits(maxOutputPixels: ServeOptions.defaultMaxOutputPixels),
                 timeout: Duration = .seconds(600), log: CapturedLog = CapturedLog(), gate: Gate? = nil,
                 idleTimeout: Duration = .seconds(300), maxConnections: Int = 1024, answerBytes: Int = 256 << 20,
-                _ body: @Sendable (Int, GlsliceServer) async throws -> Void) async throws {
-    let options = try ServeOptions(root: SourceRoot(world.root.path), host: "127.0.0.1", port: 0, signer: signer,
+                autoWebP: Bool = true, _ body: @Sendable (Int, GlsliceServer) async throws -> Void) async throws {
+    var options = try ServeOptions(root: SourceRoot(world.root.path), host: "127.0.0.1", port: 0, signer: signer,
                                    backend: backend, workers: workers, queueLimit: queueLimit, limits: limits,
                                    timeout: timeout, preview: signer == nil ? true : nil, idleTimeout: idleTimeout,
                                    maxConnections: maxConnections, answerBytes: answerBytes)
+    options.autoWebP = autoWebP
     let hold: (@Sendable () -> Void)? = gate.map { gate in { @Sendable in gate.wait() } }
     let server = try GlsliceServer(options: options, logger: log.logger, warn: { _ in }, beforeRender: hold)
     try await withRunning(server, gate: gate) { port in try await body(port, server) }

@@ -18,7 +18,7 @@ public struct BatchSummary: Sendable {
 
     package var line: String {
         let rate = seconds > 0 ? Double(ok) / seconds : 0
-        return String(format: "batch: %d rendered, %d skipped, %d failed in %.2f s (%.0f renders/s, %@ of PNG) on %@",
+        return String(format: "batch: %d rendered, %d skipped, %d failed in %.2f s (%.0f renders/s, %@ written) on %@",
                       ok, skipped, failed, seconds, rate, formatBytes(bytes), backend)
     }
 

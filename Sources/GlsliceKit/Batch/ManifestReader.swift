@@ -77,8 +77,11 @@ package final class ManifestReader: Sendable {
                 throw GlsliceError(.usage, "not valid JSON")
             }
             let (output, inside) = try place(entry.output)
+            // The format is settled here, so that it is part of the job's digest.
+            var request = entry.request
+            request.format = try request.outputFormat(for: entry.output)
             return ManifestJob(line: line, input: resolve(entry.input, against: manifestFolder),
-                               output: output, request: entry.request, outputInside: inside)
+                               output: output, request: request, outputInside: inside)
         } catch let error as GlsliceError {
             var located = error
             located.manifestLine = ManifestLine(manifest: path, number: line)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where an encoded PNG goes.
+/// Where an encoded image goes.
 package enum EncodeSink: Sendable {
     /// A file (written atomically), standard output or a descriptor.
     case output(OutputTarget, durable: Bool = false)
@@ -9,32 +9,37 @@ package enum EncodeSink: Sendable {
 }
 
 /// What the encode step produced.
-package struct EncodedPNG: Sendable {
-    /// PNG bytes written.
+package struct EncodedImage: Sendable {
+    /// Bytes written.
     package var byteCount: Int
-    /// The PNG itself, for `.memory`.
+    /// The PNG or WebP itself, for `.memory`.
     package var data: [UInt8]?
 }
 
 /// The one encode step: a prepared job's rows, from wherever they were drawn,
-/// into a PNG in a file or in memory, with the job's opacity rule.
+/// into a PNG (with the job's opacity rule) or a lossless WebP, in a file or in memory.
 package enum EncodeStep {
     /// - Parameters:
     ///   - recordDigest: write the job digest as a tEXt chunk (batch outputs, for `--resume`).
     ///   - times: where draw, encode and write time is charged (nil: nowhere).
     package static func encode(_ job: PreparedJob, drawing: Drawing, to sink: EncodeSink, recordDigest: Bool = false,
-                              banding: Banding = Banding(), times: StageTimes? = nil) throws -> EncodedPNG {
+                              banding: Banding = Banding(), times: StageTimes? = nil) throws -> EncodedImage {
         let clock = ContinuousClock()
         let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
         let started = clock.now
-        let writer: PNGWriter
-        switch sink {
-        case .output(let target, let durable):
+        let writer: any ImageWriter
+        switch (sink, job.request.format ?? .png) {
+        case (.output(let target, let durable), .png):
             writer = try PNGWriter(target: target.durable(durable), size: job.size, opaque: job.isOpaque,
                                    compression: job.request.compression, text: text)
-        case .memory:
+        case (.memory, .png):
             writer = try PNGWriter(memorySize: job.size, opaque: job.isOpaque, compression: job.request.compression,
                                    text: text)
+        // WebP carries no digest chunk: `--resume` renders a WebP output again (README).
+        case (.output(let target, let durable), .webp):
+            writer = try WebPWriter(target: target.durable(durable), size: job.size, compression: job.request.compression)
+        case (.memory, .webp):
+            writer = try WebPWriter(memorySize: job.size, compression: job.request.compression)
         }
         var drawTime = Duration.zero
         /// Waiting for bands drawn elsewhere: idle, so no stage's busy time.
@@ -60,7 +65,7 @@ package enum EncodeStep {
             times.add(.write, writer.fileTime)
             times.add(.encode, total - drawTime - waitTime - writer.fileTime, items: 1)
         }
-        return EncodedPNG(byteCount: bytes, data: writer.memoryData)
+        return EncodedImage(byteCount: bytes, data: writer.memoryData)
     }
 }
 

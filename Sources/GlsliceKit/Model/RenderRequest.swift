@@ -21,11 +21,13 @@ public struct RenderRequest: Sendable, Equatable {
     public var compression: Compression
     /// What an axis shorter than its caps does.
     public var small: SmallTarget
+    /// The output's file format; nil means the one its name says, else PNG (`outputFormat(for:)`).
+    public var format: ImageFormat?
 
     public init(size: OutputSize, outputScale: Double? = nil, insets: Insets = .zero, lattice: LatticeRuns? = nil,
                 sourceScale: Double? = nil, modes: PerAxis<ResizeMode> = PerAxis(both: .auto),
                 filter: Filter = .linear, fillCenter: Bool = true, compression: Compression = .default,
-                small: SmallTarget = .proportional) {
+                small: SmallTarget = .proportional, format: ImageFormat? = nil) {
         self.size = size
         self.outputScale = outputScale
         self.insets = insets
@@ -36,10 +38,23 @@ public struct RenderRequest: Sendable, Equatable {
         self.fillCenter = fillCenter
         self.compression = compression
         self.small = small
+        self.format = format
     }
 
     /// The manifest's keys, which are also `render`'s flags and serve's query parameters.
     public typealias CodingKeys = RequestOption
+
+    /// The format an output at `path` is written in: `format` when given (a
+    /// name that says another is refused), else the name's, else PNG. A name
+    /// glslice cannot write (`.jpg`) is refused either way.
+    package func outputFormat(for path: String) throws -> ImageFormat {
+        let named = try ImageFormat.named(path)
+        guard let format else { return named ?? .png }
+        if let named, named != format {
+            throw GlsliceError(.usage, file: path, option: .format, "is \(format.rawValue) but the output is named .\(named.rawValue)")
+        }
+        return format
+    }
 
     /// The source scale for `path`: its `@Nx` suffix, else the option, else 1.
     /// An option that contradicts the suffix is refused rather than guessed at.
@@ -62,7 +77,7 @@ extension RenderRequest: Codable {
         texts[.insets] = try c.flexibleText(.insets, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
         texts[.lattice] = try c.text(.lattice)
         texts[.sourceScale] = try c.flexibleText(.sourceScale, "must be a number or a string")
-        for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression, .small] { texts[key] = try c.text(key) }
+        for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression, .small, .format] { texts[key] = try c.text(key) }
         texts[.center] = try c.flag(.center).map { $0 ? "true" : "false" }
         try self.init(texts: texts, style: .manifestKey)
     }
@@ -87,6 +102,7 @@ extension RenderRequest: Codable {
         try c.encode(compression, forKey: .compression)
         // Only when not the default, so that the digests of earlier requests stay as they were.
         if small != .proportional { try c.encode(small, forKey: .small) }
+        if let format, format != .png { try c.encode(format, forKey: .format) }
     }
 
     /// This request as sorted-key JSON: the same request always gives the same text.
@@ -116,6 +132,7 @@ extension RenderRequest {
         fillCenter = try texts[.center].map { try Self.truth($0, option: .center) } ?? true
         compression = try texts[.compression].map(Compression.init(parsing:)) ?? .default
         small = try texts[.small].map(SmallTarget.init(parsing:)) ?? .proportional
+        format = try texts[.format].map(ImageFormat.init(parsing:))
     }
 
     /// true, on, yes, false, off, no (any case).

@@ -7,5 +7,5 @@ public enum RequestOption: String, CodingKey, CaseIterable, Sendable {
     case mode
     case modeX = "mode-x"
     case modeY = "mode-y"
-    case filter, center, compression, small
+    case filter, center, compression, small, format
 }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// One job from a path to a PNG, the engine's stages in one thread:
+/// One job from a path to a PNG or WebP, the engine's stages in one thread:
 /// resolve → prepare → draw → encode. `render`, serve's CPU answers and the
 /// asset tools come here; a batch runs the same stages on many threads.
 public enum Render {
     /// What one render produced.
     public struct Result: Sendable {
         public var size: PixelSize
-        /// PNG bytes written.
+        /// Bytes written.
         public var bytes: Int
     }
 
@@ -21,8 +21,9 @@ public enum Render {
                 warn: { _ in }) { _ in try backend() }
     }
 
-    /// Renders the PNG, `.9.png` or `.imageset` at `input` to the PNG file
-    /// `output` (`-` is standard input and output), drawing with `backend`.
+    /// Renders the PNG, `.9.png` or `.imageset` at `input` to the file `output`
+    /// (`-` is standard input and output), drawing with `backend`: PNG, or
+    /// lossless WebP when `request.format` or the name says so (`.jpg` is refused).
     /// The file appears only whole; on any failure nothing is left at `output`.
     /// - Parameters:
     ///   - ninePatch: read `input`'s 1-px border as nine-patch markers whatever its name says.
@@ -53,6 +54,9 @@ public enum Render {
     private static func run(input: String, output: OutputTarget, request: RenderRequest, limits: Limits,
                             banding: Banding, ninePatch: Bool, warn: (String) -> Void,
                             backend: (PixelSize) throws -> Backend) throws -> Result {
+        // Settled before anything is read: `-o x.jpg` is refused, `-o x.webp` is WebP.
+        var request = request
+        request.format = try request.outputFormat(for: output.displayName)
         let source = try ResolvedSource.load(input: input, outputScale: request.outputScale,
                                              maxPixels: limits.maxSourcePixels, ninePatch: ninePatch)
         if source.source.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }

@@ -113,10 +113,10 @@ public final class GlsliceServer: Sendable {
 
     func respond(to request: Request) async -> Response {
         let answer = await service.answer(path: Substring(request.uri.path), query: request.uri.query.map { Substring($0) },
-                                          ifNoneMatch: request.headers[.ifNoneMatch])
+                                          ifNoneMatch: request.headers[.ifNoneMatch], accept: request.headers[.accept])
         switch answer {
-        case .png(let png, let etag):
-            let bytes = png.readableBytes
+        case .image(let image, let format, let etag):
+            let bytes = image.readableBytes
             guard answers.reserve(bytes) else {
                 metrics.answersRefused.increment()
                 return Self.refusalResponse(Refusal(statusCode: 503, message: "too many answers are waiting to be read; try again", retryAfter: 1))
@@ -129,7 +129,7 @@ public final class GlsliceServer: Sendable {
             let body = ResponseBody(contentLength: bytes) { writer in
                 defer { answers.release(bytes) }
                 do {
-                    var rest = png
+                    var rest = image
                     while let slice = rest.readSlice(length: min(Self.sliceBytes, rest.readableBytes)), slice.readableBytes > 0 {
                         try await writer.write(slice)
                     }
@@ -139,12 +139,16 @@ public final class GlsliceServer: Sendable {
                     throw error
                 }
             }
-            return Response(status: .ok, headers: [.contentType: "image/png", .eTag: etag, .cacheControl: Self.immutable],
+            // Vary: the same URL answers WebP or PNG by Accept, so a cache must key on it.
+            return Response(status: .ok, headers: [.contentType: format.mediaType, .eTag: etag, .cacheControl: Self.immutable,
+                                                   .vary: "Accept"],
                             body: body)
         case .notModified(let etag):
-            return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: Self.immutable])
+            return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: Self.immutable, .vary: "Accept"])
         case .refused(let refusal):
-            return Self.refusalResponse(refusal)
+            var response = Self.refusalResponse(refusal)
+            response.headers[.vary] = "Accept"
+            return response
         }
     }
 

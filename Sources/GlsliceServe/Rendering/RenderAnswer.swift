@@ -1,8 +1,9 @@
+import GlsliceKit
 import NIOCore
 
 /// A render request's answer, before it is HTTP.
 public enum RenderAnswer: Sendable {
-    case png(ByteBuffer, etag: String)
+    case image(ByteBuffer, format: ImageFormat, etag: String)
     case notModified(etag: String)
     case refused(Refusal)
 }

@@ -94,7 +94,8 @@ final class RenderService: Sendable {
     func shutdown() { pool.shutdown() }
 
     /// `path` is the request's escaped path (`/render/...`), `query` its raw query.
-    func answer(path: Substring, query rawQuery: Substring?, ifNoneMatch: String?) async -> RenderAnswer {
+    /// `accept` is the request's `Accept`, which picks WebP or PNG when the URL names no `format`.
+    func answer(path: Substring, query rawQuery: Substring?, ifNoneMatch: String?, accept: String? = nil) async -> RenderAnswer {
         let query = QueryItems(raw: rawQuery)
         // First, so that an unsigned request learns nothing, not even whether a file exists.
         if let signer = options.signer {
@@ -103,25 +104,28 @@ final class RenderService: Sendable {
         guard let query else { return .refused(Refusal(statusCode: 400, message: "the query has a malformed %-escape")) }
         let escaped = path.dropFirst("/render/".count)
         guard path.hasPrefix("/render/"), let file = options.root.file(forEscaped: escaped) else { return .refused(.notFound) }
-        let request: RenderRequest
+        var request: RenderRequest
         do {
             request = try RenderQuery.request(from: query)
         } catch {
             return .refused(refusal(for: error, file: file))
         }
+        // Settled before the key: the format is part of the key, the digest and the ETag.
+        let format = request.format ?? (options.autoWebP && Self.acceptsWebP(accept) ? .webp : .png)
+        request.format = format
         let key = file + "\n" + request.canonicalJSON
         if let digest = rememberedDigest(key) {
             if Self.matches(ifNoneMatch, digest) { return .notModified(etag: Self.etag(digest)) }
-            if let png = cache.get(digest) {
+            if let image = cache.get(digest) {
                 metrics.cacheHits.increment()
-                return .png(png, etag: Self.etag(digest))
+                return .image(image, format: format, etag: Self.etag(digest))
             }
         }
         metrics.cacheMisses.increment()
         switch await render(key: key, file: file, request: request) {
-        case .success(let (png, digest)):
+        case .success(let (image, digest)):
             if Self.matches(ifNoneMatch, digest) { return .notModified(etag: Self.etag(digest)) }
-            return .png(png, etag: Self.etag(digest))
+            return .image(image, format: format, etag: Self.etag(digest))
         case .failure(let refusal):
             return .refused(refusal)
         }
@@ -281,6 +285,18 @@ final class RenderService: Sendable {
     }
 
     static func etag(_ digest: String) -> String { "\"\(digest)\"" }
+
+    /// Whether `Accept` names `image/webp` with a q above 0. A wildcard does
+    /// not: a client that lists no WebP may not read it (imgproxy decides so too).
+    static func acceptsWebP(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        return accept.split(separator: ",").contains { range in
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard parts.first == "image/webp" else { return false }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return q > 0
+        }
+    }
 
     /// If-None-Match: `*`, or a list of entity tags (weak comparison, RFC 9110 §13.1.2).
     static func matches(_ header: String?, _ digest: String) -> Bool {

@@ -38,7 +38,7 @@ public final class ServeMetrics: Sendable {
         coalesced = registry.makeCounter(descriptor: name("coalesced", "total", "Render requests that waited for an identical render in flight."))
         queueDepth = registry.makeGauge(descriptor: name("queue", "depth", "Renders waiting for a render thread."))
         rendersRunning = registry.makeGauge(descriptor: name("renders", "running", "Renders being drawn now."))
-        cacheBytes = registry.makeGauge(descriptor: name("cache", "bytes", "Bytes of PNG held by the response cache."))
+        cacheBytes = registry.makeGauge(descriptor: name("cache", "bytes", "Bytes of PNG and WebP answers held by the response cache."))
         answersRefused = registry.makeCounter(descriptor: name("answers_refused", "total", "Render answers refused (503) because --answer-mb of answers were waiting to be read."))
     }
 

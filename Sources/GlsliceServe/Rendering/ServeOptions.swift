@@ -33,6 +33,9 @@ public struct ServeOptions: Sendable {
     public var maxConnections: Int
     /// Bytes of render answers being written at once; past this a render is a 503.
     public var answerBytes: Int
+    /// Answer lossless WebP to a render URL without `format` whose `Accept` names
+    /// `image/webp` (imgproxy's `IMGPROXY_AUTO_WEBP`); off, such URLs get PNG.
+    public var autoWebP = true
 
     /// Connections: below the file-descriptor limit, with room for sources and logs.
     public static var defaultMaxConnections: Int {

@@ -1,0 +1,14 @@
+/// What the encode step writes a job's rows through, whichever format the
+/// request settled on: a `PNGWriter` or a `WebPWriter`.
+package protocol ImageWriter: RowSink {
+    func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws
+    /// Completes the output and names it; the bytes written.
+    @discardableResult func finish() throws -> Int
+    /// The finished image, for a writer that collects in memory.
+    var memoryData: [UInt8]? { get }
+    /// Time spent on the file itself (opening, naming), not encoding.
+    var fileTime: Duration { get }
+}
+
+extension PNGWriter: ImageWriter {}
+extension WebPWriter: ImageWriter {}
