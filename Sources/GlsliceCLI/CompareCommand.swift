@@ -19,7 +19,8 @@ struct CompareCommand: ParsableCommand {
           # Where does CSS round rescale the bricks? (exit 1: they differ)
           glslice compare tile.png round.png --diff heat.png
 
-          # Allow 1 level per channel, and print JSON for a script:
+          # Allow 1 level per channel, and print JSON for a script (exit 1:
+          # the bricks still differ by more):
           glslice compare tile.png round.png --tolerance 1 --json
         """
     )

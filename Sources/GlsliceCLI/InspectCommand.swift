@@ -14,6 +14,9 @@ struct InspectCommand: ParsableCommand {
           # A button with 14,12,14,12 pt caps:
           glslice inspect Fixtures/button@2x.png --insets 14,12,14,12
 
+          # A plain PNG with several stretch runs, and its one-colour cells:
+          glslice inspect Fixtures/bubble.png --lattice "x=8-10,16-18;y=8-10"
+
           # An Android nine-patch, as JSON:
           glslice inspect Fixtures/bubble.9.png --json
         """

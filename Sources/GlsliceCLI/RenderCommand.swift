@@ -4,7 +4,7 @@ import GlsliceKit
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render one resizable image to a PNG.",
+        abstract: "Render one resizable image to a PNG or a lossless WebP.",
         discussion: """
         Insets are end caps in points, UIKit order top,left,bottom,right. Caps are never resized when the output scale equals the source scale (the default). The source scale comes from an @2x/@3x suffix in the file name, else --source-scale, else 1. A NAME.9.png is an Android nine-patch and a NAME.imageset an Xcode image set: their own markers or cap-insets give the lattice.
 
@@ -29,6 +29,18 @@ struct RenderCommand: ParsableCommand {
           # An Android nine-patch (markers in its 1-px border):
           glslice render Fixtures/bubble.9.png --pixels 160x60 -o bubble.png
 
+          # The same bubble as a plain PNG, its stretch runs given in points
+          # (two across, one down), as the nine-patch's markers give them:
+          glslice render Fixtures/bubble.png --lattice "x=8-10,16-18;y=8-10" \\
+              --mode stretch --pixels 160x60 -o bubble-lattice.png
+
+          # Lossless WebP, as the name says (a .jpg name is refused):
+          glslice render Fixtures/panel.png --insets 8 --pixels 320x200 -o panel.webp
+
+          # Smaller than its caps: keep them at their size and cut them (Godot):
+          glslice render Fixtures/button.png --insets 14,12,14,12 --pixels 18x20 \\
+              --small clip -o small.png
+
           # Through a pipe: '-' is standard input and output; a nine-patch there
           # needs --nine-patch, as its name is gone:
           glslice render - --nine-patch --pixels 160x60 -o - \\
@@ -39,7 +51,7 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "The source PNG ('-' for standard input) or an .imageset folder.", completion: .file())
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output PNG ('-' for standard output).", completion: .file())
+    @Option(name: .shortAndLong, help: "The output: NAME.png, NAME.webp (lossless), or '-' for standard output.", completion: .file())
     var output: String
 
     @Flag(help: "Read the input's 1-px border as nine-patch markers whatever its name (for '-', standard input).")

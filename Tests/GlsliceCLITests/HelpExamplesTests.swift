@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Every example in every subcommand's `--help` runs as printed, from a copy of
+/// the repository root (its `Fixtures`), in order, with `glslice` on the PATH:
+/// the exit status is 0 unless the comment above it says "(exit N".
+/// `serve` examples run until they are sent SIGINT, as "until Ctrl-C" says.
+@Suite struct HelpExamplesTests {
+    struct Example {
+        var command: String
+        var status: Int32
+    }
+
+    static let subcommands = ["render", "batch", "inspect", "optimize", "preview", "compare", "doctor", "parity", "serve", "sign"]
+
+    /// The commands of the help's "Examples" block: lines indented two spaces,
+    /// `\`-continued lines joined; `#` lines are comments (a command shown in a
+    /// comment, `#   curl …`, is not run).
+    static func examples(inHelp help: String) -> [Example] {
+        var examples: [Example] = []
+        var expected: Int32 = 0
+        var pending: String?
+        var inExamples = false
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("Examples") { inExamples = true; continue }
+            guard inExamples else { continue }
+            if line.hasPrefix("USAGE:") || line.hasPrefix("OPTIONS:") || line.hasPrefix("ARGUMENTS:") { break }
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if let open = pending {
+                pending = open + " " + text
+            } else if text.hasPrefix("#") {
+                if let range = text.range(of: #"\(exit (\d+)"#, options: .regularExpression) {
+                    expected = Int32(text[range].dropFirst("(exit ".count)) ?? 0
+                }
+                continue
+            } else if text.isEmpty {
+                expected = 0
+                continue
+            } else {
+                pending = text
+            }
+            if let command = pending, !command.hasSuffix("\\") {
+                examples.append(Example(command: command, status: expected))
+                pending = nil
+                expected = 0
+            } else if let command = pending {
+                pending = String(command.dropLast()).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return examples
+    }
+
+    @Test func theParserReadsWhatTheHelpShows() {
+        let help = """
+        Examples (from the repository root):
+          # A comment:
+          glslice render a.png \\
+              --pixels 2x2 -o b.png
+
+          # Where? (exit 1: they differ)
+          glslice compare a.png b.png
+          #   curl -o p.png 'http://x/'
+        USAGE: glslice
+        """
+        let found = Self.examples(inHelp: help)
+        #expect(found.map(\.command) == ["glslice render a.png --pixels 2x2 -o b.png", "glslice compare a.png b.png"])
+        #expect(found.map(\.status) == [0, 1])
+    }
+
+    @Test(arguments: subcommands)
+    func examplesRunAsPrinted(subcommand: String) throws {
+        let help = try glslice([subcommand, "--help"])
+        #expect(help.status == 0)
+        let examples = Self.examples(inHelp: String(decoding: help.stdout, as: UTF8.self))
+        #expect(!examples.isEmpty, "\(subcommand) --help has no examples")
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(at: fixtures, to: root.appendingPathComponent("Fixtures"))
+        let path = glsliceBinary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        for example in examples {
+            let serves = example.command.contains("glslice serve")
+            // A server runs until Ctrl-C: SIGINT after a few seconds; a clean stop is exit 0.
+            let arguments = serves ? ["--preserve-status", "-s", "INT", "4", "bash", "-c", example.command]
+                                   : ["600", "bash", "-c", example.command]
+            let result = try run(URL(fileURLWithPath: "/usr/bin/timeout"), arguments, in: root, environment: ["PATH": path])
+            #expect(result.status == example.status, "\(subcommand): `\(example.command)` exited \(result.status): \(result.stderr.prefix(400))")
+            if serves { #expect(result.stderr.contains("listening"), "\(example.command): \(result.stderr.prefix(400))") }
+        }
+    }
+}
