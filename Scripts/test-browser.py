@@ -185,6 +185,120 @@ def verify(browser, port, root, scratch, step):
     return url, command
 
 
+def write_png(path, width, height, pixels):
+    """pixels: rows of (r, g, b, a); stdlib only."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    raw = b"".join(b"\0" + bytes(c for p in row for c in p) for row in pixels)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def border_image_case(rng, index):
+    """One CSS border-image box whose nearest sampling is exact in both renderers:
+    whole cap factors, middles that hold whole tiles, whole gaps and centred offsets,
+    opposite caps of one factor (CSS scales the bottom edge's tiles by the bottom's)."""
+    w, h = rng.randint(6, 14), rng.randint(6, 14)
+    t, b = rng.randint(1, h // 2 - 1), rng.randint(1, h // 2 - 1)
+    l, r = rng.randint(1, w // 2 - 1), rng.randint(1, w // 2 - 1)
+    fx, fy = rng.randint(1, 3), rng.randint(1, 3)
+    widths = (t * fy, l * fx, b * fy, r * fx)  # T, L, B, R
+    modes = (rng.choice(["stretch", "repeat", "round", "space"]), rng.choice(["stretch", "repeat", "round", "space"]))
+
+    def middle(mode, n, f):
+        tile = n * f
+        c = rng.randint(1, 4)
+        if mode == "stretch":
+            return n * rng.randint(1, 5)
+        if mode == "repeat":  # partial tiles at both ends, centred on a whole pixel: (L − tile) even
+            return tile * (2 * rng.randint(0, 2) + 1) + 2 * rng.randint(0, tile)
+        if mode == "round":  # c tiles rescaled to a whole factor g with round(g / f) == 1, or tiles as they are
+            if f == 3 and rng.random() < 0.5:
+                return n * rng.choice([2, 4])
+            return tile * c
+        # space: c whole tiles and whole gaps, the gaps too small for another tile
+        gap = rng.randint(0, min(3, (tile - 1) // (c + 1)))
+        return tile * c + gap * (c + 1)
+
+    # The caps sit on the border-image area, the box grown by the outsets: the middles
+    # above are the area's, so the box is what is left once the outsets are taken off.
+    outset = tuple(rng.randint(0, 5) for _ in range(4))  # T, L, B, R
+    mx = my = -1
+    while mx < outset[1] + outset[3]:
+        mx = middle(modes[0], w - l - r, fy)
+    while my < outset[0] + outset[2]:
+        my = middle(modes[1], h - t - b, fx)
+    box = (widths[1] + mx + widths[3] - outset[1] - outset[3], widths[0] + my + widths[2] - outset[0] - outset[2])
+    pixels = [[(rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255), 255) for _ in range(w)] for _ in range(h)]
+    return {"index": index, "size": (w, h), "slice": (t, l, b, r), "widths": widths, "modes": modes, "box": box,
+            "outset": outset, "pixels": pixels}
+
+
+def check_border_images(browser, scratch, count=32):
+    """--border-width and --outset against Chromium's border-image: each case's CSS box,
+    screenshot with a transparent page, must be within 1 of glslice render's output."""
+    import random
+    rng = random.Random(2026)
+    browser.send("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+    worst, held = 0, 0
+    for index in range(count):
+        case = border_image_case(rng, index)
+        w, h = case["size"]
+        source = os.path.join(scratch, f"border-{index}.png")
+        write_png(source, w, h, case["pixels"])
+        t, l, b, r = case["slice"]
+        tw, lw, bw, rw = case["widths"]
+        to, lo, bo, ro = case["outset"]
+        bx, by = case["box"]
+        left, top = 40 + lo, 40 + to
+        style = (f"position:absolute;left:{left}px;top:{top}px;box-sizing:border-box;width:{bx}px;height:{by}px;"
+                 f"border-style:solid;border-width:{tw}px {rw}px {bw}px {lw}px;"
+                 f"border-image-source:url(border-{index}.png);border-image-slice:{t} {r} {b} {l} fill;"
+                 f"border-image-width:{tw}px {rw}px {bw}px {lw}px;border-image-outset:{to}px {ro}px {bo}px {lo}px;"
+                 f"border-image-repeat:{case['modes'][0]} {case['modes'][1]};image-rendering:pixelated")
+        page = os.path.join(scratch, f"border-{index}.html")
+        with open(page, "w") as f:
+            f.write(f"<!doctype html><html><body style='margin:0;background:transparent'><div style='{style}'></div>"
+                    f"<img id=src src='border-{index}.png' style='display:none'></body></html>")
+        browser.send("Page.navigate", {"url": "file://" + page})
+        browser.wait_for("document.readyState === 'complete' && document.getElementById('src')"
+                         " && document.getElementById('src').complete", f"border case {index}")
+        time.sleep(0.05)
+        shot = browser.send("Page.captureScreenshot", {"format": "png", "clip": {
+            "x": 40, "y": 40, "width": bx + lo + ro, "height": by + to + bo, "scale": 1}})
+        chromium_png = os.path.join(scratch, f"border-{index}-chromium.png")
+        with open(chromium_png, "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
+        ours = os.path.join(scratch, f"border-{index}-glslice.png")
+        command = [GLSLICE, "render", source, "--insets", f"{t},{l},{b},{r}", "--pixels", f"{bx}x{by}",
+                   "--border-width", f"{tw},{lw},{bw},{rw}", "--outset", f"{to},{lo},{bo},{ro}",
+                   "--mode-x", case["modes"][0], "--mode-y", case["modes"][1], "--filter", "nearest",
+                   "--backend", "cpu", "-o", ours]
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            check(False, f"border case {index}: glslice render failed: {result.stderr.strip()}")
+            continue
+        compared = subprocess.run([GLSLICE, "compare", chromium_png, ours, "--tolerance", "1", "--json"],
+                                  capture_output=True, text=True)
+        try:
+            report = json.loads(compared.stdout)
+        except ValueError:
+            check(False, f"border case {index}: compare said {compared.stdout.strip()} {compared.stderr.strip()}")
+            continue
+        worst = max(worst, report["max-difference"])
+        ok = compared.returncode == 0
+        held += ok
+        if not ok:
+            print(f"     case {index}: {' '.join(shlex.quote(c) for c in command[1:])}\n     css: {style}\n     {report}")
+    check(held == count, f"--border-width and --outset: {held} of {count} generated cases within 1 of Chromium's"
+                         f" border-image (largest difference {worst})")
+
+
 def save_screenshot(browser, path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     shot = browser.send("Page.captureScreenshot", {"format": "png"})
@@ -264,6 +378,9 @@ def main():
               f"a nine-patch shows its padding box and no draggable guides, and asks for no insets ({url})")
 
         save_screenshot(browser, SHOT.replace(".png", "-ninepatch.png"))
+
+        # 7. CSS's border-image-width and -outset: glslice's --border-width and --outset against Chromium.
+        check_border_images(browser, scratch)
     finally:
         if browser:
             browser.close()

@@ -68,6 +68,12 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("PNG compression (zlib level 1, 6 or 9).", valueName: "C"))
     var compression: Compression = .default
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("CSS border-image-width: the caps drawn this wide in output points, top,left,bottom,right, whatever their slice; tiles along x scale as the top cap does, along y as the left (default: the slice's own size).", valueName: "T,L,B,R"))
+    var borderWidth: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("CSS border-image-outset: the image reaches this far past the box, in points, top,left,bottom,right; the output is the box plus these (default 0).", valueName: "T,L,B,R"))
+    var outset: String?
+
     @Option(help: ArgumentHelp("When the output is shorter than the caps: proportional shrinks every cap alike (UIKit, CSS, Android); clip keeps them at their size and cuts them (Godot).", valueName: "S"))
     var small: SmallTarget = .proportional
 
@@ -84,7 +90,9 @@ struct RenderOptionGroup: ParsableArguments {
             lattice: try lattice.map(LatticeRuns.init(parsing:)),
             sourceScale: try sourceScale.map { try Scale.parse($0, option: .sourceScale) },
             modes: PerAxis(x: modeX ?? mode, y: modeY ?? mode),
-            filter: filter, fillCenter: !noCenter, compression: compression, small: small, format: format)
+            filter: filter, fillCenter: !noCenter, compression: compression, small: small, format: format,
+            borderWidth: try borderWidth.map { try Insets(parsing: $0, option: .borderWidth) },
+            outset: try outset.map { try Insets(parsing: $0, option: .outset) })
     }
 }
 

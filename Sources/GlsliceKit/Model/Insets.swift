@@ -16,15 +16,20 @@ public struct Insets: Sendable, Equatable {
 
     /// Parses `T,L,B,R` (one value sets all four).
     public init(parsing text: String) throws {
+        try self.init(parsing: text, option: .insets)
+    }
+
+    /// Parses `T,L,B,R` given as `option` (`--insets`, `--border-width`, `--outset`).
+    package init(parsing text: String, option: RequestOption) throws {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let values = parts.compactMap { Double($0) }
         guard values.count == parts.count, values.count == 4 || values.count == 1,
               values.allSatisfy({ $0.isFinite }) else {
-            throw GlsliceError(.usage, option: .insets, "must be T,L,B,R (top, left, bottom, right in points), got '\(text)'")
+            throw GlsliceError(.usage, option: option, "must be T,L,B,R (top, left, bottom, right in points), got '\(text)'")
         }
         guard values.allSatisfy({ $0 >= 0 }) else {
-            throw GlsliceError(.usage, option: .insets, "must not be negative, got '\(text)'")
+            throw GlsliceError(.usage, option: option, "must not be negative, got '\(text)'")
         }
         if values.count == 1 {
             self.init(top: values[0], left: values[0], bottom: values[0], right: values[0])

@@ -21,13 +21,20 @@ public struct RenderRequest: Sendable, Equatable {
     public var compression: Compression
     /// What an axis shorter than its caps does.
     public var small: SmallTarget
+    /// CSS `border-image-width`: the caps drawn this wide, in output points,
+    /// whatever their slice (the corner scale); nil means `slice × k`.
+    public var borderWidth: Insets?
+    /// CSS `border-image-outset`: the image reaches this far past the box on
+    /// each side, in output points; the output is the box plus these.
+    public var outset: Insets?
     /// The output's file format; nil means the one its name says, else PNG (`outputFormat(for:)`).
     public var format: ImageFormat?
 
     public init(size: OutputSize, outputScale: Double? = nil, insets: Insets = .zero, lattice: LatticeRuns? = nil,
                 sourceScale: Double? = nil, modes: PerAxis<ResizeMode> = PerAxis(both: .auto),
                 filter: Filter = .linear, fillCenter: Bool = true, compression: Compression = .default,
-                small: SmallTarget = .proportional, format: ImageFormat? = nil) {
+                small: SmallTarget = .proportional, format: ImageFormat? = nil,
+                borderWidth: Insets? = nil, outset: Insets? = nil) {
         self.size = size
         self.outputScale = outputScale
         self.insets = insets
@@ -39,6 +46,8 @@ public struct RenderRequest: Sendable, Equatable {
         self.compression = compression
         self.small = small
         self.format = format
+        self.borderWidth = borderWidth
+        self.outset = outset
     }
 
     /// The manifest's keys, which are also `render`'s flags and serve's query parameters.
@@ -76,6 +85,8 @@ extension RenderRequest: Codable {
         texts[.scale] = try c.flexibleText(.scale, "must be a number or a string")
         texts[.insets] = try c.flexibleText(.insets, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
         texts[.lattice] = try c.text(.lattice)
+        texts[.borderWidth] = try c.flexibleText(.borderWidth, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
+        texts[.outset] = try c.flexibleText(.outset, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
         texts[.sourceScale] = try c.flexibleText(.sourceScale, "must be a number or a string")
         for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression, .small, .format] { texts[key] = try c.text(key) }
         texts[.center] = try c.flag(.center).map { $0 ? "true" : "false" }
@@ -103,6 +114,8 @@ extension RenderRequest: Codable {
         // Only when not the default, so that the digests of earlier requests stay as they were.
         if small != .proportional { try c.encode(small, forKey: .small) }
         if let format, format != .png { try c.encode(format, forKey: .format) }
+        try c.encodeIfPresent(borderWidth?.formatted, forKey: .borderWidth)
+        try c.encodeIfPresent(outset?.formatted, forKey: .outset)
     }
 
     /// This request as sorted-key JSON: the same request always gives the same text.
@@ -133,6 +146,8 @@ extension RenderRequest {
         compression = try texts[.compression].map(Compression.init(parsing:)) ?? .default
         small = try texts[.small].map(SmallTarget.init(parsing:)) ?? .proportional
         format = try texts[.format].map(ImageFormat.init(parsing:))
+        borderWidth = try texts[.borderWidth].map { try Insets(parsing: $0, option: .borderWidth) }
+        outset = try texts[.outset].map { try Insets(parsing: $0, option: .outset) }
     }
 
     /// true, on, yes, false, off, no (any case).

@@ -8,4 +8,6 @@ public enum RequestOption: String, CodingKey, CaseIterable, Sendable {
     case modeX = "mode-x"
     case modeY = "mode-y"
     case filter, center, compression, small, format
+    case borderWidth = "border-width"
+    case outset
 }

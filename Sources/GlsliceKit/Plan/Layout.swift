@@ -9,13 +9,15 @@ package enum Layout {
     /// for the scalable ones, and `small` when the caps do not fit.
     package static func axis(
         _ segments: [Segment], destination: Int, k: Double, mode: ResizeMode, small: SmallTarget = .proportional,
-        axisName: String
+        caps: CapWidths? = nil, axisName: String
     ) throws -> [AxisSpan] {
-        let fixed = segments.filter { !$0.scalable }.reduce(0.0) { $0 + Double($1.length) * k }
+        let natural = naturalLengths(segments, k: k, caps: caps)
+        let fixed = natural.reduce(0, +)
         if small == .clip, fixed > Double(destination) + epsilon * max(1, Double(destination)) {
-            return clipped(segments, destination: destination, k: k)
+            return clipped(segments, natural: natural, destination: destination)
         }
-        let lengths = try lengths(segments, destination: destination, k: k, axisName: axisName)
+        let lengths = try lengths(segments, natural: natural, destination: destination, axisName: axisName)
+        let tileScale = caps?.tileScale ?? k
         // Snap the running sums, not the lengths: no gaps, no overlaps.
         var boundaries = [0]
         var running = 0.0
@@ -27,7 +29,7 @@ package enum Layout {
         return segments.enumerated().map { i, segment in
             let dest = boundaries[i]..<boundaries[i + 1]
             return AxisSpan(segment: segment, destination: dest,
-                            mapping: mapping(for: segment, destination: dest, k: k, mode: mode))
+                            mapping: mapping(for: segment, destination: dest, k: tileScale, mode: mode))
         }
     }
 
@@ -37,11 +39,11 @@ package enum Layout {
     /// the start while the rest is placed from the far end; the first group
     /// wins where they meet (Godot's NinePatchRect). A cut cap keeps its
     /// mapping, so it shows the part of itself that is left.
-    static func clipped(_ segments: [Segment], destination: Int, k: Double) -> [AxisSpan] {
+    static func clipped(_ segments: [Segment], natural lengths: [Double], destination: Int) -> [AxisSpan] {
         var natural = [0]
         var running = 0.0
-        for segment in segments {
-            if !segment.scalable { running += Double(segment.length) * k }
+        for length in lengths {
+            running += length
             natural.append(Int((running + 0.5 + epsilon).rounded(.down)))
         }
         let leading = segments.firstIndex(where: \.scalable) ?? segments.count
@@ -58,25 +60,40 @@ package enum Layout {
         }
     }
 
-    /// Real destination lengths per segment (docs/RENDERING.md §2 steps 1–3).
-    static func lengths(_ segments: [Segment], destination: Int, k: Double, axisName: String) throws -> [Double] {
+    /// Each segment's length before the rest is shared: a fixed one's `len × k`
+    /// (or its cap width, `--border-width`), a scalable one's 0.
+    static func naturalLengths(_ segments: [Segment], k: Double, caps: CapWidths?) -> [Double] {
+        segments.indices.map { i in
+            let segment = segments[i]
+            if segment.scalable { return 0 }
+            if let caps {
+                if i == 0 { return caps.lead }
+                if i == segments.count - 1 { return caps.trail }
+            }
+            return Double(segment.length) * k
+        }
+    }
+
+    /// Real destination lengths per segment (docs/RENDERING.md §2 steps 1–3),
+    /// from their `natural` lengths.
+    static func lengths(_ segments: [Segment], natural: [Double], destination: Int, axisName: String) throws -> [Double] {
         let d = Double(destination)
-        let fixed = segments.filter { !$0.scalable }.reduce(0.0) { $0 + Double($1.length) * k }
+        let fixed = natural.reduce(0, +)
         let scalable = segments.filter(\.scalable).reduce(0) { $0 + $1.length }
         let rest = d - fixed
         if fixed <= d + epsilon * max(1, d) {
             if scalable > 0 {
-                return segments.map { $0.scalable ? Double($0.length) * max(rest, 0) / Double(scalable) : Double($0.length) * k }
+                return segments.indices.map { segments[$0].scalable ? Double(segments[$0].length) * max(rest, 0) / Double(scalable) : natural[$0] }
             }
             if rest >= 1 - epsilon {
                 throw GlsliceError(.badInput,
                     "no resizable area along \(axisName): the caps fill the source but the output is \(formatNumber(rest)) px longer")
             }
-            if rest <= epsilon { return segments.map { Double($0.length) * k } }
+            if rest <= epsilon { return natural }
         }
         // Caps larger than the output (or a sub-pixel remainder): shrink the caps.
         guard fixed > 0 else { return segments.map { _ in 0 } }
-        return segments.map { $0.scalable ? 0 : Double($0.length) * k * d / fixed }
+        return natural.map { $0 * d / fixed }
     }
 
     /// The mapping of docs/RENDERING.md §3's table for one placed segment.

@@ -16,7 +16,7 @@ package enum PlanBuilder {
             let sourceScale = try hints.scale ?? request.resolvedSourceScale(path: file)
             let outputScale = request.outputScale ?? hints.defaultOutputScale ?? sourceScale
             let k = try scaleRatio(output: outputScale, source: sourceScale)
-            let pixels = try request.size.pixels(atScale: outputScale)
+            let pixels = try outset(request.size.pixels(atScale: outputScale), by: request.outset, outputScale: outputScale)
             try check(pixels, limits: limits)
             let lattice: Lattice
             if let given = hints.lattice {
@@ -28,8 +28,9 @@ package enum PlanBuilder {
             }
             var modes = request.modes
             if let mode = hints.defaultMode, modes == PerAxis(both: .auto) { modes = PerAxis(both: mode) }
-            return try plan(lattice: lattice, size: pixels, k: k, modes: modes, filter: request.filter,
-                            fillCenter: request.fillCenter, small: request.small)
+            let caps = try request.borderWidth.map { try CapWidths.make($0, outputScale: outputScale, lattice: lattice, k: k) }
+            return try RenderPlan(lattice: lattice, size: pixels, k: k, modes: modes, filter: request.filter,
+                                  fillCenter: request.fillCenter, small: request.small, caps: caps)
         } catch let error as GlsliceError {
             throw error.about(file)
         }
@@ -40,6 +41,22 @@ package enum PlanBuilder {
     package static func plan(lattice: Lattice, size: PixelSize, k: Double, modes: PerAxis<ResizeMode>,
                             filter: Filter, fillCenter: Bool, small: SmallTarget = .proportional) throws -> RenderPlan {
         try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fillCenter, small: small)
+    }
+
+    /// The box grown by `--outset` on each side (points at `outputScale`, whole pixels).
+    static func outset(_ box: PixelSize, by outset: Insets?, outputScale: Double) throws -> PixelSize {
+        guard let outset else { return box }
+        func pixels(_ value: Double, _ side: String) throws -> Int {
+            guard let px = wholePixels(value * outputScale), px <= Int(Int32.max) else {
+                throw GlsliceError(.usage, option: .outset,
+                    "\(side) \(formatNumber(value)) pt at @\(formatNumber(outputScale))x is not a whole number of pixels")
+            }
+            return px
+        }
+        let width = box.width.addingReportingOverflow(try pixels(outset.left, "left") + pixels(outset.right, "right"))
+        let height = box.height.addingReportingOverflow(try pixels(outset.top, "top") + pixels(outset.bottom, "bottom"))
+        guard !width.overflow, !height.overflow else { throw GlsliceError(.usage, option: .outset, "is too large") }
+        return PixelSize(width: width.partialValue, height: height.partialValue)
     }
 
     /// `k = s_out / s_src`, refused outside 1/64…64: a sub-pixel tile per output

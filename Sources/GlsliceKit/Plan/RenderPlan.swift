@@ -34,13 +34,14 @@ package struct RenderPlan: Sendable, Equatable {
     }
 
     package init(lattice: Lattice, size: PixelSize, k: Double,
-                modes: PerAxis<ResizeMode>, filter: Filter, fillCenter: Bool, small: SmallTarget = .proportional) throws {
+                modes: PerAxis<ResizeMode>, filter: Filter, fillCenter: Bool, small: SmallTarget = .proportional,
+                caps: PerAxis<CapWidths>? = nil) throws {
         guard k.isFinite, k > 0 else { throw GlsliceError(.usage, "scale ratio must be positive") }
         self.size = size
         self.k = k
         self.filter = filter
-        xSpans = try Layout.axis(lattice.x, destination: size.width, k: k, mode: modes.x, small: small, axisName: "x")
-        ySpans = try Layout.axis(lattice.y, destination: size.height, k: k, mode: modes.y, small: small, axisName: "y")
+        xSpans = try Layout.axis(lattice.x, destination: size.width, k: k, mode: modes.x, small: small, caps: caps?.x, axisName: "x")
+        ySpans = try Layout.axis(lattice.y, destination: size.height, k: k, mode: modes.y, small: small, caps: caps?.y, axisName: "y")
         self.fillCenter = fillCenter
         self.cells = []
         for y in ySpans.indices {
