@@ -326,6 +326,8 @@ def main():
         browser = Browser(os.path.join(scratch, "profile"))
         browser.open(f"http://127.0.0.1:{port}/")
         browser.wait_for("window.preview && window.preview.ready", "the preview page")
+        start = browser.eval("window.preview.state.source")
+        check(start == "button@2x.png", f"the page opens on a representative source (button@2x.png, got {start})")
 
         # 1. Pick a source in the menu.
         browser.eval("(() => { const s = document.getElementById('source'); s.value = 'texture.png';"
@@ -334,16 +336,30 @@ def main():
                          " && window.preview.state.info.path === 'texture.png'", "texture.png")
         first_url, _ = verify(browser, port, root, scratch, "texture.png picked")
 
-        # 2. Drag the left cap guide 3 source pixels right (the zoom is CSS pixels per source pixel).
+        # 2. Drag the left cap guide 3 source pixels left (the zoom is CSS pixels per source pixel; the page starts on a 1-px centre).
         zoom = browser.eval("parseInt(document.getElementById('zoom').value, 10)")
         before = browser.eval("window.preview.state.insetsPx.left")
-        x, y = browser.centre(".guide[data-side=left]")
-        browser.drag(x, y, x + 3 * zoom, y)
+        # Pressed near its top: around a 1-px centre the four guides cross in the middle.
+        x, y = browser.eval("(() => { const r = document.querySelector('.guide[data-side=left]').getBoundingClientRect();"
+                            " return [r.left + r.width / 2, r.top + 12]; })()")
+        browser.drag(x, y, x - 3 * zoom, y)
         after = browser.eval("window.preview.state.insetsPx.left")
-        check(after == before + 3, f"dragging the left guide by 3 source px moved the cap from {before} to {after} px")
+        check(after == before - 3, f"dragging the left guide by 3 source px moved the cap from {before} to {after} px")
         url, command = verify(browser, port, root, scratch, "left guide dragged")
-        check(url != first_url and f"insets=9%2C{before + 3}%2C9%2C9" in url.replace(",", "%2C"),
+        caps = browser.eval("window.preview.state.insetsPx")
+        check(url != first_url and f"insets={caps['top']}%2C{before - 3}%2C{caps['bottom']}%2C{caps['right']}" in url.replace(",", "%2C"),
               f"the URL carries the new cap ({url})")
+
+        # 2b. Type the top cap, then nudge it with the arrow key.
+        browser.eval("(() => { const f = document.getElementById('insetTop'); f.value = ''; f.focus(); })()")
+        browser.send("Input.insertText", {"text": "5"})
+        browser.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "ArrowUp", "code": "ArrowUp", "windowsVirtualKeyCode": 38})
+        browser.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "ArrowUp", "code": "ArrowUp", "windowsVirtualKeyCode": 38})
+        typed = browser.eval("window.preview.state.insetsPx.top")
+        check(typed == 6, f"typing 5 in the top cap field and pressing the up arrow sets the top cap to 6 px (got {typed})")
+        browser.eval("document.getElementById('insetTop').blur()")
+        url, command = verify(browser, port, root, scratch, "top cap typed")
+        check("--insets 6," in command, f"the command line carries the typed cap ({command})")
 
         # 3. Drag the resize handle (device-scale view: one CSS pixel per point).
         w0, h0 = browser.eval("[window.preview.state.width, window.preview.state.height]")
@@ -378,6 +394,55 @@ def main():
               f"a nine-patch shows its padding box and no draggable guides, and asks for no insets ({url})")
 
         save_screenshot(browser, SHOT.replace(".png", "-ninepatch.png"))
+
+        # 6b. Drag the end of bubble.9.png's first stretch run 2 source px right, and save it as a new .9.png.
+        zoom = browser.eval("parseInt(document.getElementById('zoom').value, 10)")
+        run0 = browser.eval("window.preview.state.runs.x[0]")
+        x, y = browser.centre(".edge[data-axis=x][data-index='0'][data-end=end]")
+        browser.drag(x, y, x + 2 * zoom, y)
+        dragged = browser.eval("window.preview.state.runs.x[0]")
+        check(dragged == [run0[0], run0[1] + 2] and browser.eval("window.preview.state.dirty"),
+              f"dragging the marker moved the first run from {run0} to {dragged}")
+        browser.eval("document.getElementById('saveNinePatch').click()")
+        browser.wait_for("window.preview.saved && window.preview.state.source === window.preview.saved && window.preview.ready",
+                         "the saved nine-patch")
+        saved = browser.eval("window.preview.saved")
+        inspected = subprocess.run([GLSLICE, "inspect", os.path.join(root, saved)], capture_output=True, text=True).stdout
+        check(f"{dragged[0]}-{dragged[1]} scalable" in inspected and saved == "bubble-edited.9.png",
+              f"the saved {saved} has the dragged run ({inspected.splitlines()[1] if inspected else inspected})")
+        verify(browser, port, root, scratch, f"{saved} saved")
+
+        # 6c. The @3x image set: its magnified source stays inside its panel, beside the controls.
+        browser.eval("(() => { const s = document.getElementById('source'); s.value = 'button.imageset';"
+                     " s.dispatchEvent(new Event('change')); })()")
+        browser.wait_for("window.preview.ready && window.preview.state.info && window.preview.state.info.kind === 'imageset'", "the image set")
+        browser.eval("(() => { const s = document.getElementById('scaleN'); s.value = '3'; s.dispatchEvent(new Event('input'));"
+                     " s.dispatchEvent(new Event('change')); })()")
+        browser.wait_for("window.preview.state.info && window.preview.state.info.scale === 3", "the @3x variant")
+        verify(browser, port, root, scratch, "the image set at @3x")
+        boxes = browser.eval("(() => { const r = (id) => document.getElementById(id).getBoundingClientRect();"
+                             " return [r('sourceSection').right, r('sourceScroll').right, r('controlsSection').left, r('sourceCanvas').width]; })()")
+        check(boxes[1] <= boxes[0] and boxes[0] <= boxes[2],
+              f"at @3x the magnified source ({boxes[3]:.0f} px wide) stays in its panel (right edge {boxes[1]:.0f} <= {boxes[0]:.0f}) and off the controls (from {boxes[2]:.0f})")
+        save_screenshot(browser, SHOT.replace(".png", "-imageset3x.png"))
+
+        # 6d. A refused render: the message shows, the last good render stays.
+        good = browser.eval("window.preview.goodUrl")
+        browser.eval("(() => { const w = document.getElementById('widthN'); w.value = '100000'; w.dispatchEvent(new Event('input')); })()")
+        browser.wait_for("window.preview.error !== null", "the refusal")
+        kept = browser.eval("[document.getElementById('render1x').src, document.getElementById('render1x').naturalWidth,"
+                            " document.getElementById('error').textContent]")
+        check(kept[0].endswith(good) and kept[1] > 0 and "above the limit" in kept[2],
+              f"after a refused render the last good one stays ({kept[0][-60:]}, {kept[1]} px wide) beside the message ({kept[2]})")
+
+        # 6e. The page at 900 and 1,600 px wide: nothing cut off, nothing overlapping.
+        browser.eval("(() => { const w = document.getElementById('widthN'); w.value = '160'; w.dispatchEvent(new Event('input')); })()")
+        for width, height in [(900, 1100), (1600, 1000)]:
+            browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+            time.sleep(0.3)
+            overflow = browser.eval("document.documentElement.scrollWidth")
+            check(overflow <= width, f"at {width} px wide the page needs no sideways scrolling (scroll width {overflow})")
+            save_screenshot(browser, SHOT.replace(".png", f"-{width}.png"))
 
         # 7. CSS's border-image-width and -outset: glslice's --border-width and --outset against Chromium.
         check_border_images(browser, scratch)

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Writes a nine-patch's markers back around its artwork.
-enum NinePatchMarkers {
+package enum NinePatchMarkers {
     /// The artwork inside a transparent 1-px border: black stretch runs on the
     /// top and left; the padding run on the bottom and right unless it equals
     /// what the stretch runs imply; red runs for optical bounds. Read back, it
     /// must give the same lattice and bounds, or it is refused.
-    static func bordered(_ artwork: PremultipliedImage, lattice: Lattice, bounds: NinePatchBounds, file: String) throws -> PremultipliedImage {
+    package static func bordered(_ artwork: PremultipliedImage, lattice: Lattice, bounds: NinePatchBounds, file: String) throws -> PremultipliedImage {
         let w = artwork.width, h = artwork.height, W = w + 2
         var pixels = [UInt8](repeating: 0, count: W * (h + 2) * 4)
         func set(_ x: Int, _ y: Int, _ p: [UInt8]) { pixels.replaceSubrange(((y * W + x) * 4)..<((y * W + x) * 4 + 4), with: p) }

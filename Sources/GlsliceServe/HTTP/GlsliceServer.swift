@@ -15,6 +15,10 @@ public final class GlsliceServer: Sendable {
     public let metrics = ServeMetrics()
     let service: RenderService
     let catalog: PreviewCatalog
+    let saver: NinePatchSaver
+    /// The page may write files (its save buttons) only where nobody else can ask:
+    /// a loopback server without a key.
+    var writesAllowed: Bool { options.preview && ServeOptions.isLoopback(options.host) && options.signer == nil }
     let logger: Logger
     /// Render answers being written, capped (`--answer-mb`).
     let answers: AnswerBudget
@@ -34,6 +38,7 @@ public final class GlsliceServer: Sendable {
         if let logBuffer { metrics.droppedLogLines.withLock { $0 = { logBuffer.dropped } } }
         service = try RenderService(options: options, metrics: metrics, warn: warn, beforeRender: beforeRender)
         catalog = PreviewCatalog(root: options.root, limits: options.limits, pool: service.pool)
+        saver = NinePatchSaver(root: options.root, limits: options.limits, pool: service.pool)
     }
 
     /// What the render threads draw with (`cpu`, or `gpu (RENDERER)`).

@@ -44,6 +44,19 @@ struct ServeRoutes: Sendable {
             case .failure(let refusal): throw refusal
             }
         }
+        guard server.writesAllowed else { return routes }
+        routes.post("/preview/save-nine-patch") { request, _ in
+            let body: NinePatchSaver.Request
+            do {
+                body = try JSONDecoder().decode(NinePatchSaver.Request.self, from: try await request.body.collect(upTo: 1 << 20))
+            } catch {
+                throw Refusal(statusCode: 400, message: "the body must be JSON: {\"source\", \"output\", \"x\": [[start, end]], \"y\": [[start, end]]}")
+            }
+            switch await server.saver.save(body) {
+            case .success(let saved): return GlsliceServer.json(200, saved)
+            case .failure(let refusal): throw refusal
+            }
+        }
         return routes
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import GlsliceKit
+
+/// The preview page's "Save as .9.png": a source's artwork with the stretch
+/// runs the page edited written as a raw nine-patch's markers, under the
+/// root only, through the same containment as every read (a name that
+/// leaves the root, or a folder on the way that links out, is refused).
+/// Served only on a loopback server without a key (`ServeRoutes`).
+struct NinePatchSaver: Sendable {
+    let root: SourceRoot
+    let limits: Limits
+    let pool: RenderPool
+
+    /// What the page sends: the source, the name to write, and the stretch
+    /// runs along x and y as `[start, end]` pixels of the artwork.
+    struct Request: Decodable, Sendable {
+        var source: String
+        var output: String
+        var x: [[Int]]
+        var y: [[Int]]
+    }
+
+    struct Saved: Encodable {
+        var saved: String
+        var bytes: Int
+    }
+
+    func save(_ request: Request) async -> Result<Saved, Refusal> {
+        let answer = await pool.perform { [self] in save(request) }
+        return answer ?? .failure(.busy)
+    }
+
+    private func save(_ request: Request) -> Result<Saved, Refusal> {
+        guard let file = root.file(forEscaped: Substring(request.source)) else { return .failure(.notFound) }
+        guard let output = root.file(forEscaped: Substring(request.output)), output.lowercased().hasSuffix(".9.png") else {
+            return .failure(Refusal(statusCode: 400, message: "the output must be a NAME.9.png under the root"))
+        }
+        do {
+            let source = try ResolvedSource.load(input: file, outputScale: nil, maxPixels: limits.maxSourcePixels,
+                                                 scope: root.scope).source
+            func runs(_ list: [[Int]], _ length: Int, _ axis: String) throws -> [Range<Int>] {
+                guard list.count <= LatticeRuns.maxRunsPerAxis else {
+                    throw GlsliceError(.usage, "more than \(LatticeRuns.maxRunsPerAxis) runs along \(axis)")
+                }
+                var previous = -1
+                return try list.map { pair in
+                    guard pair.count == 2, pair[0] > previous, pair[0] < pair[1], pair[1] <= length else {
+                        throw GlsliceError(.usage, "runs along \(axis) must be [start, end] pixels of the \(length) px artwork, in order and apart")
+                    }
+                    previous = pair[1]
+                    return pair[0]..<pair[1]
+                }
+            }
+            let lattice = try Lattice(width: source.size.width, height: source.size.height,
+                                      stretchX: runs(request.x, source.size.width, "x"),
+                                      stretchY: runs(request.y, source.size.height, "y"))
+            // A nine-patch keeps its padding and optical bounds; a plain PNG's padding follows its runs.
+            let bounds = source.hints.ninePatch ?? NinePatchBounds(padding: Self.impliedPadding(lattice))
+            let image = try NinePatchMarkers.bordered(source.image, lattice: lattice, bounds: bounds, file: output)
+            let bytes = try PNGEncoder.write(image, to: .contained(output, beneath: root.scope), compression: .small)
+            return .success(Saved(saved: output, bytes: bytes))
+        } catch {
+            return .failure(Refusal(error, file: file, root: root))
+        }
+    }
+
+    /// The padding Android assumes without padding markers: the first and last stretch runs.
+    static func impliedPadding(_ lattice: Lattice) -> PixelInsets {
+        func ends(_ segments: [Segment], _ length: Int) -> (Int, Int) {
+            let stretch = segments.filter(\.scalable)
+            guard segments.count > 1, let first = stretch.first, let last = stretch.last else { return (0, 0) }
+            return (first.start, length - last.end)
+        }
+        let x = ends(lattice.x, lattice.width), y = ends(lattice.y, lattice.height)
+        return PixelInsets(top: y.0, left: x.0, bottom: y.1, right: x.1)
+    }
+}

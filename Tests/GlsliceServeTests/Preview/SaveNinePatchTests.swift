@@ -1,0 +1,70 @@
+import Foundation
+import GlsliceKit
+@testable import GlsliceServe
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// The page's "Save as .9.png": new stretch runs written as markers, under the root only.
+@Suite struct SaveNinePatchTests {
+    func post(_ port: Int, _ json: String) async throws -> TestClient.Response {
+        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
+            try await client.post("/preview/save-nine-patch", headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+        }
+    }
+
+    @Test func savedMarkersGiveTheEditedLattice() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world) { port, _ in
+            // bubble.9.png's artwork is 26x22 px; one run across (5-20) and two down (3-5, 12-14).
+            let saved = try await post(port, #"{"source": "bubble.9.png", "output": "ui/edited.9.png", "x": [[5, 20]], "y": [[3, 5], [12, 14]]}"#)
+            #expect(saved.status == .ok, "\(saved.text)")
+            #expect(saved.text.contains(#""saved":"ui/edited.9.png""#), "\(saved.text)")
+            // Read back by the nine-patch reader (aapt2's rules), not by the code that wrote it.
+            let inspected = try runGlslice(["inspect", world.root.appendingPathComponent("ui/edited.9.png").path])
+            let text = String(decoding: inspected.stdout, as: UTF8.self)
+            #expect(text.contains("lattice x: 0-5 fixed, 5-20 scalable, 20-26 fixed"), "\(text)")
+            #expect(text.contains("lattice y: 0-3 fixed, 3-5 scalable, 5-12 fixed, 12-14 scalable, 14-22 fixed"), "\(text)")
+            // The bubble's own padding (top 4, left 4, bottom 8, right 4) is kept.
+            #expect(text.contains("padding: top 4, left 4, bottom 8, right 4 px"), "\(text)")
+            // And it renders as the same artwork with those runs would: through --lattice on the plain art.
+            let page = try await get(port, "/render/ui/edited.9.png?pixels=90x70&format=png")
+            #expect(page.status == .ok)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"source": "bubble.9.png", "output": "../outside/x.9.png", "x": [], "y": []}"#, 400),
+        (#"{"source": "bubble.9.png", "output": "out/x.9.png", "x": [], "y": []}"#, 500),
+        (#"{"source": "bubble.9.png", "output": "x.png", "x": [], "y": []}"#, 400),
+        (#"{"source": "bubble.9.png", "output": "x.9.png", "x": [[5, 40]], "y": []}"#, 400),
+        (#"{"source": "bubble.9.png", "output": "x.9.png", "x": [[5, 9], [8, 12]], "y": []}"#, 400),
+        (#"{"source": "../outside/secret.png", "output": "x.9.png", "x": [], "y": []}"#, 404),
+        (#"not json"#, 400),
+    ])
+    func refusedWithoutWriting(body: String, status: Int) async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world) { port, _ in
+            let response = try await post(port, body)
+            #expect(response.status.code == status, "\(body): \(response.text)")
+            #expect(response.errorMessage != nil)
+        }
+        let outside = try FileManager.default.contentsOfDirectory(atPath: world.outside.path)
+        #expect(outside == ["secret.png"])
+        #expect(!FileManager.default.fileExists(atPath: world.root.appendingPathComponent("x.9.png").path))
+    }
+
+    /// With a key the page is off, and so is writing: the route does not exist.
+    @Test func noWritingWithAKey() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world, signer: try URLSigner(key: Data("0123456789abcdef0123456789abcdef".utf8))) { port, _ in
+            let response = try await post(port, #"{"source": "bubble.9.png", "output": "x.9.png", "x": [], "y": []}"#)
+            #expect(response.status == .notFound || response.status == .methodNotAllowed || response.status == .forbidden, "\(response.status)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: world.root.appendingPathComponent("x.9.png").path))
+    }
+}
