@@ -426,6 +426,16 @@ def main():
               f"at @3x the magnified source ({boxes[3]:.0f} px wide) stays in its panel (right edge {boxes[1]:.0f} <= {boxes[0]:.0f}) and off the controls (from {boxes[2]:.0f})")
         save_screenshot(browser, SHOT.replace(".png", "-imageset3x.png"))
 
+        # 6c'. Type a new left cap for the set (30 px at @3x: 10 pt) and write it into every image's cap-insets.
+        browser.eval("(() => { const f = document.getElementById('insetLeft'); f.value = '30'; f.dispatchEvent(new Event('input')); })()")
+        browser.eval("window.preview.saved = null; document.getElementById('writeImageSet').click()")
+        browser.wait_for("window.preview.saved !== null && window.preview.state.info && window.preview.state.info.latticeX"
+                         " && window.preview.state.info.latticeX[0][1] === 30", "the written image set")
+        contents = json.load(open(os.path.join(root, "button.imageset", "Contents.json")))
+        lefts = sorted((image["scale"], image["resizing"]["cap-insets"]["left"]) for image in contents["images"] if "resizing" in image)
+        check(lefts == [("1x", 10), ("2x", 20), ("3x", 30)], f"Write to image set put 10 pt into each image's left cap-inset ({lefts})")
+        verify(browser, port, root, scratch, "the image set's caps written")
+
         # 6d. A refused render: the message shows, the last good render stays.
         good = browser.eval("window.preview.goodUrl")
         browser.eval("(() => { const w = document.getElementById('widthN'); w.value = '100000'; w.dispatchEvent(new Event('input')); })()")

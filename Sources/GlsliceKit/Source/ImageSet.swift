@@ -54,7 +54,7 @@ package struct ImageSet: Sendable {
 
     /// `Contents.json`'s bytes: a regular file of at most `maxContentsBytes`,
     /// never opened blocking (a FIFO is refused, not waited on).
-    static func readContents(_ path: String, in scope: FileScope = .anywhere) throws -> Data {
+    package static func readContents(_ path: String, in scope: FileScope = .anywhere) throws -> Data {
         let fd = scope.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw GlsliceError(.noInput, file: path, FileScope.openFailure(errno)) }
         defer { close(fd) }

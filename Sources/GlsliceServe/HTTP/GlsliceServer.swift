@@ -16,6 +16,7 @@ public final class GlsliceServer: Sendable {
     let service: RenderService
     let catalog: PreviewCatalog
     let saver: NinePatchSaver
+    let setSaver: ImageSetSaver
     /// The page may write files (its save buttons) only where nobody else can ask:
     /// a loopback server without a key.
     var writesAllowed: Bool { options.preview && ServeOptions.isLoopback(options.host) && options.signer == nil }
@@ -39,6 +40,7 @@ public final class GlsliceServer: Sendable {
         service = try RenderService(options: options, metrics: metrics, warn: warn, beforeRender: beforeRender)
         catalog = PreviewCatalog(root: options.root, limits: options.limits, pool: service.pool)
         saver = NinePatchSaver(root: options.root, limits: options.limits, pool: service.pool)
+        setSaver = ImageSetSaver(root: options.root, limits: options.limits, pool: service.pool)
     }
 
     /// What the render threads draw with (`cpu`, or `gpu (RENDERER)`).

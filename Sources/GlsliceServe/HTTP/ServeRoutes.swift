@@ -57,6 +57,18 @@ struct ServeRoutes: Sendable {
             case .failure(let refusal): throw refusal
             }
         }
+        routes.post("/preview/write-image-set") { request, _ in
+            let body: ImageSetSaver.Request
+            do {
+                body = try JSONDecoder().decode(ImageSetSaver.Request.self, from: try await request.body.collect(upTo: 1 << 20))
+            } catch {
+                throw Refusal(statusCode: 400, message: "the body must be JSON: {\"source\", \"insets\": \"T,L,B,R\", \"center\"}")
+            }
+            switch await server.setSaver.save(body) {
+            case .success(let saved): return GlsliceServer.json(200, saved)
+            case .failure(let refusal): throw refusal
+            }
+        }
         return routes
     }
 }

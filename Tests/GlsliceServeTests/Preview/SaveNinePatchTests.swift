@@ -68,3 +68,55 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: world.root.appendingPathComponent("x.9.png").path))
     }
 }
+
+/// The page's "Write to image set": caps in points into every image's cap-insets.
+@Suite struct WriteImageSetTests {
+    func post(_ port: Int, _ json: String) async throws -> TestClient.Response {
+        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
+            try await client.post("/preview/write-image-set", headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+        }
+    }
+
+    @Test func capsInPointsBecomeEachImagesPixels() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let set = world.root.appendingPathComponent("ui/button.imageset")
+        try await withServer(world) { port, _ in
+            let before = try await get(port, "/render/ui/button.imageset?size=80x30&scale=2&format=png")
+            let response = try await post(port, #"{"source": "ui/button.imageset", "insets": "10,8,10,8", "center": "tile"}"#)
+            #expect(response.status == .ok, "\(response.text)")
+            // Read back by the image-set reader: 10 and 8 pt are 10/8 px at @1x, 20/16 at @2x, 30/24 at @3x.
+            let read = try ImageSet(path: set.path)
+            var checked = 0
+            for variant in read.variants {
+                let s = Int(variant.scale)
+                #expect(variant.resizing?.capInsets == PixelInsets(top: 10 * s, left: 8 * s, bottom: 10 * s, right: 8 * s), "\(variant.file)")
+                #expect(variant.resizing?.centerMode == .tile)
+                checked += 1
+            }
+            #expect(checked == 3)
+            // The set renders with its new caps: another job, another answer.
+            let after = try await get(port, "/render/ui/button.imageset?size=80x30&scale=2&format=png")
+            #expect(after.status == .ok && after.headers[.eTag] != before.headers[.eTag])
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"source": "ui/button.imageset", "insets": "40,40,40,40"}"#, 400),   // no centre left
+        (#"{"source": "ui/button.imageset", "insets": "10.5,8,10,8"}"#, 400),  // 10.5 px at @1x
+        (#"{"source": "ui/button.imageset", "insets": "1,1,1,1", "center": "round"}"#, 400),
+        (#"{"source": "panel.png", "insets": "1,1,1,1"}"#, 400),
+        (#"{"source": "../outside/x.imageset", "insets": "1"}"#, 404),
+    ])
+    func refused(body: String, status: Int) async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let contents = world.root.appendingPathComponent("ui/button.imageset/Contents.json")
+        let original = try Data(contentsOf: contents)
+        try await withServer(world) { port, _ in
+            let response = try await post(port, body)
+            #expect(response.status.code == status, "\(body): \(response.text)")
+        }
+        #expect(try Data(contentsOf: contents) == original)
+    }
+}

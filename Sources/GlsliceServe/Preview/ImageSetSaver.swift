@@ -1,0 +1,44 @@
+import Foundation
+import GlsliceKit
+
+/// The preview page's "Write to image set": the caps the page shows written
+/// into an image set's `Contents.json` (`ImageSetCapInsets`), beneath the root
+/// only. Served only on a loopback server without a key (`ServeRoutes`).
+struct ImageSetSaver: Sendable {
+    let root: SourceRoot
+    let limits: Limits
+    let pool: RenderPool
+
+    /// The set, its caps in points as `T,L,B,R`, and its centre's mode (`stretch` or `tile`).
+    struct Request: Decodable, Sendable {
+        var source: String
+        var insets: String
+        var center: String?
+    }
+
+    struct Saved: Encodable {
+        var saved: String
+        var images: [String]
+    }
+
+    func save(_ request: Request) async -> Result<Saved, Refusal> {
+        let answer = await pool.perform { [self] in save(request) }
+        return answer ?? .failure(.busy)
+    }
+
+    private func save(_ request: Request) -> Result<Saved, Refusal> {
+        guard let file = root.file(forEscaped: Substring(request.source)) else { return .failure(.notFound) }
+        guard ImageSet.isImageSet(path: file) else {
+            return .failure(Refusal(statusCode: 400, message: "\(file) is not an .imageset folder"))
+        }
+        do {
+            let insets = try Insets(parsing: request.insets)
+            let mode = try ResizeMode(parsing: request.center ?? "stretch")
+            let images = try ImageSetCapInsets.write(insets, centerMode: mode, toSet: file, in: root.scope,
+                                                     maxPixels: limits.maxSourcePixels)
+            return .success(Saved(saved: file + "/Contents.json", images: images))
+        } catch {
+            return .failure(Refusal(error, file: file, root: root))
+        }
+    }
+}
