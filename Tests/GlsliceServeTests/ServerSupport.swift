@@ -126,6 +126,13 @@ enum ServeTestError: Error { case noPort }
 let clientConfiguration = TestClient.Configuration(timeout: .seconds(120))
 
 /// One GET on its own connection, the path sent exactly as written.
+/// POSTs `json` to `path`, as the preview page's save buttons do.
+func postJSON(_ port: Int, _ path: String, _ json: String) async throws -> TestClient.Response {
+    try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
+        try await client.post(path, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+    }
+}
+
 func get(_ port: Int, _ path: String, headers: HTTPFields = [:]) async throws -> TestClient.Response {
     try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
         try await client.get(path, headers: headers)

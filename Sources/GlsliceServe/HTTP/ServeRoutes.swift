@@ -46,29 +46,30 @@ struct ServeRoutes: Sendable {
         }
         guard server.writesAllowed else { return routes }
         routes.post("/preview/save-nine-patch") { request, _ in
-            let body: NinePatchSaver.Request
-            do {
-                body = try JSONDecoder().decode(NinePatchSaver.Request.self, from: try await request.body.collect(upTo: 1 << 20))
-            } catch {
-                throw Refusal(statusCode: 400, message: "the body must be JSON: {\"source\", \"output\", \"x\": [[start, end]], \"y\": [[start, end]]}")
-            }
-            switch await server.saver.save(body) {
-            case .success(let saved): return GlsliceServer.json(200, saved)
-            case .failure(let refusal): throw refusal
-            }
+            try await Self.write(request, NinePatchSaver.Request.self,
+                                 shape: #"{"source", "output", "x": [[start, end]], "y": [[start, end]]}"#) { await server.saver.save($0) }
         }
         routes.post("/preview/write-image-set") { request, _ in
-            let body: ImageSetSaver.Request
-            do {
-                body = try JSONDecoder().decode(ImageSetSaver.Request.self, from: try await request.body.collect(upTo: 1 << 20))
-            } catch {
-                throw Refusal(statusCode: 400, message: "the body must be JSON: {\"source\", \"insets\": \"T,L,B,R\", \"center\"}")
-            }
-            switch await server.setSaver.save(body) {
-            case .success(let saved): return GlsliceServer.json(200, saved)
-            case .failure(let refusal): throw refusal
-            }
+            try await Self.write(request, ImageSetSaver.Request.self,
+                                 shape: #"{"source", "insets": "T,L,B,R", "center"}"#) { await server.setSaver.save($0) }
         }
         return routes
+    }
+
+    /// One of the page's writes: a JSON body of `shape` (at most 1 MiB), done by
+    /// `save`, answered with what it wrote or its refusal.
+    static func write<Body: Decodable & Sendable, Saved: Encodable>(
+        _ request: Request, _ type: Body.Type, shape: String, save: (Body) async -> Result<Saved, Refusal>
+    ) async throws -> Response {
+        let body: Body
+        do {
+            body = try JSONDecoder().decode(Body.self, from: try await request.body.collect(upTo: 1 << 20))
+        } catch {
+            throw Refusal(statusCode: 400, message: "the body must be JSON: \(shape)")
+        }
+        switch await save(body) {
+        case .success(let saved): return GlsliceServer.json(200, saved)
+        case .failure(let refusal): throw refusal
+        }
     }
 }

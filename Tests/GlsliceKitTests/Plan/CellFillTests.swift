@@ -37,7 +37,26 @@ enum CellFillCases {
         return plans
     }
 
-    /// `plan` with its fills marked from `image`, and the count of filled cells.
+    /// The seed-7 source's plan (centre filled), and the same pixels but for a centre that
+    /// differs everywhere except its first texel (4, 3), which the GPU's one-texel upload reads.
+    static func poisoned() throws -> (plan: RenderPlan, pixels: PremultipliedImage, first: [UInt8]) {
+        let (image, lattice) = source(seed: 7)
+        var poisoned = source(seed: 7, centre: [1, 2, 3, 4]).image
+        let first = image.rgba[4, 3]
+        for c in 0..<4 { poisoned.rgba.pixels[(3 * 12 + 4) * 4 + c] = first[c] }
+        let plan = marked(try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 40, height: 30), k: 1,
+                                               modes: PerAxis(both: .tile), filter: .linear, fillCenter: true), image)
+        return (plan, poisoned, first)
+    }
+
+    /// Whether every pixel of `plan`'s filled centre in `out` is `first`.
+    static func centreIs(_ first: [UInt8], in out: PremultipliedImage, plan: RenderPlan) -> Bool {
+        guard let centre = plan.cells.first(where: { $0.fill != nil && $0.x.segment.start == 4 }) else { return false }
+        for y in centre.y.destination { for x in centre.x.destination where out.rgba[x, y] != first { return false } }
+        return true
+    }
+
+    /// `plan` with its fills marked from `image`.
     static func marked(_ plan: RenderPlan, _ image: PremultipliedImage) -> RenderPlan {
         var marked = plan
         marked.markFills(from: image)
@@ -81,18 +100,8 @@ enum CellFillCases {
     /// the pixels from another whose centre differs everywhere but its first
     /// texel, the centre still comes out as that one colour.
     @Test func cpuFillsWithoutSampling() throws {
-        let (image, lattice) = CellFillCases.source(seed: 7)
-        var poisoned = CellFillCases.source(seed: 7, centre: [1, 2, 3, 4]).image
-        // Keep the centre's first texel (4, 3), so the GPU's one-texel upload matches too.
-        let first = image.rgba[4, 3]
-        for c in 0..<4 { poisoned.rgba.pixels[(3 * 12 + 4) * 4 + c] = first[c] }
-        let plan = CellFillCases.marked(try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 40, height: 30), k: 1,
-                                                              modes: PerAxis(both: .tile), filter: .linear, fillCenter: true), image)
-        let out = CPURenderer().render(plan, source: poisoned)
-        let centre = plan.cells.first { $0.fill != nil && $0.x.segment.start == 4 }!
-        var allFirst = true
-        for y in centre.y.destination { for x in centre.x.destination where out.rgba[x, y] != first { allFirst = false } }
-        #expect(allFirst)
+        let (plan, pixels, first) = try CellFillCases.poisoned()
+        #expect(CellFillCases.centreIs(first, in: CPURenderer().render(plan, source: pixels), plan: plan))
     }
 }
 
@@ -115,16 +124,7 @@ struct GPUCellFillTests {
 
     @Test func gpuFillsWithoutSampling() throws {
         let gpu = try GPUTestSupport.backend()
-        let (image, lattice) = CellFillCases.source(seed: 7)
-        var poisoned = CellFillCases.source(seed: 7, centre: [1, 2, 3, 4]).image
-        let first = image.rgba[4, 3]
-        for c in 0..<4 { poisoned.rgba.pixels[(3 * 12 + 4) * 4 + c] = first[c] }
-        let plan = CellFillCases.marked(try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 40, height: 30), k: 1,
-                                                              modes: PerAxis(both: .tile), filter: .linear, fillCenter: true), image)
-        let out = try Render.image(plan: plan, source: poisoned, backend: gpu)
-        let centre = plan.cells.first { $0.fill != nil && $0.x.segment.start == 4 }!
-        var allFirst = true
-        for y in centre.y.destination { for x in centre.x.destination where out.rgba[x, y] != first { allFirst = false } }
-        #expect(allFirst)
+        let (plan, pixels, first) = try CellFillCases.poisoned()
+        #expect(CellFillCases.centreIs(first, in: try Render.image(plan: plan, source: pixels, backend: gpu), plan: plan))
     }
 }

@@ -9,9 +9,7 @@ import Testing
 /// The page's "Save as .9.png": new stretch runs written as markers, under the root only.
 @Suite struct SaveNinePatchTests {
     func post(_ port: Int, _ json: String) async throws -> TestClient.Response {
-        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
-            try await client.post("/preview/save-nine-patch", headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
-        }
+        try await postJSON(port, "/preview/save-nine-patch", json)
     }
 
     @Test func savedMarkersGiveTheEditedLattice() async throws {
@@ -72,9 +70,7 @@ import Testing
 /// The page's "Write to image set": caps in points into every image's cap-insets.
 @Suite struct WriteImageSetTests {
     func post(_ port: Int, _ json: String) async throws -> TestClient.Response {
-        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
-            try await client.post("/preview/write-image-set", headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
-        }
+        try await postJSON(port, "/preview/write-image-set", json)
     }
 
     @Test func capsInPointsBecomeEachImagesPixels() async throws {
