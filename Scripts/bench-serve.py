@@ -10,7 +10,8 @@ wrk cycles through 200 distinct render URLs (a Lua script). Statuses are counted
 server's own /metrics (glslice_http_requests_total by status), so "errors" means any
 answer other than 200, with 503s reported apart. Memory is read from /proc: VmRSS before
 and after each run, VmHWM (peak). Prints a Markdown table; BENCH_SECONDS changes 60, BENCH_BACKEND the backend (cpu),
-BENCH_KINDS which runs (warm,cold,drain: `BENCH_KINDS=cold` for alternated A/B timings of the render path).
+BENCH_KINDS which runs (warm,cold,drain: `BENCH_KINDS=cold` for alternated A/B timings of the render path);
+BENCH_ACCEPT an Accept header for every request (`BENCH_ACCEPT=image/webp` measures WebP answers).
 """
 import json
 import os
@@ -30,6 +31,7 @@ CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "64"))
 # The backend to serve with: cpu (default), gpu (one shared GL thread) or auto.
 BACKEND = os.environ.get("BENCH_BACKEND", "cpu")
 KINDS = [k for k in os.environ.get("BENCH_KINDS", "warm,cold,drain").split(",") if k]
+ACCEPT = os.environ.get("BENCH_ACCEPT", "")
 
 SOURCES = [
     ("button@2x.png", "insets=14,12,14,12"),
@@ -168,7 +170,9 @@ def main():
     script = os.path.join(scratch, "urls.lua")
     with open(script, "w") as f:
         f.write("local urls = {" + ",".join(json.dumps(u) for u in url_list) + "}\n")
-        f.write("local i = 0\nrequest = function()\n  i = i % #urls + 1\n  return wrk.format('GET', urls[i])\nend\n")
+        # BENCH_ACCEPT sends an Accept header (image/webp: the answers are lossless WebP).
+        headers = "{['Accept'] = " + json.dumps(ACCEPT) + "}" if ACCEPT else "nil"
+        f.write("local i = 0\nrequest = function()\n  i = i % #urls + 1\n  return wrk.format('GET', urls[i], " + headers + ")\nend\n")
         # Threads start at different offsets so they do not ask for the same URL in step.
         f.write("setup = function(thread) thread:set('i', math.random(0, #urls - 1)) end\n")
         f.write("init = function(args) i = tonumber(i) or 0 end\n")

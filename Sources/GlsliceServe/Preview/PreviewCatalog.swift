@@ -26,6 +26,8 @@ struct PreviewCatalog: Sendable {
     struct Info: Encodable {
         var path: String
         var kind: SourceKind
+        /// The PNG that was read: an image set's variant for this scale, else `path` (the page's CSS names it).
+        var image: String
         /// The artwork's size in pixels (a nine-patch's without its marker border).
         var width: Int
         var height: Int
@@ -101,7 +103,7 @@ struct PreviewCatalog: Sendable {
             let scale = try hints.scale ?? Scale.source(of: source.file, option: nil)
             func segments(_ list: [Segment]) -> [[Int]] { list.map { [$0.start, $0.end, $0.scalable ? 1 : 0] } }
             return .success(Info(
-                path: relative, kind: kind, width: source.size.width, height: source.size.height, scale: scale,
+                path: relative, kind: kind, image: source.file, width: source.size.width, height: source.size.height, scale: scale,
                 latticeOwner: hints.lattice == nil ? nil : (hints.latticeOwner == .markers ? "markers" : "cap-insets"),
                 latticeX: hints.lattice.map { segments($0.x) }, latticeY: hints.lattice.map { segments($0.y) },
                 padding: hints.ninePatch?.padding, optical: hints.ninePatch?.optical,

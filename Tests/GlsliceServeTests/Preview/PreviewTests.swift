@@ -44,6 +44,8 @@ import Testing
             let set = try #require(try JSONSerialization.jsonObject(with: Data(await get(port, "/preview/info/ui/button.imageset?scale=3").bytes)) as? [String: Any])
             #expect(set["kind"] as? String == "imageset" && set["scale"] as? Double == 3)
             #expect(set["width"] as? Int == 75 && set["height"] as? Int == 87)
+            // The PNG read, which the page's CSS names: the @3x variant, under the root.
+            #expect(set["image"] as? String == "ui/button.imageset/button@3x.png", "\(set["image"] ?? "none")")
             #expect(set["latticeX"] as? [[Int]] == [[0, 36, 0], [36, 39, 1], [39, 75, 0]])
             #expect(set["latticeY"] as? [[Int]] == [[0, 42, 0], [42, 45, 1], [45, 87, 0]])
 
