@@ -2,6 +2,19 @@ import Foundation
 
 /// Writes a nine-patch's markers back around its artwork.
 package enum NinePatchMarkers {
+    /// The padding Android assumes where no padding markers are drawn: from
+    /// the first stretch run's start to the last one's end (none on an axis
+    /// that scales whole).
+    package static func impliedPadding(_ lattice: Lattice) -> PixelInsets {
+        func ends(_ segments: [Segment], _ length: Int) -> (Int, Int) {
+            let stretch = segments.filter(\.scalable)
+            guard segments.count > 1, let first = stretch.first, let last = stretch.last else { return (0, 0) }
+            return (first.start, length - last.end)
+        }
+        let x = ends(lattice.x, lattice.width), y = ends(lattice.y, lattice.height)
+        return PixelInsets(top: y.0, left: x.0, bottom: y.1, right: x.1)
+    }
+
     /// The artwork inside a transparent 1-px border: black stretch runs on the
     /// top and left; the padding run on the bottom and right unless it equals
     /// what the stretch runs imply; red runs for optical bounds. Read back, it
@@ -15,14 +28,12 @@ package enum NinePatchMarkers {
         let allScalableX = lattice.x.count == 1, allScalableY = lattice.y.count == 1
         for s in lattice.x where s.scalable && !allScalableX { for x in s.start..<s.end { set(x + 1, 0, black) } }
         for s in lattice.y where s.scalable && !allScalableY { for y in s.start..<s.end { set(0, y + 1, black) } }
-        let stretchX = lattice.x.filter(\.scalable), stretchY = lattice.y.filter(\.scalable)
-        let impliedLeft = allScalableX ? 0 : stretchX.first?.start ?? 0, impliedRight = allScalableX ? 0 : w - (stretchX.last?.end ?? w)
-        let impliedTop = allScalableY ? 0 : stretchY.first?.start ?? 0, impliedBottom = allScalableY ? 0 : h - (stretchY.last?.end ?? h)
+        let implied = impliedPadding(lattice)
         let p = bounds.padding, o = bounds.optical
-        if (p.left, p.right) != (impliedLeft, impliedRight), p.left < w - p.right {
+        if (p.left, p.right) != (implied.left, implied.right), p.left < w - p.right {
             for x in p.left..<(w - p.right) { set(x + 1, h + 1, black) }
         }
-        if (p.top, p.bottom) != (impliedTop, impliedBottom), p.top < h - p.bottom {
+        if (p.top, p.bottom) != (implied.top, implied.bottom), p.top < h - p.bottom {
             for y in p.top..<(h - p.bottom) { set(w + 1, y + 1, black) }
         }
         for x in 0..<min(o.left, w) { set(x + 1, h + 1, red) }

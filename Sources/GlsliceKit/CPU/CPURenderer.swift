@@ -33,6 +33,8 @@ package struct CPURenderer: Sendable {
         /// Per y span: the source columns its rows blend, those of its drawn cells
         /// that are sampled (merged); none when every drawn cell is filled.
         let blendColumns: [[Range<Int>]]
+        /// Per x span: `space` gaps, which a fill must leave transparent.
+        let spanHasGaps: [Bool]
         /// Every column window, when the output is narrow enough to keep them.
         let keptWindows: [ColumnWindow]?
 
@@ -84,6 +86,7 @@ package struct CPURenderer: Sendable {
                 }
             }
             self.fills = fills
+            spanHasGaps = plan.xSpans.map { $0.pieces.contains { $0.tiles != nil } }
             blendColumns = plan.ySpans.indices.map { y in
                 var ranges: [Range<Int>] = []
                 for x in plan.xSpans.indices where drawn[y * plan.xSpans.count + x] && (fills.isEmpty || fills[y * plan.xSpans.count + x] == nil) {
@@ -160,7 +163,7 @@ package struct CPURenderer: Sendable {
                             if !fills.isEmpty, let fill = fills[ySpan * xCount + xIndex] {
                                 // The output starts transparent; a space gap stays so.
                                 if case .colour(let value) = fill {
-                                    if plan.xSpans[xIndex].pieces.contains(where: { $0.tiles != nil }) {
+                                    if spanHasGaps[xIndex] {
                                         fillRuns(pixels, window: window, line: line) { _ in value }
                                     } else {
                                         (line + pixels.lowerBound).update(repeating: value, count: pixels.count)

@@ -54,24 +54,17 @@ struct NinePatchSaver: Sendable {
             let lattice = try Lattice(width: source.size.width, height: source.size.height,
                                       stretchX: runs(request.x, source.size.width, "x"),
                                       stretchY: runs(request.y, source.size.height, "y"))
-            // A nine-patch keeps its padding and optical bounds; a plain PNG's padding follows its runs.
-            let bounds = source.hints.ninePatch ?? NinePatchBounds(padding: Self.impliedPadding(lattice))
+            // Explicit padding and optical bounds are kept; padding that followed the old
+            // runs (or a plain PNG's, which has none) follows the new ones, as Android's would.
+            var bounds = source.hints.ninePatch ?? NinePatchBounds(padding: .zero)
+            if source.hints.ninePatch == nil || source.hints.lattice.map(NinePatchMarkers.impliedPadding) == bounds.padding {
+                bounds.padding = NinePatchMarkers.impliedPadding(lattice)
+            }
             let image = try NinePatchMarkers.bordered(source.image, lattice: lattice, bounds: bounds, file: output)
             let bytes = try PNGEncoder.write(image, to: .contained(output, beneath: root.scope), compression: .small)
             return .success(Saved(saved: output, bytes: bytes))
         } catch {
             return .failure(Refusal(error, file: file, root: root))
         }
-    }
-
-    /// The padding Android assumes without padding markers: the first and last stretch runs.
-    static func impliedPadding(_ lattice: Lattice) -> PixelInsets {
-        func ends(_ segments: [Segment], _ length: Int) -> (Int, Int) {
-            let stretch = segments.filter(\.scalable)
-            guard segments.count > 1, let first = stretch.first, let last = stretch.last else { return (0, 0) }
-            return (first.start, length - last.end)
-        }
-        let x = ends(lattice.x, lattice.width), y = ends(lattice.y, lattice.height)
-        return PixelInsets(top: y.0, left: x.0, bottom: y.1, right: x.1)
     }
 }

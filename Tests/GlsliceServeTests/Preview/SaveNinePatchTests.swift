@@ -27,10 +27,32 @@ import Testing
             #expect(text.contains("lattice y: 0-3 fixed, 3-5 scalable, 5-12 fixed, 12-14 scalable, 14-22 fixed"), "\(text)")
             // The bubble's own padding (top 4, left 4, bottom 8, right 4) is kept.
             #expect(text.contains("padding: top 4, left 4, bottom 8, right 4 px"), "\(text)")
-            // And it renders as the same artwork with those runs would: through --lattice on the plain art.
+            // And it renders what the bubble's artwork alone (Fixtures/bubble.png) renders with
+            // those runs given by --lattice: the saved markers say what the page sent.
             let page = try await get(port, "/render/ui/edited.9.png?pixels=90x70&format=png")
             #expect(page.status == .ok)
+            let expected = world.folder.appendingPathComponent("lattice.png").path
+            let cli = try runGlslice(["render", fixtures.appendingPathComponent("bubble.png").path, "--lattice", "x=5-20;y=3-5,12-14",
+                                      "--mode", "stretch", "--pixels", "90x70", "--backend", "cpu", "-o", expected])
+            #expect(cli.status == 0, "\(cli.stderr)")
+            let served = try PNGDecoder.decode(data: Data(page.bytes), maxPixels: 1 << 20)
+            #expect(served == (try PNGDecoder.decode(path: expected, maxPixels: 1 << 20)))
         }
+    }
+
+    /// A plain PNG has no padding markers to keep: its padding follows the new runs, as Android reads it.
+    @Test func aPlainSourcesPaddingFollowsItsRuns() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world) { port, _ in
+            let saved = try await post(port, #"{"source": "panel.png", "output": "panel.9.png", "x": [[6, 11]], "y": [[7, 9]]}"#)
+            #expect(saved.status == .ok, "\(saved.text)")
+        }
+        let inspected = try runGlslice(["inspect", world.root.appendingPathComponent("panel.9.png").path])
+        let text = String(decoding: inspected.stdout, as: UTF8.self)
+        // panel.png is 17x17: runs 6-11 and 7-9 leave 6 and 6 across, 7 and 8 down.
+        #expect(text.contains("lattice x: 0-6 fixed, 6-11 scalable, 11-17 fixed"), "\(text)")
+        #expect(text.contains("padding: top 7, left 6, bottom 8, right 6 px"), "\(text)")
     }
 
     @Test(arguments: [
