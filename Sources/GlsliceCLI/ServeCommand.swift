@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         GET /render/PATH?pixels=WxH|size=WxH&scale=…&insets=…&mode=…&mode-x=…&mode-y=…&filter=…&center=… renders the source PATH under --root with the same options as 'render' and a manifest line. Answers are image/png with a strong ETag (the job digest) and Cache-Control: immutable; If-None-Match gets 304. Identical requests in flight render once; encoded answers are kept in an LRU of --cache-mb.
 
-        Errors: 400 bad request (one line of JSON with the CLI's message), 403 missing or wrong signature, 404 no such source under the root (or a path that leads out of it), 503 queue full or render timed out (with Retry-After).
+        Errors: 400 bad request (one line of JSON with the CLI's message), 403 missing or wrong signature, 404 no such source under the root (or a path that leads out of it), 421 a Host this server is not known by (see --host-name), 503 queue full, render timed out or --answer-mb full (with Retry-After).
 
         GET /healthz says whether the render threads are up; GET /metrics gives Prometheus text. With --key-file every render URL must carry sig= (see 'glslice sign'); without one the server listens on loopback only, unless --insecure-public. The preview page at / is on by default on loopback without a key. SIGTERM or SIGINT: stop accepting, finish the requests in flight and the answers being written (up to --drain-timeout), exit 0; exit 75 when answers were cut off.
 
@@ -39,6 +39,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Require render URLs signed with this key (HMAC-SHA256; at least 16 bytes).", valueName: "K"))
     var keyFile: String?
+
+    @Option(help: ArgumentHelp("Another name this server is reached by (Host); repeat for more. A loopback server answers only loopback names and these; a public one, only these once any is given.", valueName: "NAME"))
+    var hostName: [String] = []
 
     @Flag(help: "Listen on a non-loopback address without --key-file: anyone who can reach it may render.")
     var insecurePublic = false
@@ -110,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             limits: Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels),
             timeout: .milliseconds(Int64(timeout * 1000)), preview: preview, insecurePublic: insecurePublic,
             accessLog: !noAccessLog, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-            maxConnections: maxConnections, answerBytes: answerMb << 20)
+            maxConnections: maxConnections, answerBytes: answerMb << 20, hostNames: hostName)
         settings.autoWebP = !noAutoWebp
         let options = settings
         // Log lines go through a bounded buffer: a stderr nobody reads drops lines, never requests.

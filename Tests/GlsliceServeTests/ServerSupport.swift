@@ -126,10 +126,26 @@ enum ServeTestError: Error { case noPort }
 let clientConfiguration = TestClient.Configuration(timeout: .seconds(120))
 
 /// One GET on its own connection, the path sent exactly as written.
-/// POSTs `json` to `path`, as the preview page's save buttons do.
-func postJSON(_ port: Int, _ path: String, _ json: String) async throws -> TestClient.Response {
+/// POSTs `json` to `path` as the preview page's save buttons do: JSON, with the
+/// page's own `Host` and `Origin` (a browser sends both). `host`, `origin` and
+/// `contentType` replace what the page would send (nil leaves the header out).
+func postJSON(_ port: Int, _ path: String, _ json: String, host: String? = "", origin: String? = "",
+              contentType: String? = "application/json") async throws -> TestClient.Response {
+    let authority = host == "" ? "127.0.0.1:\(port)" : host
+    var headers: HTTPFields = [:]
+    if let contentType { headers[.contentType] = contentType }
+    if let origin = origin == "" ? "http://127.0.0.1:\(port)" : origin { headers[.origin] = origin }
+    let sent = headers
+    return try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
+        try await client.execute(TestClient.Request(path, method: .post, authority: authority, headers: sent,
+                                                    body: ByteBuffer(string: json)))
+    }
+}
+
+/// A GET whose `Host` is `host`, as a browser at that name sends it.
+func get(_ port: Int, _ path: String, host: String) async throws -> TestClient.Response {
     try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
-        try await client.post(path, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+        try await client.execute(TestClient.Request(path, method: .get, authority: host))
     }
 }
 

@@ -6,10 +6,10 @@ import Foundation
 /// between them. The rest of `Contents.json` is kept; the file is replaced
 /// whole (`OutputFile`), beneath `scope` as it was read.
 package enum ImageSetCapInsets {
-    /// Returns the image files whose slicing was written.
+    /// Returns the `Contents.json` written and the image files whose slicing it gives.
     @discardableResult
     package static func write(_ insets: Insets, centerMode: ResizeMode, toSet path: String, in scope: FileScope,
-                              maxPixels: Int) throws -> [String] {
+                              maxPixels: Int) throws -> (contents: String, images: [String]) {
         let set = try ImageSet.read(path: path, in: scope)
         let contentsPath = set.folder + "/Contents.json"
         let data = try ImageSet.readContents(contentsPath, in: scope)
@@ -43,6 +43,6 @@ package enum ImageSetCapInsets {
         let file = try OutputFile(contentsPath, beneath: scope)
         try writeAll(json + Data("\n".utf8), to: file.descriptor, name: contentsPath)
         try file.commit()
-        return written
+        return (contentsPath, written)
     }
 }

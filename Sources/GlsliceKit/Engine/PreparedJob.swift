@@ -20,6 +20,15 @@ package struct PreparedJob: Sendable {
 
     package var size: PixelSize { plan.size }
 
+    /// The same job written as `format` (serve's fallback to PNG where a
+    /// negotiated WebP cannot hold the output); the digest follows it.
+    package func written(as format: ImageFormat) -> PreparedJob {
+        var job = self
+        job.request.format = format
+        job.digest = JobDigest.make(backend: backend, sourceKey: source.key, request: job.request)
+        return job
+    }
+
     /// The one opacity rule, the same on every backend: RGB when the plan
     /// covers every output pixel with an opaque source; else RGBA (or a palette).
     /// It is known before drawing, so large outputs can stream.

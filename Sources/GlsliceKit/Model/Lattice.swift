@@ -64,6 +64,18 @@ package struct Lattice: Sendable, Equatable {
         }
     }
 
+    /// Cells: columns × rows, as a lattice draws them.
+    package var regions: Int { x.count * y.count }
+
+    /// Refuses a lattice with more regions than a `.9.png` may have
+    /// (`NinePatch.maxRegions`, aapt2's): a plan, and the GPU's vertices, grow with them.
+    package func checkRegions(option: RequestOption? = nil) throws {
+        guard regions <= NinePatch.maxRegions else {
+            throw GlsliceError(.usage, option: option,
+                "makes \(x.count) columns x \(y.count) rows = \(regions) regions; a nine-patch may have at most \(NinePatch.maxRegions) (aapt2's limit)")
+        }
+    }
+
     static func segments(_ stretch: [Range<Int>], _ length: Int) -> [Segment] {
         guard !stretch.isEmpty else { return [Segment(0, length, scalable: true)] }
         var segments: [Segment] = []

@@ -15,9 +15,10 @@ public struct LatticeRuns: Sendable, Equatable {
         }
     }
 
-    /// More runs than this on one axis is a typing accident, not art
-    /// (aapt2 allows at most 127 regions, about 63 runs).
-    package static let maxRunsPerAxis = 1_000
+    /// A lattice is held to a `.9.png`'s limit, aapt2's 127 regions (columns ×
+    /// rows, `NinePatch.maxRegions`): a URL's cost then stays that of a nine-patch.
+    /// 64 runs along one axis make at least 127 columns, so no more are read.
+    package static let maxRunsPerAxis = 64
 
     package var x: [Run]
     package var y: [Run]
@@ -85,7 +86,9 @@ public struct LatticeRuns: Sendable, Equatable {
                 return start..<end
             }
         }
-        return try Lattice(width: width, height: height,
-                           stretchX: pixels(x, width, "x"), stretchY: pixels(y, height, "y"))
+        let lattice = try Lattice(width: width, height: height,
+                                  stretchX: pixels(x, width, "x"), stretchY: pixels(y, height, "y"))
+        try lattice.checkRegions(option: .lattice)
+        return lattice
     }
 }

@@ -94,8 +94,10 @@ package struct ImageSet: Sendable {
                 throw GlsliceError(.badInput, file: contents, "image \(file) has a numeric scale; Xcode writes it as a string such as \"2x\"")
             }
             let scaleText = (entry["scale"] as? String) ?? "1x"
-            guard scaleText.hasSuffix("x"), let scale = Double(scaleText.dropLast()), scale.isFinite, scale > 0 else {
-                throw GlsliceError(.badInput, file: contents, "image \(file) has scale '\(scaleText)'; expected 1x, 2x or 3x")
+            // Within the scale ratios a render allows (1/64…64): past them the set is malformed, not the request.
+            guard scaleText.hasSuffix("x"), let scale = Double(scaleText.dropLast()), scale.isFinite,
+                  scale >= 1.0 / 64, scale <= 64 else {
+                throw GlsliceError(.badInput, file: contents, "image \(file) has scale '\(scaleText)'; expected 1x, 2x or 3x (1/64x to 64x)")
             }
             guard entry["resizing"] == nil || entry["resizing"] is [String: Any] else {
                 throw GlsliceError(.badInput, file: contents,

@@ -8,6 +8,19 @@ import Foundation
 package final class WebPWriter: RowSink {
     /// libwebp's limit on either side (VP8L stores each in 14 bits).
     package static let maxSide = 16_383
+    /// Bytes a lossless encode holds per output pixel, all told: the straight
+    /// rows kept here (4) and libwebp's working memory (its ARGB copy, hash
+    /// chains and backward references). Peak RSS over the pixel count, less
+    /// the source and the process, at 2048² px: 19.5 for flat art, 34.8 for
+    /// noise (docs/HARDENING.md). `serve` holds this much of `--answer-mb`
+    /// for each WebP while it is drawn and encoded.
+    package static let encodeBytesPerPixel = 36
+
+    /// Why an output of `size` cannot be a WebP (a side past `maxSide`), or nil.
+    package static func refusal(for size: PixelSize) -> String? {
+        guard size.width > maxSide || size.height > maxSide else { return nil }
+        return "output \(size) px is above WebP's limit of \(maxSide) px a side; write it as PNG"
+    }
 
     private let target: OutputTarget
     private let size: PixelSize
@@ -62,10 +75,7 @@ package final class WebPWriter: RowSink {
     }
 
     private static func check(_ size: PixelSize, name: String) throws {
-        guard size.width <= maxSide, size.height <= maxSide else {
-            throw GlsliceError(.badInput, file: name,
-                "output \(size) px is above WebP's limit of \(maxSide) px a side; write it as PNG")
-        }
+        if let why = refusal(for: size) { throw GlsliceError(.badInput, file: name, why) }
     }
 
     private var displayName: String { inMemory ? "<memory>" : target.displayName }

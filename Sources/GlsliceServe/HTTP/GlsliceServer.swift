@@ -19,7 +19,7 @@ public final class GlsliceServer: Sendable {
     let setSaver: ImageSetSaver
     /// The page may write files (its save buttons) only where nobody else can ask:
     /// a loopback server without a key.
-    var writesAllowed: Bool { options.preview && ServeOptions.isLoopback(options.host) && options.signer == nil }
+    var writesAllowed: Bool { options.preview && options.bindAddress.isLoopback && options.signer == nil }
     let logger: Logger
     /// Render answers being written, capped (`--answer-mb`).
     let answers: AnswerBudget
@@ -37,7 +37,7 @@ public final class GlsliceServer: Sendable {
         self.logBuffer = logBuffer
         answers = AnswerBudget(capacity: options.answerBytes)
         if let logBuffer { metrics.droppedLogLines.withLock { $0 = { logBuffer.dropped } } }
-        service = try RenderService(options: options, metrics: metrics, warn: warn, beforeRender: beforeRender)
+        service = try RenderService(options: options, metrics: metrics, answers: answers, warn: warn, beforeRender: beforeRender)
         catalog = PreviewCatalog(root: options.root, limits: options.limits, pool: service.pool)
         saver = NinePatchSaver(root: options.root, limits: options.limits, pool: service.pool)
         setSaver = ImageSetSaver(root: options.root, limits: options.limits, pool: service.pool)
@@ -53,8 +53,9 @@ public final class GlsliceServer: Sendable {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: AccessLogMiddleware(logger: logger, enabled: options.accessLog))
+        router.add(middleware: HostCheckMiddleware(hosts: options.knownHosts))
         router.addRoutes(ServeRoutes(server: self).collection)
-        let address = BindAddress.hostname(options.host, port: options.port)
+        let address = BindAddress.hostname(options.bindAddress.address, port: options.port)
         let idle = TimeAmount.nanoseconds(Int64(options.idleTimeout.components.seconds) * 1_000_000_000
                                           + options.idleTimeout.components.attoseconds / 1_000_000_000)
         // Idle and half-sent requests: Hummingbird's idle timeout; an answer nobody reads: WriteStallHandler.
@@ -118,12 +119,20 @@ public final class GlsliceServer: Sendable {
     /// Lets queued renders finish and stops the render threads.
     public func shutdown() { service.shutdown() }
 
-    func respond(to request: Request) async -> Response {
+    /// A render answer; `headOnly` (HEAD) gives its status and headers with no
+    /// body, so nothing is held against `--answer-mb`.
+    func respond(to request: Request, headOnly: Bool = false) async -> Response {
         let answer = await service.answer(path: Substring(request.uri.path), query: request.uri.query.map { Substring($0) },
                                           ifNoneMatch: request.headers[.ifNoneMatch], accept: request.headers[.accept])
         switch answer {
         case .image(let image, let format, let etag):
             let bytes = image.readableBytes
+            let headers: HTTPFields = [.contentType: format.mediaType, .eTag: etag, .cacheControl: Self.immutable, .vary: "Accept"]
+            if headOnly {
+                var response = Response(status: .ok, headers: headers)
+                response.headers[.contentLength] = String(bytes)
+                return response
+            }
             guard answers.reserve(bytes) else {
                 metrics.answersRefused.increment()
                 return Self.refusalResponse(Refusal(statusCode: 503, message: "too many answers are waiting to be read; try again", retryAfter: 1))
@@ -147,9 +156,7 @@ public final class GlsliceServer: Sendable {
                 }
             }
             // Vary: the same URL answers WebP or PNG by Accept, so a cache must key on it.
-            return Response(status: .ok, headers: [.contentType: format.mediaType, .eTag: etag, .cacheControl: Self.immutable,
-                                                   .vary: "Accept"],
-                            body: body)
+            return Response(status: .ok, headers: headers, body: body)
         case .notModified(let etag):
             return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: Self.immutable, .vary: "Accept"])
         case .refused(let refusal):

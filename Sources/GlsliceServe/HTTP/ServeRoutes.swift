@@ -18,13 +18,9 @@ struct ServeRoutes: Sendable {
         routes.get("/render/**") { request, _ in
             await server.respond(to: request)
         }
-        // What a CDN or `curl -I` asks: the same status and headers, no body.
+        // What a CDN or `curl -I` asks: the same status and headers, no body (and no share of --answer-mb).
         routes.head("/render/**") { request, _ in
-            var response = await server.respond(to: request)
-            let length = response.body.contentLength
-            response.body = ResponseBody()
-            if let length { response.headers[.contentLength] = String(length) }
-            return response
+            await server.respond(to: request, headOnly: true)
         }
         guard server.options.preview else { return routes }
         routes.get("/") { _, _ in
@@ -56,11 +52,12 @@ struct ServeRoutes: Sendable {
         return routes
     }
 
-    /// One of the page's writes: a JSON body of `shape` (at most 1 MiB), done by
+    /// One of the page's writes: from the page only (`SameOriginWrite`), a JSON body of `shape` (at most 1 MiB), done by
     /// `save`, answered with what it wrote or its refusal.
     static func write<Body: Decodable & Sendable, Saved: Encodable>(
         _ request: Request, _ type: Body.Type, shape: String, save: (Body) async -> Result<Saved, Refusal>
     ) async throws -> Response {
+        try SameOriginWrite.check(request)
         let body: Body
         do {
             body = try JSONDecoder().decode(Body.self, from: try await request.body.collect(upTo: 1 << 20))

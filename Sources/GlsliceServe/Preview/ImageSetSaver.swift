@@ -34,9 +34,9 @@ struct ImageSetSaver: Sendable {
         do {
             let insets = try Insets(parsing: request.insets)
             let mode = try ResizeMode(parsing: request.center ?? "stretch")
-            let images = try ImageSetCapInsets.write(insets, centerMode: mode, toSet: file, in: root.scope,
-                                                     maxPixels: limits.maxSourcePixels)
-            return .success(Saved(saved: file + "/Contents.json", images: images))
+            let written = try ImageSetCapInsets.write(insets, centerMode: mode, toSet: file, in: root.scope,
+                                                      maxPixels: limits.maxSourcePixels)
+            return .success(Saved(saved: written.contents, images: written.images))
         } catch {
             return .failure(Refusal(error, file: file, root: root))
         }

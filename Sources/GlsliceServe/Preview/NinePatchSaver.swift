@@ -35,6 +35,7 @@ struct NinePatchSaver: Sendable {
         guard let output = root.file(forEscaped: Substring(request.output)), output.lowercased().hasSuffix(".9.png") else {
             return .failure(Refusal(statusCode: 400, message: "the output must be a NAME.9.png under the root"))
         }
+        if let refusal = root.refusalToWrite(output) { return .failure(refusal) }
         do {
             let source = try ResolvedSource.load(input: file, outputScale: nil, maxPixels: limits.maxSourcePixels,
                                                  scope: root.scope).source
@@ -54,6 +55,7 @@ struct NinePatchSaver: Sendable {
             let lattice = try Lattice(width: source.size.width, height: source.size.height,
                                       stretchX: runs(request.x, source.size.width, "x"),
                                       stretchY: runs(request.y, source.size.height, "y"))
+            try lattice.checkRegions()
             // Explicit padding and optical bounds are kept; padding that followed the old
             // runs (or a plain PNG's, which has none) follows the new ones, as Android's would.
             var bounds = source.hints.ninePatch ?? NinePatchBounds(padding: .zero)

@@ -25,6 +25,22 @@ final class AnswerBudget: Sendable {
         }
     }
 
+    /// Holds `bytes` of work memory (a WebP being encoded) against the same
+    /// cap; false when it does not fit beside what is held (nothing is let through).
+    func reserveEncoding(_ bytes: Int) -> Bool {
+        state.withLock { state in
+            guard state.bytes + bytes <= capacity else { return false }
+            state.bytes += bytes
+            state.peakBytes = max(state.peakBytes, state.bytes)
+            return true
+        }
+    }
+
+    func releaseEncoding(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        state.withLock { $0.bytes -= bytes }
+    }
+
     func release(_ bytes: Int) {
         state.withLock {
             $0.bytes -= bytes

@@ -33,15 +33,20 @@ final class RenderService: Sendable {
 
     private struct Memo {
         var digest: String
+        /// What the digest was written as (a negotiated WebP may have fallen back to PNG).
+        var format: ImageFormat
         var stamps: [FileStamp]
     }
+
+    /// A render's result: the encoded bytes, their digest and format.
+    private typealias Rendered = (image: ByteBuffer, digest: String, format: ImageFormat)
 
     /// How many request keys the memo holds and the file stamps they keep, all told.
     var memoSize: (keys: Int, stamps: Int) {
         memo.withLock { ($0.count, $0.values.reduce(0) { $0 + $1.stamps.count }) }
     }
 
-    private typealias Waiter = CheckedContinuation<Result<(ByteBuffer, String), Refusal>, Never>
+    private typealias Waiter = CheckedContinuation<Result<Rendered, Refusal>, Never>
 
     private struct Flights {
         var byKey: [String: Flight] = [:]
@@ -54,9 +59,13 @@ final class RenderService: Sendable {
         var waiters: [UInt64: Waiter]
     }
 
-    init(options: ServeOptions, metrics: ServeMetrics, warn: @escaping @Sendable (String) -> Void,
+    /// `--answer-mb`: a WebP's encoding memory is held in it too (`WebPWriter.encodeBytesPerPixel`).
+    private let answers: AnswerBudget
+
+    init(options: ServeOptions, metrics: ServeMetrics, answers: AnswerBudget, warn: @escaping @Sendable (String) -> Void,
          beforeRender: (@Sendable () -> Void)? = nil) throws {
         self.options = options
+        self.answers = answers
         self.metrics = metrics
         self.beforeRender = beforeRender
         let gpu = try Self.openGPU(options, times: metrics.stageTimes, warn: warn)
@@ -111,21 +120,23 @@ final class RenderService: Sendable {
             return .refused(refusal(for: error, file: file))
         }
         // Settled before the key: the format is part of the key, the digest and the ETag.
-        let format = request.format ?? (options.autoWebP && Self.acceptsWebP(accept) ? .webp : .png)
-        request.format = format
-        let key = file + "\n" + request.canonicalJSON
-        if let digest = rememberedDigest(key) {
-            if Self.matches(ifNoneMatch, digest) { return .notModified(etag: Self.etag(digest)) }
-            if let image = cache.get(digest) {
+        // A negotiated WebP (no format in the URL) falls back to PNG where WebP cannot
+        // hold the output, so it keys apart from an explicit format=webp, which is refused there.
+        let negotiated = request.format == nil
+        request.format = request.format ?? (options.autoWebP && Self.acceptsWebP(accept) ? .webp : .png)
+        let key = file + "\n" + request.canonicalJSON + (negotiated ? "\nnegotiated" : "")
+        if let memo = remembered(key) {
+            if Self.matches(ifNoneMatch, memo.digest) { return .notModified(etag: Self.etag(memo.digest)) }
+            if let image = cache.get(memo.digest) {
                 metrics.cacheHits.increment()
-                return .image(image, format: format, etag: Self.etag(digest))
+                return .image(image, format: memo.format, etag: Self.etag(memo.digest))
             }
         }
         metrics.cacheMisses.increment()
-        switch await render(key: key, file: file, request: request) {
-        case .success(let (image, digest)):
-            if Self.matches(ifNoneMatch, digest) { return .notModified(etag: Self.etag(digest)) }
-            return .image(image, format: format, etag: Self.etag(digest))
+        switch await render(key: key, file: file, request: request, negotiated: negotiated) {
+        case .success(let rendered):
+            if Self.matches(ifNoneMatch, rendered.digest) { return .notModified(etag: Self.etag(rendered.digest)) }
+            return .image(rendered.image, format: rendered.format, etag: Self.etag(rendered.digest))
         case .failure(let refusal):
             return .refused(refusal)
         }
@@ -134,7 +145,7 @@ final class RenderService: Sendable {
     /// Joins the render of `key` in flight, or starts one. A request that waits
     /// past `--timeout` gets 503 alone; the render goes on, stays in flight for
     /// the retries (which join it rather than start another), and is cached.
-    private func render(key: String, file: String, request: RenderRequest) async -> Result<(ByteBuffer, String), Refusal> {
+    private func render(key: String, file: String, request: RenderRequest, negotiated: Bool) async -> Result<Rendered, Refusal> {
         await withCheckedContinuation { continuation in
             let (flight, waiter, isNew) = flights.withLock { flights -> (UInt64, UInt64, Bool) in
                 flights.nextID += 1
@@ -148,7 +159,7 @@ final class RenderService: Sendable {
             }
             if isNew {
                 let submitted = pool.submit { [self] in
-                    execute(key: key, id: flight, file: file, request: request)
+                    execute(key: key, id: flight, file: file, request: request, negotiated: negotiated)
                 }
                 updateGauges()
                 guard submitted else {
@@ -179,7 +190,7 @@ final class RenderService: Sendable {
 
     /// On a render thread: source, plan, digest, cache; then the draw (on the
     /// shared GPU thread, or here on the CPU) and the encode, here.
-    private func execute(key: String, id: UInt64, file: String, request: RenderRequest) {
+    private func execute(key: String, id: UInt64, file: String, request: RenderRequest, negotiated: Bool) {
         defer { updateGauges() }
         // Nobody is waiting any more (every request timed out while queued): skip the work.
         let wanted = flights.withLock { flights -> Bool in
@@ -191,15 +202,27 @@ final class RenderService: Sendable {
         updateGauges()
         let clock = ContinuousClock()
         let started = clock.now
-        let job: PreparedJob
+        var prepared: PreparedJob
+        let held: Int
         do {
             let stamps = FileStamp.stamps(for: file, outputScale: request.outputScale, in: options.root.scope)
             let source = try sources.resolve(input: file, outputScale: request.outputScale)
-            job = try PreparedJob(request: request, source: source, backend: backendKind, limits: options.limits)
+            prepared = try PreparedJob(request: request, source: source, backend: backendKind, limits: options.limits)
+            if prepared.request.format == .webp, let why = webPRefusal(prepared.size) {
+                guard negotiated else { throw why }
+                prepared = prepared.written(as: .png)
+            }
+            let job = prepared
             metrics.stageTimes.add(.prepare, clock.now - started, items: 1)
-            remember(key, Memo(digest: job.digest, stamps: stamps))
-            if let png = cache.get(job.digest) {
-                finish(key: key, id: id, .success((png, job.digest)))
+            remember(key, Memo(digest: job.digest, format: job.request.format ?? .png, stamps: stamps))
+            if let image = cache.get(job.digest) {
+                finish(key: key, id: id, .success((image, job.digest, job.request.format ?? .png)))
+                return
+            }
+            held = job.request.format == .webp ? job.size.pixelCount * WebPWriter.encodeBytesPerPixel : 0
+            guard held == 0 || answers.reserveEncoding(held) else {
+                metrics.answersRefused.increment()
+                finish(key: key, id: id, .failure(Refusal(statusCode: 503, message: "too many WebP encodes are running for --answer-mb; try again", retryAfter: 1)))
                 return
             }
             beforeRender?()
@@ -208,10 +231,11 @@ final class RenderService: Sendable {
             return
         }
         guard let gpu else {
-            encode(job, drawing: .bands(CPURenderer.PlanWithTaps(plan: job.plan, source: job.source.image)),
-                   key: key, id: id, file: file, started: started)
+            encode(prepared, drawing: .bands(CPURenderer.PlanWithTaps(plan: prepared.plan, source: prepared.source.image)),
+                   key: key, id: id, file: file, started: started, held: held)
             return
         }
+        let job = prepared
         // The render thread goes back to the pool while the job waits for the GPU thread;
         // once drawn, the encoding is queued on the pool again (it was admitted already).
         atGPU.withLock { $0 += 1 }
@@ -219,24 +243,44 @@ final class RenderService: Sendable {
             atGPU.withLock { $0 -= 1 }
             let queued = pool.resume { [self] in
                 switch drawn {
-                case .success(let drawn): encode(job, drawing: drawn.drawing, key: key, id: id, file: file, started: started)
-                case .failure(let error): fail(key: key, id: id, error, file: file)
+                case .success(let drawn): encode(job, drawing: drawn.drawing, key: key, id: id, file: file, started: started, held: held)
+                case .failure(let error):
+                    answers.releaseEncoding(held)
+                    fail(key: key, id: id, error, file: file)
                 }
             }
-            if !queued { fail(key: key, id: id, GlsliceError(.unavailable, "the server is stopping"), file: file) }
+            if !queued {
+                answers.releaseEncoding(held)
+                fail(key: key, id: id, GlsliceError(.unavailable, "the server is stopping"), file: file)
+            }
         }
     }
 
+    /// Why a WebP of `size` is not encoded here: past WebP's side limit, or
+    /// needing more than all of `--answer-mb` to encode (a 400: asking again will not help).
+    private func webPRefusal(_ size: PixelSize) -> GlsliceError? {
+        if let why = WebPWriter.refusal(for: size) { return GlsliceError(.badInput, option: .format, why) }
+        let bytes = size.pixelCount * WebPWriter.encodeBytesPerPixel
+        guard bytes > answers.capacity else { return nil }
+        return GlsliceError(.badInput, option: .format,
+            "webp: encoding a \(size) px WebP takes about \(bytes >> 20) MiB, more than --answer-mb \(answers.capacity >> 20) allows; ask for format=png")
+    }
+
     /// On a render thread: the encode step into memory, the cache, the answer.
+    /// `held` bytes of `--answer-mb` (a WebP's encoding memory) are let go once encoded.
     private func encode(_ job: PreparedJob, drawing: Drawing, key: String, id: UInt64, file: String,
-                        started: ContinuousClock.Instant) {
+                        started: ContinuousClock.Instant, held: Int) {
         do {
-            let data = try EncodeStep.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
-            let png = ByteBuffer(bytes: data)
-            cache.put(job.digest, png)
+            let data: [UInt8]
+            do {
+                defer { answers.releaseEncoding(held) }
+                data = try EncodeStep.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
+            }
+            let image = ByteBuffer(bytes: data)
+            cache.put(job.digest, image)
             metrics.renders.increment()
             metrics.renderSeconds.record(ContinuousClock.now - started)
-            finish(key: key, id: id, .success((png, job.digest)))
+            finish(key: key, id: id, .success((image, job.digest, job.request.format ?? .png)))
         } catch {
             fail(key: key, id: id, error, file: file)
         }
@@ -249,7 +293,7 @@ final class RenderService: Sendable {
 
     /// Answers everyone waiting on flight `id` of `key`; false when it was already answered.
     @discardableResult
-    private func finish(key: String, id: UInt64, _ result: Result<(ByteBuffer, String), Refusal>) -> Bool {
+    private func finish(key: String, id: UInt64, _ result: Result<Rendered, Refusal>) -> Bool {
         let waiters = flights.withLock { flights -> [Waiter]? in
             guard let flight = flights.byKey[key], flight.id == id else { return nil }
             flights.byKey[key] = nil
@@ -260,9 +304,9 @@ final class RenderService: Sendable {
         return true
     }
 
-    private func rememberedDigest(_ key: String) -> String? {
+    private func remembered(_ key: String) -> Memo? {
         guard let memo = memo.withLock({ $0[key] }) else { return nil }
-        return memo.stamps.allSatisfy({ $0.isCurrent(in: options.root.scope) }) ? memo.digest : nil
+        return memo.stamps.allSatisfy({ $0.isCurrent(in: options.root.scope) }) ? memo : nil
     }
 
     private func remember(_ key: String, _ entry: Memo) {

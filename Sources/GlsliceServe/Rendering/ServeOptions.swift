@@ -4,8 +4,13 @@ import GlsliceKit
 /// Everything `glslice serve` is told, checked once before anything starts.
 public struct ServeOptions: Sendable {
     public var root: SourceRoot
+    /// `--bind`'s host as given (shown in the log line).
     public var host: String
     public var port: Int
+    /// The address `host` resolved to: what is bound, and whether it is loopback.
+    public var bindAddress: BindResolution
+    /// The `Host` names answered (`--host-name`, and loopback ones on a loopback server).
+    public var knownHosts: KnownHosts
     /// Set: every render URL must be signed with it.
     public var signer: URLSigner?
     public var backend: BackendChoice
@@ -54,7 +59,8 @@ public struct ServeOptions: Sendable {
                 limits: Limits = Limits(maxOutputPixels: ServeOptions.defaultMaxOutputPixels),
                 timeout: Duration = .seconds(30), preview: Bool? = nil, insecurePublic: Bool = false,
                 accessLog: Bool = true, idleTimeout: Duration = .seconds(30),
-                maxConnections: Int = ServeOptions.defaultMaxConnections, answerBytes: Int = 256 << 20) throws {
+                maxConnections: Int = ServeOptions.defaultMaxConnections, answerBytes: Int = 256 << 20,
+                hostNames: [String] = [], resolve: (String) throws -> [String] = BindResolution.systemResolve) throws {
         guard idleTimeout > .zero else { throw GlsliceError(.usage, "--idle-timeout must be positive") }
         guard (1...1_000_000).contains(maxConnections) else {
             throw GlsliceError(.usage, "--max-connections must be 1 to 1000000, got \(maxConnections)")
@@ -64,9 +70,13 @@ public struct ServeOptions: Sendable {
         guard (0...1_000_000).contains(queueLimit) else { throw GlsliceError(.usage, "--queue must be 0 to 1000000, got \(queueLimit)") }
         guard (0...65535).contains(port) else { throw GlsliceError(.usage, "the port must be 0 to 65535, got \(port)") }
         guard timeout > .zero else { throw GlsliceError(.usage, "--timeout must be positive") }
-        let loopback = Self.isLoopback(host)
+        for name in hostNames where name.isEmpty || name.contains(where: { $0 == ":" || $0 == "/" || $0 == " " }) {
+            throw GlsliceError(.usage, "--host-name must be a bare name (example.com, no port or scheme), got '\(name)'")
+        }
+        let bound = try BindResolution(host: host, resolve: resolve)
+        let loopback = bound.isLoopback
         if signer == nil && !loopback && !insecurePublic {
-            throw GlsliceError(.usage, "without --key-file the server listens on loopback only (127.0.0.1, ::1, localhost), not \(host); give --key-file K to require signed URLs, or --insecure-public to serve anyone")
+            throw GlsliceError(.usage, "without --key-file the server listens on loopback only (127.0.0.1, ::1, localhost), not \(host) (\(bound.address)); give --key-file K to require signed URLs, or --insecure-public to serve anyone")
         }
         if preview == true && signer != nil {
             throw GlsliceError(.usage, "the preview page asks for unsigned renders, so it cannot run with --key-file; run a second server on loopback without a key for previews")
@@ -74,6 +84,8 @@ public struct ServeOptions: Sendable {
         self.root = root
         self.host = host
         self.port = port
+        bindAddress = bound
+        knownHosts = KnownHosts(names: hostNames, loopbackServer: loopback)
         self.signer = signer
         self.backend = backend
         self.device = device
@@ -89,10 +101,6 @@ public struct ServeOptions: Sendable {
         // On by default where only this machine can reach it and no key is asked for.
         self.preview = preview ?? (loopback && signer == nil)
         self.accessLog = accessLog
-    }
-
-    public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
     /// `HOST:PORT`, `[V6]:PORT`, `HOST` or `:PORT`.

@@ -1,0 +1,15 @@
+import Hummingbird
+
+/// Answers 421 to a request whose `Host` the server is not known by
+/// (`KnownHosts`): a DNS-rebinding page never reaches a route.
+struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
+    let hosts: KnownHosts
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard hosts.allows(request.head.authority) else {
+            let name = request.head.authority ?? ""
+            throw Refusal(statusCode: 421, message: "this server is not known by the name '\(name)' (Host); start it with --host-name to answer it")
+        }
+        return try await next(request, context)
+    }
+}
