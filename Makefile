@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory time-tool fixtures clean
+.PHONY: install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -123,6 +123,11 @@ bench-peers: setup time-tool
 # 200,000 jobs (small outputs) through batch on the CPU backend: peak RSS stays flat.
 bench-memory: setup time-tool
 	Scripts/bench-memory.sh
+
+# serve's peak RSS against --answer-mb 256 under ulimit -v: lattice URLs at the region
+# limit, two and three concurrent WebPs by name and by Accept (Scripts/bench-serve-memory.py).
+bench-serve-memory: setup
+	python3 Scripts/bench-serve-memory.py $(GLSLICE)
 
 # /usr/bin/time -v measures peak RSS in the benchmarks (Debian package `time`).
 time-tool:

@@ -4,7 +4,7 @@
 One server over a copy of Fixtures/ (CPU backend, default cache, --idle-timeout 30).
 The 64 connections are:
   56  wrk, cycling through a mix: renders of 3,000 distinct URLs (so the response
-      cache churns), /preview/info and /preview/sources, and bad requests (a bad
+      cache churns; a third of them WebP), /preview/info and /preview/sources, and bad requests (a bad
       option: 400; a missing file and a path escape: 404);
    4  slow readers: each asks for a large render and reads it 4 KiB at a time,
       10 times a second, then starts again;
@@ -42,6 +42,8 @@ def mix():
             path, extra = SOURCES[render % len(SOURCES)]
             step = render // len(SOURCES)
             query = f"size={40 + step % 300}x{24 + step // 3 % 200}" + (("&" + extra) if extra else "")
+            if render % 3 == 0:
+                query += "&format=webp"  # a third are lossless WebP (its encoder's memory is held in --answer-mb)
             out.append(f"/render/{path}?{query}")
             render += 1
         out += ["/preview/sources", "/preview/info/bubble.9.png", "/preview/info/button.imageset?scale=2",
@@ -82,7 +84,7 @@ def slow_reader(port, stop, counts):
             s = socket.socket()
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             s.connect(("127.0.0.1", port))
-            s.sendall(b"GET /render/texture.png?pixels=1400x1400&insets=6&mode=round HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            s.sendall(b"GET /render/texture.png?pixels=1400x1400&insets=6&mode=round HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             while not stop.is_set():
                 chunk = s.recv(4096)
                 if not chunk:
@@ -101,7 +103,7 @@ def idler(port, stop, counts, half_sent):
         try:
             s = socket.create_connection(("127.0.0.1", port))
             if half_sent:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             s.settimeout(1)
             while not stop.is_set():
                 try:

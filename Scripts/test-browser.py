@@ -62,7 +62,9 @@ class Browser:
 
         self.proc = subprocess.Popen(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-             "--remote-debugging-pipe", f"--user-data-dir={profile}", "--window-size=1400,900", "about:blank"],
+             "--remote-debugging-pipe", f"--user-data-dir={profile}", "--window-size=1400,900",
+             # A name that resolves to 127.0.0.1, as a DNS-rebinding page's would.
+             "--host-resolver-rules=MAP rebind.test 127.0.0.1", "about:blank"],
             preexec_fn=fds, pass_fds=(3, 4), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_r)
         os.close(from_w)
@@ -299,6 +301,47 @@ def check_border_images(browser, scratch, count=32):
                          f" border-image (largest difference {worst})")
 
 
+def cross_site_checks(browser, port, root, scratch):
+    """Issue 31's findings 1 and 2 in a real browser: writes from a foreign origin and a
+    rebound Host are refused, and nothing is written; the page's own tab is restored."""
+    import http.server
+    import threading
+    page = os.path.join(scratch, "evil")
+    os.makedirs(page, exist_ok=True)
+    with open(os.path.join(page, "index.html"), "w") as f:
+        f.write("<!doctype html><title>another site</title>")
+    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=page, **k)
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    target = os.path.join(root, "bubble.9.png")
+    before = open(target, "rb").read()
+    own = browser.session
+    try:
+        browser.open(f"http://127.0.0.1:{other.server_port}/index.html")
+        browser.wait_for("document.readyState === 'complete' && document.title === 'another site'", "the other site's page")
+        url = f"http://127.0.0.1:{port}/preview/save-nine-patch"
+        body = json.dumps({"source": "panel.png", "output": "bubble.9.png", "x": [[6, 11]], "y": [[7, 9]]})
+        sent = browser.eval(f"""(async () => {{
+            const body = {json.dumps(body)};
+            const simple = await fetch({json.dumps(url)}, {{method: "POST", mode: "no-cors", headers: {{"content-type": "text/plain"}}, body}})
+                .then(r => r.type, e => "error");
+            const cors = await fetch({json.dumps(url)}, {{method: "POST", headers: {{"content-type": "application/json"}}, body}})
+                .then(r => "answered " + r.status, e => "blocked");
+            return [simple, cors];
+        }})()""")
+        refused = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
+        check(open(target, "rb").read() == before and sent[1] == "blocked" and 'status="415"' in refused,
+              f"a page on another origin wrote nothing: no-cors text/plain answered 415, the JSON POST's preflight was refused ({sent})")
+        browser.open(f"http://rebind.test:{port}/preview/sources")
+        browser.wait_for("document.readyState === 'complete' && document.body !== null", "the rebound page")
+        text = browser.eval("document.body.innerText")
+        check("not known by the name 'rebind.test" in text and "bubble" not in text,
+              f"a rebound name (rebind.test -> 127.0.0.1) is answered 421, not the source list ({text[:120]!r})")
+    finally:
+        browser.session = own
+        other.shutdown()
+
+
 def save_screenshot(browser, path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     shot = browser.send("Page.captureScreenshot", {"format": "png"})
@@ -435,6 +478,11 @@ def main():
         lefts = sorted((image["scale"], image["resizing"]["cap-insets"]["left"]) for image in contents["images"] if "resizing" in image)
         check(lefts == [("1x", 10), ("2x", 20), ("3x", 30)], f"Write to image set put 10 pt into each image's left cap-inset ({lefts})")
         verify(browser, port, root, scratch, "the image set's caps written")
+
+        # 6c''. Another site cannot write through the user's browser, nor can a rebound name
+        # read: a page at another origin POSTs as a no-cors form would (text/plain, no
+        # preflight) and as JSON (which needs a preflight the server never grants).
+        cross_site_checks(browser, port, root, scratch)
 
         # 6d. A refused render: the message shows, the last good render stays.
         good = browser.eval("window.preview.goodUrl")

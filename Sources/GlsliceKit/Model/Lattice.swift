@@ -64,15 +64,19 @@ package struct Lattice: Sendable, Equatable {
         }
     }
 
+    /// aapt2 refuses a nine-patch with more regions (columns × rows) than this;
+    /// every lattice is held to it (`checkRegions`).
+    package static let maxRegions = 127
+
     /// Cells: columns × rows, as a lattice draws them.
     package var regions: Int { x.count * y.count }
 
     /// Refuses a lattice with more regions than a `.9.png` may have
-    /// (`NinePatch.maxRegions`, aapt2's): a plan, and the GPU's vertices, grow with them.
+    /// (`maxRegions`, aapt2's): a plan, and the GPU's vertices, grow with them.
     package func checkRegions(option: RequestOption? = nil) throws {
-        guard regions <= NinePatch.maxRegions else {
+        guard regions <= Lattice.maxRegions else {
             throw GlsliceError(.usage, option: option,
-                "makes \(x.count) columns x \(y.count) rows = \(regions) regions; a nine-patch may have at most \(NinePatch.maxRegions) (aapt2's limit)")
+                "makes \(x.count) columns x \(y.count) rows = \(regions) regions; a nine-patch may have at most \(Lattice.maxRegions) (aapt2's limit)")
         }
     }
 

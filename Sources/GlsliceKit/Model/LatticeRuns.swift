@@ -16,7 +16,7 @@ public struct LatticeRuns: Sendable, Equatable {
     }
 
     /// A lattice is held to a `.9.png`'s limit, aapt2's 127 regions (columns ×
-    /// rows, `NinePatch.maxRegions`): a URL's cost then stays that of a nine-patch.
+    /// rows, `Lattice.maxRegions`): a URL's cost then stays that of a nine-patch.
     /// 64 runs along one axis make at least 127 columns, so no more are read.
     package static let maxRunsPerAxis = 64
 

@@ -29,8 +29,6 @@ package struct NinePatch: Sendable, Equatable {
     package var lattice: Lattice
     package var bounds: NinePatchBounds
 
-    /// aapt2 refuses a nine-patch with more regions (columns × rows) than this.
-    package static let maxRegions = 127
 
     /// The content box as insets of the artwork.
     package var padding: PixelInsets { bounds.padding }
@@ -68,9 +66,9 @@ package struct NinePatch: Sendable, Equatable {
         let bottom = try border.runs(along: .bottom), right = try border.runs(along: .right)
         let w = image.width - 2, h = image.height - 2
         let columns = NinePatch.regionCount(top.black, w), rows = NinePatch.regionCount(left.black, h)
-        guard columns * rows <= NinePatch.maxRegions else {
+        guard columns * rows <= Lattice.maxRegions else {
             throw GlsliceError(.badInput,
-                "too many regions in 9-patch: \(columns) columns x \(rows) rows = \(columns * rows); aapt2 allows \(NinePatch.maxRegions)")
+                "too many regions in 9-patch: \(columns) columns x \(rows) rows = \(columns * rows); aapt2 allows \(Lattice.maxRegions)")
         }
         lattice = try Lattice(width: w, height: h, stretchX: top.black, stretchY: left.black)
         let padX = try border.padding(bottom.black, stretch: top.black, length: w, edge: .bottom)

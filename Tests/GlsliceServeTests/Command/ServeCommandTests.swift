@@ -99,7 +99,7 @@ import Testing
         let (process, err, port, seen) = try startServe(["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu",
                                                          "--drain-timeout", drainTimeout, "--timeout", "600"])
         let client = try RawClient(port: port, receiveBuffer: 65536)
-        client.send("GET /render/noise.png?pixels=4096x4096 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        client.send("GET /render/noise.png?pixels=4096x4096 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         var answer = AnswerProgress()
         answer.read(client, upTo: 1 << 20, seconds: 120)
         #expect(answer.length > 60_000_000, "answer of \(answer.length) bytes")

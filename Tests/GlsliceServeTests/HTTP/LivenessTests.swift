@@ -15,7 +15,7 @@ import Testing
         defer { world.remove() }
         try await withServer(world, idleTimeout: .seconds(1)) { port, _ in
             let halfSent = try RawClient(port: port)
-            halfSent.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            halfSent.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             let idle = try RawClient(port: port)
             #expect(halfSent.closedByServer(within: 20), "a half-sent request stayed open")
             #expect(idle.closedByServer(within: 20), "an idle connection stayed open")
@@ -50,7 +50,7 @@ import Testing
         try await withServer(world, idleTimeout: .seconds(2), answerBytes: budget) { port, server in
             let readers = try (0..<6).map { index -> RawClient in
                 let client = try RawClient(port: port)
-                client.send("GET /render/noise.png?pixels=2048x\(2048 - index)&filter=nearest HTTP/1.1\r\nHost: x\r\n\r\n")
+                client.send("GET /render/noise.png?pixels=2048x\(2048 - index)&filter=nearest HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 return client
             }
             try await eventually("every answer held or refused") {

@@ -126,7 +126,7 @@ import Testing
         var request = RenderRequest(size: .pixels(PixelSize(width: 9000, height: 9000)))
         request.lattice = try LatticeRuns(parsing: "x=\(runs(8));y=2-3,5-6")
         let plan = try PlanBuilder.plan(request, source: source.source, limits: Limits(maxOutputPixels: 1 << 27))
-        #expect(plan.cells.count <= NinePatch.maxRegions && plan.cells.count == 17 * 5)
+        #expect(plan.cells.count <= Lattice.maxRegions && plan.cells.count == 17 * 5)
     }
 
     // 5. A WebP's encoding memory is counted in --answer-mb.
