@@ -1,44 +1,18 @@
 #version 300 es
-// One quad per piece of a cell, in framebuffer pixels. The piece's mapping
-// rides along as flat attributes, so every quad sharing a texture is drawn
-// in one call.
+// One quad per piece of a cell, in framebuffer pixels. Where each pixel
+// samples is not computed here or in the fragment shader: the plan's taps
+// (AxisTaps) ride in an integer texture, one row per job axis, and the quad
+// says which rows are its job's.
 uniform vec2 viewportSize;
 in vec2 position;
-in vec2 cellSizeIn;
-in vec2 originIn;
-in vec2 numIn;
-in vec2 denIn;
-in vec2 wrapIn;
-in vec2 offsetIn;
-in float linearIn;
-in vec2 spaceGapIn;
-in vec2 spacePeriodIn;
-in vec2 spaceCountIn;
-in vec2 spacePixelsIn;
+in vec2 tapRowsIn;   // rows of the taps texture: the job's column taps, its row taps
+in float filledIn;   // 1: a one-colour cell, whose texture is that one texel
 
-flat out vec2 cellSize;
-flat out vec2 origin;
-flat out vec2 num;
-flat out vec2 den;
-flat out vec2 wrapAxis;
-flat out vec2 offset;
-flat out float linearFilter;
-flat out vec2 spaceGap;
-flat out vec2 spacePeriod;
-flat out vec2 spaceCount;
-flat out vec2 spacePixels;
+flat out ivec2 tapRows;
+flat out int filled;
 
 void main() {
-    cellSize = cellSizeIn;
-    origin = originIn;
-    num = numIn;
-    den = denIn;
-    wrapAxis = wrapIn;
-    offset = offsetIn;
-    linearFilter = linearIn;
-    spaceGap = spaceGapIn;
-    spacePeriod = spacePeriodIn;
-    spaceCount = spaceCountIn;
-    spacePixels = spacePixelsIn;
+    tapRows = ivec2(tapRowsIn);
+    filled = int(filledIn);
     gl_Position = vec4(position / viewportSize * 2.0 - 1.0, 0.0, 1.0);
 }

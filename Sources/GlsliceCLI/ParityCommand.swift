@@ -7,7 +7,7 @@ struct ParityCommand: ParsableCommand {
         commandName: "parity",
         abstract: "Render seeded random jobs on the CPU and the GPU and check they agree (docs/RENDERING.md §5).",
         discussion: """
-        Nearest sampling and exact-copy cells must be bit-identical and linear sampling within 1 per channel (docs/RENDERING.md §5). Exits 0 when they are, 1 when not, 69 without a GPU. Run it to trust a new driver.
+        Every pixel must be identical, under both filters and every mode and scale (docs/RENDERING.md §5). Exits 0 when they are, 1 when not, 69 without a GPU. Run it to trust a new driver.
 
         Examples:
           glslice parity --cases 100
@@ -63,7 +63,7 @@ struct ParityCommand: ParsableCommand {
         if let worst = report.worst { print("worst: \(worst) (max \(report.worstDifference))") }
         for violation in report.violations.prefix(10) { print("FAIL \(violation)") }
         if report.passed {
-            print("parity: pass (nearest and exact copies identical, linear within 1)")
+            print("parity: pass (every pixel identical)")
         } else {
             print("parity: FAIL, \(report.violations.count) of \(cases) jobs outside docs/RENDERING.md §5")
             throw ExitCode(1)

@@ -37,7 +37,7 @@ final class PrepareStage: Sendable {
             let finished = options.resume ? FinishedOutput.read(path: job.output) : nil
             // A plain PNG is checked without decoding it: its hash, and the output size its name and request give.
             if let finished, !ImageSet.isImageSet(path: job.input),
-               finished.digest == JobDigest.make(backend: backend, sourceKey: try plainKey(job.input), request: job.request),
+               finished.digest == JobDigest.make(sourceKey: try plainKey(job.input), request: job.request),
                finished.size == (try? plainOutputSize(job)) {
                 skip(job, started: started)
                 return nil

@@ -86,7 +86,12 @@ package struct CPURenderer: Sendable {
                 }
             }
             self.fills = fills
-            spanHasGaps = plan.xSpans.map { $0.pieces.contains { $0.tiles != nil } }
+            // Every `space` span, whether or not a tile fits: one where none does has no
+            // pieces at all, and a fill must leave all of it transparent (the taps say so).
+            spanHasGaps = plan.xSpans.map { span in
+                if case .spaced = span.mapping { return true }
+                return false
+            }
             blendColumns = plan.ySpans.indices.map { y in
                 var ranges: [Range<Int>] = []
                 for x in plan.xSpans.indices where drawn[y * plan.xSpans.count + x] && (fills.isEmpty || fills[y * plan.xSpans.count + x] == nil) {

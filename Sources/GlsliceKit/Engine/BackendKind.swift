@@ -1,6 +1,5 @@
-/// Which backend draws: part of every job digest, since the two may differ by
-/// 1 in a channel (docs/RENDERING.md §5), so a GPU output is never taken for a
-/// CPU one by `--resume` or a cache.
+/// Which backend draws (what `batch --stats` and `/healthz` report). Not part
+/// of the job digest: both write the same bytes (docs/RENDERING.md §5).
 package enum BackendKind: String, Codable, Sendable, CaseIterable {
     case cpu
     case gpu

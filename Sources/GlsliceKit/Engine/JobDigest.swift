@@ -3,17 +3,19 @@ import Foundation
 
 /// What an output records of the job that made it, so `--resume` can tell a
 /// finished output from a stale one: SHA-256 of the renderer's version, the
-/// backend kind, the source's bytes (and an image set's recipe) and the
-/// request's canonical JSON.
+/// source's bytes (and an image set's recipe) and the request's canonical
+/// JSON. Not the backend: both write the same bytes (docs/RENDERING.md §5), so
+/// `--resume` on any node skips what any node finished.
 package enum JobDigest {
     /// The tEXt key under which each output records its job digest.
     package static let textKey = "glslice-job"
     /// Part of every digest: bump when the same job would render different bytes.
-    package static let rendererVersion = "glslice-render/1"
+    /// 2: one sampling for both backends (a `space` span where no tile fits is no longer filled).
+    package static let rendererVersion = "glslice-render/2"
 
     /// The first 32 hex digits of the job's SHA-256.
-    package static func make(backend: BackendKind, sourceKey: SourceKey, request: RenderRequest) -> String {
-        let text = "\(rendererVersion)\n\(backend.rawValue)\n\(sourceKey.digestText)\n\(request.canonicalJSON)\n"
+    package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {
+        let text = "\(rendererVersion)\n\(sourceKey.digestText)\n\(request.canonicalJSON)\n"
         return String(sha256Hex(Data(text.utf8)).prefix(32))
     }
 

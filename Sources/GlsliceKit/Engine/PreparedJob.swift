@@ -15,7 +15,7 @@ package struct PreparedJob: Sendable {
         self.source = source
         self.backend = backend
         plan = try PlanBuilder.plan(request, source: source.source, limits: limits)
-        digest = JobDigest.make(backend: backend, sourceKey: source.key, request: request)
+        digest = JobDigest.make(sourceKey: source.key, request: request)
     }
 
     package var size: PixelSize { plan.size }
@@ -25,7 +25,7 @@ package struct PreparedJob: Sendable {
     package func written(as format: ImageFormat) -> PreparedJob {
         var job = self
         job.request.format = format
-        job.digest = JobDigest.make(backend: backend, sourceKey: source.key, request: job.request)
+        job.digest = JobDigest.make(sourceKey: source.key, request: job.request)
         return job
     }
 

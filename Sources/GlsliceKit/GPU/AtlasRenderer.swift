@@ -51,6 +51,8 @@ final class AtlasRenderer<Item> {
     /// Places an output that `fits`, drawing the atlas first when it is full.
     /// `upload` makes the plan's textures; its error is the caller's to report.
     func add(_ item: Item, size: PixelSize, upload: () throws -> GPURenderer.UploadedPlan) throws {
+        // Two rows of the draw's taps texture per output.
+        if (pending.count + 1) * 2 > renderer.maxTapRows { flush() }
         var spot = shelf.place(size)
         if spot == nil {
             flush()

@@ -3,12 +3,11 @@ import Shaders
 
 /// The GPU backend: OpenGL ES 3 through a headless EGL context.
 ///
-/// Each source cell becomes its own texture with `GL_REPEAT` or
-/// `GL_CLAMP_TO_EDGE` per axis, so sampling never reads a neighbouring
-/// segment; each piece of each cell is one quad whose fragment shader
-/// evaluates the plan's per-axis mapping. The texture unit fetches texel
-/// centres and the shader blends `linear` with float weights (hardware
-/// bilinear weights have 8 bits and miss docs/RENDERING.md §5's tolerance).
+/// Each source cell becomes its own texture, so sampling never reads a
+/// neighbouring segment; each piece of each cell is one quad. Where each
+/// pixel samples is the plan's (`AxisTaps`, uploaded as an integer texture);
+/// the fragment shader fetches those texels and blends them with the CPU's
+/// integer arithmetic, so both backends write the same bytes (docs/RENDERING.md §5).
 /// Not `Sendable`: one renderer, with its context, per rendering thread.
 package final class GPURenderer {
     package let context: GPUContext
@@ -31,15 +30,16 @@ package final class GPURenderer {
     var targetLimitOverride: (width: Int, height: Int)?
 
     struct Uniforms {
-        var viewportSize, cell: GLint
+        var viewportSize, cell, taps: GLint
     }
 
-    /// Per-vertex attributes: position then the piece's mapping (see nine_slice.vert).
-    static let attributes: [(name: String, size: Int)] = [
-        ("position", 2), ("cellSizeIn", 2), ("originIn", 2), ("numIn", 2), ("denIn", 2), ("wrapIn", 2),
-        ("offsetIn", 2), ("linearIn", 1),
-        ("spaceGapIn", 2), ("spacePeriodIn", 2), ("spaceCountIn", 2), ("spacePixelsIn", 2),
-    ]
+    /// Per-vertex attributes: position, the job's rows of the taps texture, and
+    /// whether the cell is one colour (see nine_slice.vert).
+    static let attributes: [(name: String, size: Int)] = [("position", 2), ("tapRowsIn", 2), ("filledIn", 1)]
+    /// The taps texture (texture unit 1), re-specified for each draw.
+    private let tapsTexture: GLuint
+    /// Rows one draw's taps texture may have: two per job drawn.
+    var maxTapRows: Int { min(context.limits.maxTextureSize, 8192) }
     static let floatsPerVertex = attributes.reduce(0) { $0 + $1.size }
 
     package init(context: GPUContext) throws {
@@ -51,17 +51,19 @@ package final class GPURenderer {
             guard value >= 0 else { throw GlsliceError(.internal, "glGetUniformLocation(\(name)) found nothing") }
             return value
         }
-        let uniforms = Uniforms(viewportSize: try location("viewportSize"), cell: try location("cell"))
+        let uniforms = Uniforms(viewportSize: try location("viewportSize"), cell: try location("cell"), taps: try location("taps"))
         var attributeLocations: [GLuint] = []
         for attribute in GPURenderer.attributes {
             let value = glGetAttribLocation(program, attribute.name)
             guard value >= 0 else { throw GlsliceError(.internal, "glGetAttribLocation(\(attribute.name)) found nothing") }
             attributeLocations.append(GLuint(value))
         }
-        var objects: [GLuint] = [0, 0, 0]
+        var objects: [GLuint] = [0, 0, 0, 0]
         try GLCheck.gl("glGenVertexArrays") { glGenVertexArrays(1, &objects[0]) }
         try GLCheck.gl("glGenBuffers") { glGenBuffers(1, &objects[1]) }
         try GLCheck.gl("glGenFramebuffers") { glGenFramebuffers(1, &objects[2]) }
+        try GLCheck.gl("glGenTextures") { glGenTextures(1, &objects[3]) }
+        tapsTexture = objects[3]
         self.program = program
         self.uniforms = uniforms
         vertexArray = objects[0]
@@ -81,6 +83,15 @@ package final class GPURenderer {
         }
         try GLCheck.gl("glUseProgram") { glUseProgram(program) }
         try GLCheck.gl("glUniform1i(cell)") { glUniform1i(uniforms.cell, 0) }
+        try GLCheck.gl("glUniform1i(taps)") { glUniform1i(uniforms.taps, 1) }
+        try GLCheck.gl("glActiveTexture(taps)") { glActiveTexture(GLenum(GL_TEXTURE1)) }
+        try GLCheck.gl("glBindTexture(taps)") { glBindTexture(GLenum(GL_TEXTURE_2D), tapsTexture) }
+        try GLCheck.gl("glTexParameteri(taps)") {
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), 0)
+        }
+        try GLCheck.gl("glActiveTexture(cell)") { glActiveTexture(GLenum(GL_TEXTURE0)) }
         try GLCheck.gl("glDisable(GL_BLEND)") { glDisable(GLenum(GL_BLEND)) }
         try GLCheck.gl("glPixelStorei(GL_PACK_ALIGNMENT)") { glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1) }
         try GLCheck.gl("glPixelStorei(GL_UNPACK_ALIGNMENT)") { glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1) }
@@ -94,6 +105,8 @@ package final class GPURenderer {
             glDeleteVertexArrays(1, &arrays)
             var framebuffers = [framebuffer]
             glDeleteFramebuffers(1, &framebuffers)
+            var taps = [tapsTexture]
+            glDeleteTextures(1, &taps)
             if renderbuffer != 0 { glDeleteRenderbuffers(1, &renderbuffer) }
             let cached = textureCache.values.map(\.name)
             if !cached.isEmpty { glDeleteTextures(GLsizei(cached.count), cached) }
@@ -117,8 +130,6 @@ package final class GPURenderer {
         var source: SourceKey
         var x: Range<Int>
         var y: Range<Int>
-        var wrapS: GLint
-        var wrapT: GLint
     }
 
     private var textureCache: [TextureKey: (name: GLuint, lastUse: UInt64)] = [:]
@@ -134,12 +145,12 @@ package final class GPURenderer {
         for victim in victims { textureCache[victim.key] = nil }
     }
 
-    /// A texture holding `rect` of `source` with the given wrap modes: from the
+    /// A texture holding `rect` of `source`: from the
     /// cache when `sourceKey` names it, else a new one the caller owns.
-    fileprivate func texture(source: PremultipliedImage, sourceKey: SourceKey?, rect: (x: Range<Int>, y: Range<Int>),
-                             wrapS: GLint, wrapT: GLint) throws -> (name: GLuint, owned: Bool) {
+    fileprivate func texture(source: PremultipliedImage, sourceKey: SourceKey?, rect: (x: Range<Int>, y: Range<Int>))
+        throws -> (name: GLuint, owned: Bool) {
         textureClock += 1
-        let key = sourceKey.map { TextureKey(source: $0, x: rect.x, y: rect.y, wrapS: wrapS, wrapT: wrapT) }
+        let key = sourceKey.map { TextureKey(source: $0, x: rect.x, y: rect.y) }
         if let key, let hit = textureCache[key] {
             textureCache[key] = (hit.name, textureClock)
             return (hit.name, false)
@@ -153,8 +164,9 @@ package final class GPURenderer {
             try GLCheck.gl("glTexParameteri") {
                 glTexParameteri(target, GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
                 glTexParameteri(target, GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-                glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_S), wrapS)
-                glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_T), wrapT)
+                // Read with texelFetch at the plan's addresses: the wrap modes never apply.
+                glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+                glTexParameteri(target, GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
                 glTexParameteri(target, GLenum(GL_TEXTURE_MAX_LEVEL), 0)
             }
             try source.rgba.pixels.withUnsafeBytes { raw in
@@ -200,17 +212,13 @@ package final class GPURenderer {
             var draws: [(Int, CellPlan)] = []
             var textures: [GLuint] = []
             var owned: [GLuint] = []
-            func wrap(_ span: AxisSpan) -> GLint {
-                GLint(span.pieces.first?.addressing == .wrap ? GL_REPEAT : GL_CLAMP_TO_EDGE)
-            }
             do {
                 for cell in plan.cells {
                     // A transparent cell is the cleared framebuffer; a one-colour cell needs one texel, not its whole rect.
                     if cell.fill == .transparent { continue }
                     var rect = cell.sourceRect
                     if cell.fill != nil { rect = (rect.x.lowerBound..<rect.x.lowerBound + 1, rect.y.lowerBound..<rect.y.lowerBound + 1) }
-                    let texture = try renderer.texture(source: source, sourceKey: sourceKey, rect: rect,
-                                                       wrapS: wrap(cell.x), wrapT: wrap(cell.y))
+                    let texture = try renderer.texture(source: source, sourceKey: sourceKey, rect: rect)
                     textures.append(texture.name)
                     if texture.owned { owned.append(texture.name) }
                     draws.append((textures.count - 1, cell))
@@ -296,6 +304,18 @@ package final class GPURenderer {
         }
         try GLCheck.gl("glUniform2f(viewportSize)") { glUniform2f(uniforms.viewportSize, Float(width), Float(height)) }
         if list.runs.isEmpty { return }
+        guard list.tapWidth <= context.limits.maxTextureSize, list.tapRows.count <= maxTapRows else {
+            throw GlsliceError(.internal, "taps of \(list.tapWidth)x\(list.tapRows.count) exceed this GPU's texture limit")
+        }
+        let taps = list.tapTexels()
+        try GLCheck.gl("glActiveTexture(taps)") { glActiveTexture(GLenum(GL_TEXTURE1)) }
+        try taps.withUnsafeBytes { raw in
+            try GLCheck.gl("glTexImage2D(taps)") {
+                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32UI, GLsizei(max(1, list.tapWidth)), GLsizei(list.tapRows.count), 0,
+                             GLenum(GL_RGBA_INTEGER), GLenum(GL_UNSIGNED_INT), raw.baseAddress)
+            }
+        }
+        try GLCheck.gl("glActiveTexture(cell)") { glActiveTexture(GLenum(GL_TEXTURE0)) }
         try list.vertices.withUnsafeBytes { raw in
             try GLCheck.gl("glBufferData") {
                 glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))

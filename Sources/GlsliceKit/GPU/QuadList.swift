@@ -1,9 +1,11 @@
 import CEGL
 
 extension GPURenderer {
-    /// Quads to draw into the framebuffer: one per (x piece, y piece) of each
-    /// cell (one per cell: a span is one piece, `space` included), each with
-    /// the attributes that map its pixels back to its job.
+    /// Quads to draw into the framebuffer, one per (x piece, y piece) of each
+    /// drawn cell, and the taps texture they read: for each job drawn, a row of
+    /// its column taps placed at its framebuffer columns and a row of its row
+    /// taps placed at its framebuffer rows (the plan's `AxisTaps`, as texels
+    /// of first, second, weight, visible; texel indices within the cell).
     struct QuadList {
         /// Consecutive quads that share a texture: one draw call.
         struct Run {
@@ -14,17 +16,23 @@ extension GPURenderer {
         var runs: [Run] = []
         var vertices: [Float] = []
         var quadCount = 0
+        /// The taps texture's rows: where each starts (a framebuffer column or
+        /// row) and its texels, four `UInt32`s a pixel.
+        var tapRows: [(start: Int, texels: [UInt32])] = []
+        /// The taps texture's width: the end of its longest row.
+        var tapWidth = 0
 
         /// Adds the part of `job`'s output in `columns × rows`, placed with that
         /// rectangle's corner at framebuffer pixel `at`.
         mutating func append(_ job: UploadedPlan, columns: Range<Int>, rows: Range<Int>, at: (x: Int, y: Int)) {
+            let plan = job.plan
+            let xRow = Float(tapRows.count), yRow = Float(tapRows.count + 1)
+            addTaps(AxisTaps(spans: plan.xSpans, range: columns, filter: plan.filter), spans: plan.xSpans, at: at.x)
+            addTaps(AxisTaps(spans: plan.ySpans, range: rows, filter: plan.filter), spans: plan.ySpans, at: at.y)
             let offset = (Float(columns.lowerBound - at.x), Float(rows.lowerBound - at.y))
-            let linear: Float = job.plan.filter == .linear ? 1 : 0
             for (texture, cell) in job.draws {
-                // A one-colour cell's texture is its one texel: u = 0 everywhere, no blend (CellFill).
-                let filled = cell.fill != nil
-                let cellSize = filled ? (Float(1), Float(1)) : (Float(cell.x.segment.length), Float(cell.y.segment.length))
-                let cellLinear: Float = filled ? 0 : linear
+                // A one-colour cell's texture is its one texel (CellFill).
+                let filled: Float = cell.fill != nil ? 1 : 0
                 for yPiece in cell.y.pieces {
                     let y = yPiece.destination.clamped(to: rows)
                     if y.isEmpty { continue }
@@ -33,20 +41,8 @@ extension GPURenderer {
                         if x.isEmpty { continue }
                         let x0 = Float(x.lowerBound) - offset.0, x1 = Float(x.upperBound) - offset.0
                         let y0 = Float(y.lowerBound) - offset.1, y1 = Float(y.upperBound) - offset.1
-                        let mapping: [Float] = [
-                            cellSize.0, cellSize.1, Float(xPiece.origin), Float(yPiece.origin),
-                            filled ? 0 : Float(xPiece.num), filled ? 0 : Float(yPiece.num), Float(xPiece.den), Float(yPiece.den),
-                            xPiece.addressing == .wrap ? 1 : 0, yPiece.addressing == .wrap ? 1 : 0,
-                            offset.0, offset.1, cellLinear,
-                            Float(xPiece.tiles?.gap ?? 0), Float(yPiece.tiles?.gap ?? 0),
-                            Float(xPiece.tiles?.period ?? 1), Float(yPiece.tiles?.period ?? 1),
-                            Float(xPiece.tiles?.count ?? 0), Float(yPiece.tiles?.count ?? 0),
-                            Float(xPiece.tiles?.pixels ?? 0), Float(yPiece.tiles?.pixels ?? 0),
-                        ]
                         for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x0, y1), (x1, y0), (x1, y1)] {
-                            vertices.append(px)
-                            vertices.append(py)
-                            vertices.append(contentsOf: mapping)
+                            vertices.append(contentsOf: [px, py, xRow, yRow, filled])
                         }
                         let name = job.textures[texture]
                         if let last = runs.last, last.texture == name, last.firstQuad + last.quads == quadCount {
@@ -58,6 +54,30 @@ extension GPURenderer {
                     }
                 }
             }
+        }
+
+        /// One axis's taps as a texture row starting at framebuffer position `at`.
+        private mutating func addTaps(_ taps: AxisTaps, spans: [AxisSpan], at: Int) {
+            var texels = [UInt32](repeating: 0, count: taps.range.count * 4)
+            for i in 0..<taps.range.count where taps.visible[i] && taps.spanIndex[i] >= 0 {
+                let start = Int32(spans[Int(taps.spanIndex[i])].segment.start)
+                texels[i * 4] = UInt32(taps.first[i] - start)
+                texels[i * 4 + 1] = UInt32(taps.second[i] - start)
+                texels[i * 4 + 2] = taps.weight[i]
+                texels[i * 4 + 3] = 1
+            }
+            tapRows.append((at, texels))
+            tapWidth = max(tapWidth, at + taps.range.count)
+        }
+
+        /// The taps texture's texels, row after row, `tapWidth` wide.
+        func tapTexels() -> [UInt32] {
+            var all = [UInt32](repeating: 0, count: max(1, tapWidth) * tapRows.count * 4)
+            for (index, row) in tapRows.enumerated() {
+                let base = (index * tapWidth + row.start) * 4
+                all.replaceSubrange(base..<base + row.texels.count, with: row.texels)
+            }
+            return all
         }
     }
 }

@@ -13,7 +13,7 @@ final class RenderService: Sendable {
     let gpu: SharedGPUDrawer?
     /// What renders draw with: `cpu`, or `gpu (RENDERER)`.
     let backendDescription: String
-    /// Part of every job digest.
+    /// What draws (the digest does not depend on it).
     var backendKind: BackendKind { gpu == nil ? .cpu : .gpu }
     /// Renders handed to the GPU thread and not yet back on a render thread.
     private let atGPU = Locked(0)

@@ -7,7 +7,7 @@ import NIOCore
 import Testing
 
 /// docs/HARDENING.md, round three: one test per finding (the GPU's float
-/// limits, finding 11, are issue 32's).
+/// limits, finding 11, are `GPUFloatLimitTests`).
 @Suite struct RoundThreeTests {
     static let save = "/preview/save-nine-patch"
     static let saveBody = #"{"source": "panel.png", "output": "bubble.9.png", "x": [[6, 11]], "y": [[7, 9]]}"#
