@@ -103,6 +103,44 @@ struct GPUCommandTests {
         #expect(outputs[0] == outputs[1])
     }
 
+    /// RENDERING.md §5: one sampling, so every mode and filter (linear blends, space
+    /// gaps, rounds, scales 1.5 and 2) gives the same file on both backends, PNG and
+    /// WebP, and a batch resumed on the other backend finds nothing to do.
+    @Test func aBatchWritesTheSameFilesOnEitherBackendAndResumesAcrossThem() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines: [String] = []
+        let sources = [("texture.png", "6"), ("button@2x.png", "14,12,14,12"), ("shadow.png", "16"), ("bubble.9.png", "0")]
+        for (index, mode) in ["stretch", "tile", "round", "space", "repeat"].enumerated() {
+            for (sourceIndex, (name, insets)) in sources.enumerated() {
+                for (filterIndex, filter) in ["linear", "nearest"].enumerated() {
+                    let n = (index * sources.count + sourceIndex) * 2 + filterIndex
+                    let format = n % 3 == 0 ? "webp" : "png"
+                    let caps = insets == "0" ? "" : #", "insets": "\#(insets)""#
+                    lines.append(#"{"input": "\#(fixtures.appendingPathComponent(name).path)", "output": "\#(n).\#(format)", "size": "\#(58 + n * 8)x\#(32 + n * 4)", "scale": \#([1, 1.5, 2][n % 3])\#(caps), "mode": "\#(mode)", "filter": "\#(filter)"}"#)
+                }
+            }
+        }
+        let manifest = folder.appendingPathComponent("jobs.jsonl")
+        try lines.joined(separator: "\n").write(to: manifest, atomically: true, encoding: .utf8)
+        for backend in ["cpu", "gpu"] {
+            let result = try glslice(["batch", manifest.path, "--backend", backend, "--out-dir", folder.appendingPathComponent(backend).path])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        var compared = 0
+        for line in lines.indices {
+            let name = "\(line).\(line % 3 == 0 ? "webp" : "png")"
+            let cpu = try Data(contentsOf: folder.appendingPathComponent("cpu/" + name))
+            let gpu = try Data(contentsOf: folder.appendingPathComponent("gpu/" + name))
+            #expect(cpu == gpu, "\(name) differs between the backends")
+            compared += 1
+        }
+        #expect(compared == 40)
+        // What the CPU finished, a GPU node skips (the PNGs: a WebP carries no digest and is drawn again).
+        let resumed = try glslice(["batch", manifest.path, "--backend", "gpu", "--resume", "--out-dir", folder.appendingPathComponent("cpu").path])
+        #expect(resumed.status == 0 && resumed.stderr.contains("\(lines.indices.filter { $0 % 3 != 0 }.count) skipped"), "\(resumed.stderr)")
+    }
+
     @Test func doctorNamesTheRenderer() throws {
         let result = try glslice(["doctor"])
         #expect(result.status == 0)
