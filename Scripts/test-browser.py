@@ -100,6 +100,7 @@ class Browser:
         self.send("Page.enable")
         self.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False})
         self.send("Page.navigate", {"url": url})
+        return target
 
     def eval(self, expression):
         result = self.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True})
@@ -316,8 +317,10 @@ def cross_site_checks(browser, port, root, scratch):
     target = os.path.join(root, "bubble.9.png")
     before = open(target, "rb").read()
     own = browser.session
+    own_target = browser.send("Target.getTargetInfo")["targetInfo"]["targetId"]
+    opened = []
     try:
-        browser.open(f"http://127.0.0.1:{other.server_port}/index.html")
+        opened.append(browser.open(f"http://127.0.0.1:{other.server_port}/index.html"))
         browser.wait_for("document.readyState === 'complete' && document.title === 'another site'", "the other site's page")
         url = f"http://127.0.0.1:{port}/preview/save-nine-patch"
         body = json.dumps({"source": "panel.png", "output": "bubble.9.png", "x": [[6, 11]], "y": [[7, 9]]})
@@ -332,13 +335,17 @@ def cross_site_checks(browser, port, root, scratch):
         refused = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
         check(open(target, "rb").read() == before and sent[1] == "blocked" and 'status="415"' in refused,
               f"a page on another origin wrote nothing: no-cors text/plain answered 415, the JSON POST's preflight was refused ({sent})")
-        browser.open(f"http://rebind.test:{port}/preview/sources")
+        opened.append(browser.open(f"http://rebind.test:{port}/preview/sources"))
         browser.wait_for("document.readyState === 'complete' && document.body !== null", "the rebound page")
         text = browser.eval("document.body.innerText")
         check("not known by the name 'rebind.test" in text and "bubble" not in text,
               f"a rebound name (rebind.test -> 127.0.0.1) is answered 421, not the source list ({text[:120]!r})")
     finally:
+        # Back to the page's own tab, in front: a background tab's screenshot never comes.
+        for target in opened:
+            browser.send("Target.closeTarget", {"targetId": target}, session=False)
         browser.session = own
+        browser.send("Target.activateTarget", {"targetId": own_target}, session=False)
         other.shutdown()
 
 
