@@ -115,6 +115,7 @@ struct BatchCommand: ParsableCommand {
             if stats {
                 standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time):\n")
                 for stage in summary.stages { standardError("glslice: \(stage.line)\n") }
+                standardError("glslice: \(summary.drawnBy.line)\n")
             }
         }
         if !summary.succeeded { throw ExitCode(1) }
@@ -131,6 +132,8 @@ struct BatchCommand: ParsableCommand {
         var succeeded: Bool
         /// Each stage's busy time, with `--stats`.
         var stages: [StageShare]?
+        /// The jobs and pixels each side drew, with `--stats`.
+        var drawnBy: DrawnBy?
 
         init(_ summary: BatchSummary, stages: Bool) {
             rendered = summary.ok
@@ -141,6 +144,7 @@ struct BatchCommand: ParsableCommand {
             backend = summary.backend
             succeeded = summary.succeeded
             self.stages = stages ? summary.stages : nil
+            drawnBy = stages ? summary.drawnBy : nil
         }
     }
 }

@@ -10,7 +10,7 @@ extension ImageFormat: ExpressibleByArgument {}
 
 /// The backend and the limits, shared by `render` and `batch`.
 struct EngineOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Rendering backend. auto takes a hardware GPU when there is one, else the CPU with a warning (llvmpipe is slower than the CPU).", valueName: "B"))
+    @Option(help: ArgumentHelp("Rendering backend. auto takes a hardware GPU when there is one (for batch and serve: hybrid), else the CPU with a warning (llvmpipe is slower than the CPU). hybrid draws on the GPU and the CPU threads together; the bytes are the same on every backend.", valueName: "B"))
     var backend: BackendChoice = .auto
 
     @Option(help: ArgumentHelp("EGL device index to render on (default: GLSLICE_GPU, else hardware first; see 'glslice doctor').", valueName: "N"))

@@ -28,7 +28,7 @@ package enum Backend {
         switch choice {
         case .cpu:
             return .cpu
-        case .gpu:
+        case .gpu, .hybrid:
             return .gpu(try GPURenderer(context: GPUContext.make(device: device)))
         case .auto:
             let (backend, reason) = auto(device: device)
@@ -50,6 +50,13 @@ package enum Backend {
         } catch {
             return (.cpu, "no GPU backend, rendering on the CPU: \(error)")
         }
+    }
+
+    /// Whether a stage with many jobs (`batch`, `serve`) also draws on its CPU
+    /// threads beside `backend`'s GPU: asked for (`hybrid`), or `auto` on a
+    /// hardware GPU (on llvmpipe `auto` is the CPU alone, and this is false).
+    package static func drawsOnBoth(_ choice: BackendChoice, backend: Backend) -> Bool {
+        backend.gpu != nil && (choice == .hybrid || choice == .auto)
     }
 
     /// Whether `auto` draws through `context`, and why (also what `doctor` prints).

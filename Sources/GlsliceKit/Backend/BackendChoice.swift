@@ -5,10 +5,15 @@ public enum BackendChoice: String, CaseIterable, Sendable {
     /// A hardware GPU when there is one; else the CPU, with a one-line warning
     /// (no context, or only a software rasteriser such as llvmpipe).
     case auto
+    /// The GPU and the CPU together (`batch` and `serve`): the GPU thread draws
+    /// what it can take, and a CPU thread that would otherwise wait draws a job
+    /// itself. Both write the same bytes (docs/RENDERING.md §5). A single
+    /// `render` draws on the GPU. `auto` means this where the GPU is hardware.
+    case hybrid
 
     public init(parsing text: String) throws {
         guard let value = BackendChoice(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, "unknown backend '\(text)' (expected gpu, cpu or auto)")
+            throw GlsliceError(.usage, "unknown backend '\(text)' (expected gpu, cpu, hybrid or auto)")
         }
         self = value
     }

@@ -54,20 +54,28 @@ public final class BatchRunner: Sendable {
         let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
                                      backend: backend.description, onError: onError, onProgress: onProgress)
         let start = Date()
-        run(reader: reader, recorder: recorder, drawer: backend.gpu.map { gpu in
+        let hybrid = Backend.drawsOnBoth(options.backend, backend: backend)
+        let drawnBy = run(reader: reader, recorder: recorder, drawer: backend.gpu.map { gpu in
             GPUDrawer(gpu: gpu, settings: options.gpu, budget: MemoryBudget(capacity: options.gpu.inFlightBytes),
                       recorder: recorder, times: times)
-        }, backend: backend.kind, started: start)
+        }, backend: backend.kind, hybrid: hybrid, started: start)
         let wall = Date().timeIntervalSince(start)
         var summary = recorder.summary(seconds: wall, closing: true)
+        if hybrid { summary.backend += " and cpu (hybrid)" }
+        summary.drawnBy = drawnBy
         summary.backendKind = backend.kind
         summary.stages = StageShare.shares(times, backend: backend.kind, workers: max(1, options.workers), wall: wall)
         return summary
     }
 
-    /// The stages. With no `drawer`, the encoders draw on the CPU.
+    /// The stages. With no `drawer`, the encoders draw on the CPU. With a
+    /// drawer and `hybrid`, an encoder with nothing to encode takes a job the
+    /// drawer has not taken yet and draws it itself: one queue feeds both
+    /// sides, so neither waits while the other has a backlog. Returns what
+    /// each side drew.
+    @discardableResult
     func run(reader: ManifestReader, recorder: BatchRecorder, drawer: (any BatchDrawer)?, backend: BackendKind,
-             started: Date, probe: (@Sendable (Stage) -> Void)? = nil) {
+             hybrid: Bool = false, started: Date, probe: (@Sendable (Stage) -> Void)? = nil) -> DrawnBy {
         let workers = max(1, options.workers)
         // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
         let jobs = BoundedQueue<ManifestJob>(capacity: drawer == nil ? workers * 4 : 1024)
@@ -96,10 +104,31 @@ public final class BatchRunner: Sendable {
             }
             if preparing.withLock({ $0 -= 1; return $0 == 0 }) { onCPU ? toEncode.close() : toDraw.close() }
         }
+        let drawnBy = Locked(DrawnBy())
+        let stealing = hybrid && !onCPU
         let encode = WorkerThreads(count: workers, name: "glslice-encode") { _ in
-            while let work = toEncode.pop() {
+            func encode(_ work: EncodeWork) {
                 probe?(.encode)
+                drawnBy.withLock { $0.add(work.drawing, pixels: work.job.prepared.size.pixelCount) }
                 encodeStage.encode(work)
+            }
+            guard stealing else {
+                while let work = toEncode.pop() { encode(work) }
+                return
+            }
+            while true {
+                if case .item(let work) = toEncode.pop(within: .zero) {
+                    encode(work)
+                } else if case .item(let job) = toDraw.pop(within: .zero) {
+                    encode(EncodeWork(job: job, drawing: .onCPU))
+                } else {
+                    // Both empty for now: wait on the drawer's output, looking at its input again soon.
+                    switch toEncode.pop(within: .milliseconds(2)) {
+                    case .item(let work): encode(work)
+                    case .empty: continue
+                    case .closed: return
+                    }
+                }
             }
         }
         if let drawer {
@@ -114,6 +143,7 @@ public final class BatchRunner: Sendable {
         read.wait()
         prepare.wait()
         encode.wait()
+        return drawnBy.withLock { $0 }
     }
 
     private func createOutputFolder() throws {

@@ -11,6 +11,8 @@ public struct BatchSummary: Sendable {
     package var backendKind = BackendKind.cpu
     /// Each stage's busy time (`batch --stats`).
     public var stages: [StageShare] = []
+    /// The jobs and pixels each side drew (`batch --stats`).
+    package var drawnBy = DrawnBy()
     /// A `--results` line could not be written: the run fails even if every job rendered.
     package var resultsLost = false
     package var total: Int { ok + skipped + failed }

@@ -71,6 +71,27 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
         return item
     }
 
+    /// What a timed pop found.
+    package enum Timed {
+        case item(Element)
+        /// Nothing arrived in time; the queue is still open.
+        case empty
+        /// Closed and drained.
+        case closed
+    }
+
+    /// Waits at most `timeout` for an item (`.zero`: only what is queued now).
+    package func pop(within timeout: Duration) -> Timed {
+        guard queued.wait(timeout: DispatchTime.now() + Self.nanoseconds(timeout)) == .success else { return .empty }
+        let item: Element? = storage.withLock { $0.take() }
+        guard let item else {
+            queued.signal() // closed: wake the next popper
+            return .closed
+        }
+        freeSlots.signal()
+        return .item(item)
+    }
+
     /// Takes what is queued now, up to `limit`, waiting only for the first.
     package func popBatch(limit: Int) -> [Element] {
         popBatch(limit: limit, gathering: .zero, gap: .zero)

@@ -17,6 +17,9 @@ final class RenderService: Sendable {
     var backendKind: BackendKind { gpu == nil ? .cpu : .gpu }
     /// Renders handed to the GPU thread and not yet back on a render thread.
     private let atGPU = Locked(0)
+    /// `hybrid`, or `auto` on a hardware GPU: a render thread draws on the CPU
+    /// itself when the GPU thread already has a render per render thread.
+    private let drawsOnBoth: Bool
 
     /// Renders waiting (for a render thread or for the GPU) and renders running.
     var load: (queued: Int, running: Int) {
@@ -70,7 +73,8 @@ final class RenderService: Sendable {
         self.beforeRender = beforeRender
         let gpu = try Self.openGPU(options, times: metrics.stageTimes, warn: warn)
         self.gpu = gpu
-        backendDescription = gpu?.description ?? "cpu"
+        drawsOnBoth = gpu != nil && (options.backend == .hybrid || options.backend == .auto)
+        backendDescription = (gpu?.description ?? "cpu") + (drawsOnBoth ? " and cpu (hybrid)" : "")
         pool = RenderPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
         sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels,
                               scope: options.root.scope)
@@ -84,7 +88,7 @@ final class RenderService: Sendable {
         switch options.backend {
         case .cpu:
             return nil
-        case .gpu:
+        case .gpu, .hybrid:
             return try SharedGPUDrawer(device: options.device, times: times)
         case .auto:
             do {
@@ -230,7 +234,8 @@ final class RenderService: Sendable {
             fail(key: key, id: id, error, file: file)
             return
         }
-        guard let gpu else {
+        let gpuIsFull = drawsOnBoth && atGPU.withLock { $0 } >= pool.workers
+        guard let gpu, !gpuIsFull else {
             encode(prepared, drawing: .bands(CPURenderer.PlanWithTaps(plan: prepared.plan, source: prepared.source.image)),
                    key: key, id: id, file: file, started: started, held: held)
             return

@@ -10,15 +10,22 @@ final class FakeDrawer: BatchDrawer, @unchecked Sendable {
     let threads = Locked(Set<UInt>())
     let budget: MemoryBudget?
     let bandRows: Int
+    /// How long each job takes to "draw": a slow GPU, or none.
+    let delay: Duration
+    /// The jobs it drew.
+    let drew = Locked(0)
 
-    init(budget: MemoryBudget? = nil, bandRows: Int = 0) {
+    init(budget: MemoryBudget? = nil, bandRows: Int = 0, delay: Duration = .zero) {
         self.budget = budget
         self.bandRows = bandRows
+        self.delay = delay
     }
 
     func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws {
         while let job = input.pop() {
             threads.withLock { _ = $0.insert(currentThread()) }
+            drew.withLock { $0 += 1 }
+            if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds)) }
             let size = job.prepared.size, stride = size.width * 4
             let renderer = CPURenderer.PlanWithTaps(plan: job.prepared.plan, source: job.prepared.source.image)
             if job.output.contains("fail") {

@@ -33,4 +33,33 @@ struct GPUServeTests {
             }
         }
     }
+
+    /// `--backend hybrid`: with the GPU thread busy, render threads draw on the CPU
+    /// too; whichever side drew, each answer is the bytes `glslice render --backend cpu` writes.
+    @Test func hybridAnswersTheSameBytesUnderLoad() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        let sizes = (0..<12).map { "\(120 + $0 * 10)x\(80 + $0 * 6)" }
+        var expected: [[UInt8]] = []
+        for (index, size) in sizes.enumerated() {
+            let out = world.folder.appendingPathComponent("cpu-\(index).png")
+            let cli = try runGlslice(["render", world.root.appendingPathComponent("panel.png").path, "--pixels", size, "--insets", "8",
+                                      "--mode", "round", "--backend", "cpu", "-o", out.path])
+            #expect(cli.status == 0, "\(cli.stderr)")
+            expected.append(Array(try Data(contentsOf: out)))
+        }
+        let frozen = expected
+        try await withServer(world, backend: .hybrid, workers: 2) { port, server in
+            #expect(server.backendDescription.hasSuffix("and cpu (hybrid)"), "\(server.backendDescription)")
+            try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+                for (index, size) in sizes.enumerated() {
+                    group.addTask {
+                        let response = try await get(port, "/render/panel.png?pixels=\(size)&insets=8&mode=round&format=png")
+                        return (index, response.status == .ok ? response.bytes : [])
+                    }
+                }
+                for try await (index, bytes) in group { #expect(bytes == frozen[index], "\(sizes[index])") }
+            }
+        }
+    }
 }

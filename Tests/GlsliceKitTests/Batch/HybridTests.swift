@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+/// `--backend hybrid`: the encoders draw on the CPU what the draw stage has not
+/// taken yet. With a fake draw stage that is slow, and one that is fast.
+@Suite struct HybridTests {
+    struct Outcome {
+        var summary: BatchSummary
+        var drawnBy: DrawnBy
+        var drawerJobs: Int
+        var results: [(line: Int, output: String)]
+    }
+
+    func run(_ lines: [String], in folder: URL, drawer: FakeDrawer?, hybrid: Bool, out: String) throws -> Outcome {
+        let lines = lines.map { $0.replacingOccurrences(of: #""output": "out/"#, with: #""output": "\#(out)/"#) }
+        let manifest = try writeManifest(lines, in: folder)
+        var options = BatchOptions(manifest: manifest)
+        options.workers = 3
+        let runner = BatchRunner(options: options, onError: { _ in })
+        let reader = try ManifestReader(path: manifest, outputFolder: nil, allowOutside: false)
+        let resultsPath = folder.appendingPathComponent("\(out).results.jsonl").path
+        let results = try ResultsLog(path: resultsPath, append: false, manifest: manifest)
+        let recorder = BatchRecorder(manifest: manifest, results: results, resultsPath: resultsPath, backend: "fake",
+                                     onError: { _ in }, onProgress: nil)
+        let drawnBy = runner.run(reader: reader, recorder: recorder, drawer: drawer, backend: drawer == nil ? .cpu : .gpu,
+                                 hybrid: hybrid, started: Date())
+        let summary = recorder.summary(seconds: 0, closing: true)
+        let text = try String(contentsOfFile: resultsPath, encoding: .utf8)
+        let rows = text.split(separator: "\n").compactMap { line -> (Int, String)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let number = object["line"] as? Int, let output = object["output"] as? String else { return nil }
+            return (number, output)
+        }
+        return Outcome(summary: summary, drawnBy: drawnBy, drawerJobs: drawer?.drew.withLock { $0 } ?? 0, results: rows)
+    }
+
+    @Test(arguments: [0, 30])
+    func bothSidesDrawAndNothingIsLostDuplicatedOrChanged(delayMilliseconds: Int) throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = BatchTests.jobLines(60)
+        let reference = try run(lines, in: folder, drawer: nil, hybrid: false, out: "cpu")
+        #expect(reference.summary.ok == 60 && reference.drawnBy.cpuJobs == 60 && reference.drawnBy.gpuJobs == 0)
+        let drawer = FakeDrawer(delay: .milliseconds(delayMilliseconds))
+        let hybrid = try run(lines, in: folder, drawer: drawer, hybrid: true, out: "hybrid")
+        // Every job once: rendered, counted on one side, and one results line naming its own output.
+        #expect(hybrid.summary.ok == 60 && hybrid.summary.failed == 0)
+        #expect(hybrid.drawnBy.cpuJobs + hybrid.drawnBy.gpuJobs == 60)
+        #expect(hybrid.drawnBy.gpuJobs == hybrid.drawerJobs)
+        #expect(hybrid.drawnBy.cpuPixels + hybrid.drawnBy.gpuPixels == reference.drawnBy.cpuPixels)
+        #expect(hybrid.results.count == 60)
+        #expect(Set(hybrid.results.map(\.line)) == Set(1...60))
+        for row in hybrid.results { #expect(row.output.hasSuffix("/hybrid/\(row.line - 1).png"), "line \(row.line): \(row.output)") }
+        if delayMilliseconds > 0 {
+            // A slow drawer (30 ms a job): the CPU threads take most of the work, the drawer still some.
+            #expect(hybrid.drawnBy.cpuJobs > hybrid.drawnBy.gpuJobs && hybrid.drawnBy.gpuJobs > 0, "\(hybrid.drawnBy)")
+        } else {
+            #expect(hybrid.drawnBy.gpuJobs > 0, "\(hybrid.drawnBy)")
+        }
+        // The same bytes as the CPU alone.
+        for i in 0..<60 {
+            let a = try Data(contentsOf: folder.appendingPathComponent("cpu/\(i).png"))
+            let b = try Data(contentsOf: folder.appendingPathComponent("hybrid/\(i).png"))
+            #expect(a == b, "\(i).png")
+        }
+    }
+
+    @Test func hybridIsAChoiceAndAutoMeansItOnlyWithAGPU() throws {
+        #expect(try BackendChoice(parsing: "Hybrid") == .hybrid)
+        #expect(!Backend.drawsOnBoth(.auto, backend: .cpu))
+        #expect(!Backend.drawsOnBoth(.hybrid, backend: .cpu))
+        #expect(!Backend.drawsOnBoth(.cpu, backend: .cpu))
+    }
+}
