@@ -56,7 +56,12 @@ package enum Backend {
     /// threads beside `backend`'s GPU: asked for (`hybrid`), or `auto` on a
     /// hardware GPU (on llvmpipe `auto` is the CPU alone, and this is false).
     package static func drawsOnBoth(_ choice: BackendChoice, backend: Backend) -> Bool {
-        backend.gpu != nil && (choice == .hybrid || choice == .auto)
+        drawsOnBoth(choice, openedGPU: backend.gpu != nil)
+    }
+
+    /// `drawsOnBoth` for a caller that opened its GPU itself (serve's shared GPU thread).
+    package static func drawsOnBoth(_ choice: BackendChoice, openedGPU: Bool) -> Bool {
+        openedGPU && (choice == .hybrid || choice == .auto)
     }
 
     /// Whether `auto` draws through `context`, and why (also what `doctor` prints).

@@ -73,7 +73,7 @@ final class RenderService: Sendable {
         self.beforeRender = beforeRender
         let gpu = try Self.openGPU(options, times: metrics.stageTimes, warn: warn)
         self.gpu = gpu
-        drawsOnBoth = gpu != nil && (options.backend == .hybrid || options.backend == .auto)
+        drawsOnBoth = Backend.drawsOnBoth(options.backend, openedGPU: gpu != nil)
         backendDescription = (gpu?.description ?? "cpu") + (drawsOnBoth ? " and cpu (hybrid)" : "")
         pool = RenderPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
         sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels,
