@@ -119,6 +119,7 @@ struct DoctorCommand: ParsableCommand {
         print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
         if findings.auto.backend == "gpu" {
             let megapixels = Double(Backend.singleRenderGPUPixels) / 1e6
+            print("  with the CPU beside it in 'glslice batch' and 'glslice serve' (hybrid: both sides draw, the same bytes)")
             print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
         } else {
             print("  (said here and at the start of 'glslice batch'; 'glslice render' says nothing and draws on the CPU)")
