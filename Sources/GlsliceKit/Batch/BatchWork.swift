@@ -12,17 +12,8 @@ struct BatchJob: Sendable {
     var ninePatch: NinePatchBounds? { prepared.source.source.hints.ninePatch }
 }
 
-/// Where the encode stage finds a job's pixels.
-enum BatchDrawing: Sendable {
-    /// Not drawn yet: the encoder draws it on the CPU, band by band, as it encodes.
-    case onCPU
-    /// Drawn by the GPU thread: a rectangle of an atlas, or a stream of bands.
-    case drawn(DrawnRows)
-    case streaming(BandStream)
-}
-
 /// One output for the encode stage.
 struct EncodeWork: Sendable {
     var job: BatchJob
-    var drawing: BatchDrawing
+    var drawing: Drawing
 }

@@ -8,7 +8,7 @@ package struct DrawnBy: Sendable, Equatable, Codable {
 
     package init() {}
 
-    mutating func add(_ drawing: BatchDrawing, pixels: Int) {
+    mutating func add(_ drawing: Drawing, pixels: Int) {
         if case .onCPU = drawing {
             cpuJobs += 1
             cpuPixels += pixels

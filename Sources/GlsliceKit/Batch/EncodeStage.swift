@@ -8,15 +8,7 @@ struct EncodeStage: Sendable {
     func encode(_ work: EncodeWork) {
         let job = work.job
         do {
-            let drawing: Drawing
-            switch work.drawing {
-            case .onCPU:
-                let prepared = job.prepared
-                drawing = .bands(CPURenderer.PlanWithTaps(plan: prepared.plan, source: prepared.source.image))
-            case .drawn(let rows): drawing = .rows(rows)
-            case .streaming(let stream): drawing = .stream(stream)
-            }
-            let encoded = try EncodeStep.encode(job.prepared, drawing: drawing, to: .output(job.target, durable: durable),
+            let encoded = try EncodeStep.encode(job.prepared, drawing: work.drawing, to: .output(job.target, durable: durable),
                                                 recordDigest: true, times: times)
             let clock = ContinuousClock(), start = clock.now
             recorder.succeed(job, bytes: encoded.byteCount)

@@ -1,10 +1,10 @@
-/// Where an output's pixels come from when it is encoded. Not `Sendable`:
-/// `bands` may hold a GPU plan, which lives on its context's thread.
-package enum Drawing {
-    /// Drawn here, band by band, as the encoder asks (the CPU backend, and the
-    /// GPU backend for `render`, whose one thread owns the context).
-    case bands(any BandRenderer)
-    /// Already drawn elsewhere: rows in memory (a rectangle of a GPU atlas).
+/// Where an output's pixels come from when it is encoded: the one answer every
+/// front end and both backends give, handed from a draw thread to an encoder.
+package enum Drawing: Sendable {
+    /// Not drawn yet: the encoder draws it on the CPU, band by band, as it
+    /// encodes (the CPU backend, and the CPU side of `hybrid`).
+    case onCPU
+    /// Drawn elsewhere: rows in memory (a rectangle of a GPU atlas).
     case rows(DrawnRows)
     /// Being drawn elsewhere, band by band (a large output on the GPU thread).
     case stream(BandStream)

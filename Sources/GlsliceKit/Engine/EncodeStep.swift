@@ -24,6 +24,24 @@ package enum EncodeStep {
     ///   - times: where draw, encode and write time is charged (nil: nowhere).
     package static func encode(_ job: PreparedJob, drawing: Drawing, to sink: EncodeSink, recordDigest: Bool = false,
                               banding: Banding = Banding(), times: StageTimes? = nil) throws -> EncodedImage {
+        switch drawing {
+        case .onCPU:
+            let renderer = CPURenderer.PlanWithTaps(plan: job.plan, source: job.source.image)
+            return try encode(job, bands: renderer, to: sink, recordDigest: recordDigest, banding: banding, times: times)
+        case .rows, .stream:
+            return try encode(job, pixels: drawing, bands: nil, to: sink, recordDigest: recordDigest, banding: banding, times: times)
+        }
+    }
+
+    /// `encode`, drawing the bands here with `renderer` as they are encoded
+    /// (`render`, whose one thread owns its backend, GPU or CPU).
+    package static func encode(_ job: PreparedJob, bands renderer: any BandRenderer, to sink: EncodeSink, recordDigest: Bool = false,
+                              banding: Banding = Banding(), times: StageTimes? = nil) throws -> EncodedImage {
+        try encode(job, pixels: .onCPU, bands: renderer, to: sink, recordDigest: recordDigest, banding: banding, times: times)
+    }
+
+    private static func encode(_ job: PreparedJob, pixels drawing: Drawing, bands: (any BandRenderer)?, to sink: EncodeSink,
+                               recordDigest: Bool, banding: Banding, times: StageTimes?) throws -> EncodedImage {
         let clock = ContinuousClock()
         let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
         let started = clock.now
@@ -45,8 +63,9 @@ package enum EncodeStep {
         /// Waiting for bands drawn elsewhere: idle, so no stage's busy time.
         var waitTime = Duration.zero
         switch drawing {
-        case .bands(let renderer):
-            try banding.render(renderer, size: job.size, into: writer) { drawTime += $0 }
+        case .onCPU:
+            guard let bands else { throw GlsliceError(.internal, "no renderer for an output drawn as it is encoded") }
+            try banding.render(bands, size: job.size, into: writer) { drawTime += $0 }
         case .rows(let rows):
             try writer.write(premultipliedRows: rows.first, count: rows.rows, rowStride: rows.rowStride)
         case .stream(let stream):

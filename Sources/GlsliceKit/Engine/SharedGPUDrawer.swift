@@ -1,31 +1,14 @@
 import Foundation
 
 /// One GPU draw thread shared by many callers (serve's render threads): it
-/// opens the GL context on its own thread and makes every GL call there.
-/// Requests that arrive together are packed into one atlas and drawn
-/// together: after the first, the thread keeps gathering while requests keep
-/// coming (each within `gap` of the last, for at most `gather` in all), so a
-/// lone request waits at most `gap` and a busy server fills its atlases. The
+/// opens the GL context on its own thread, makes every GL call there, and
+/// runs `GPUDrawLoop` over the requests, as the batch's draw stage does. The
 /// caller is not held while its job waits: `draw(_:then:)` hands the drawn
-/// rows to a completion, which queues the encoding. Outputs too large for an
-/// atlas come back as a band stream that the GPU thread keeps filling.
+/// rows (or a band stream the GPU thread keeps filling) to a completion,
+/// which queues the encoding.
 package final class SharedGPUDrawer: Sendable {
-    /// What the GPU thread hands back: rows in memory, or a stream of bands.
-    /// (A `Drawing`, but `Sendable`: it crosses from the GPU thread to an encoder.)
-    package enum Drawn: Sendable {
-        case rows(DrawnRows)
-        case stream(BandStream)
-
-        package var drawing: Drawing {
-            switch self {
-            case .rows(let rows): .rows(rows)
-            case .stream(let stream): .stream(stream)
-            }
-        }
-    }
-
     /// Called on the GPU thread once a job is drawn: keep it short (queue the encoding).
-    package typealias Completion = @Sendable (Result<Drawn, any Error>) -> Void
+    package typealias Completion = @Sendable (Result<Drawing, any Error>) -> Void
 
     private struct Request: Sendable {
         var job: PreparedJob
@@ -82,6 +65,29 @@ package final class SharedGPUDrawer: Sendable {
         }
     }
 
+    /// The shared GPU thread `choice` asks for (serve's `Backend.make`): none
+    /// for `cpu`; for `auto`, a hardware GPU or none, `warn` saying why, with
+    /// `Backend.autoVerdict`'s words. Whether the CPU draws beside it is
+    /// `Backend.drawsOnBoth`.
+    package static func open(_ choice: BackendChoice, device: Int?, times: StageTimes,
+                             warn: (String) -> Void) throws -> SharedGPUDrawer? {
+        switch choice {
+        case .cpu:
+            return nil
+        case .gpu, .hybrid:
+            return try SharedGPUDrawer(device: device, times: times)
+        case .auto:
+            do {
+                return try SharedGPUDrawer(device: device, acceptSoftware: false, times: times)
+            } catch let declined as Declined {
+                warn(declined.reason)
+            } catch let error as GlsliceError {
+                warn("no GPU backend, rendering on the CPU: \(error.message)")
+            }
+            return nil
+        }
+    }
+
     /// Thrown for `acceptSoftware: false` when the only GL is a software
     /// rasteriser, with `auto`'s reason for taking the CPU instead.
     package struct Declined: Error, Sendable {
@@ -99,14 +105,14 @@ package final class SharedGPUDrawer: Sendable {
 
     /// Draws `job` and waits for it: `draw(_:then:)` for a caller with nothing else to do.
     package func draw(_ job: PreparedJob) throws -> Drawing {
-        let answer = Locked<Result<Drawn, any Error>?>(nil)
+        let answer = Locked<Result<Drawing, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         draw(job) { result in
             answer.withLock { $0 = result }
             done.signal()
         }
         done.wait()
-        return try (answer.withLock { $0 } ?? .failure(GlsliceError(.internal, "no answer"))).get().drawing
+        return try (answer.withLock { $0 } ?? .failure(GlsliceError(.internal, "no answer"))).get()
     }
 
     /// Lets the requests queued finish, then ends the GPU thread.
@@ -117,38 +123,12 @@ package final class SharedGPUDrawer: Sendable {
 
     private static func serve(_ requests: BoundedQueue<Request>, gpu: GPURenderer, gather: Duration, gap: Duration,
                               budget: MemoryBudget, times: StageTimes) {
-        let atlas: AtlasRenderer<Request>
+        // The callers wait on the read back, so there is nothing to overlap it with: no ring.
+        let loop = GPUDrawLoop<Request>(gpu: gpu, budget: budget, times: times, ring: nil, gather: gather, gap: gap)
         do {
-            // The callers wait on the read back, so there is nothing to overlap it with.
-            atlas = try AtlasRenderer<Request>(renderer: gpu, ring: nil, budget: budget, times: times) { placed, pixels in
-                for p in placed {
-                    p.item.completion(pixels.map { pixels in
-                        .rows(DrawnRows(buffer: pixels.buffer, offset: pixels.offset(x: p.x, y: p.y), rows: p.size.height,
-                                        rowStride: pixels.width * 4))
-                    })
-                }
-            }
+            try loop.run(requests, job: \.job) { request, drawn in request.completion(drawn) }
         } catch {
             while let request = requests.pop() { request.completion(.failure(error)) }
-            return
-        }
-        let clock = ContinuousClock()
-        while true {
-            let start = clock.now
-            let batch = requests.popBatch(limit: 256, gathering: gather, gap: gap)
-            times.add(.drawWait, clock.now - start)
-            if batch.isEmpty { break }
-            let large = atlas.place(batch, size: \.job.size, upload: { request in
-                try gpu.upload(request.job.plan, source: request.job.source.image, sourceKey: request.job.source.key)
-            }, failed: { request, error in request.completion(.failure(error)) })
-            atlas.finish()
-            for request in large {
-                // Its caller gets the stream at once and encodes while the bands come.
-                let stream = BandStream(depth: 4)
-                request.completion(.success(.stream(stream)))
-                GPUBandWriter(gpu: gpu, budget: budget, times: times).send(request.job, to: stream, ring: nil)
-            }
-            gpu.trimTextureCache()
         }
     }
 }

@@ -64,7 +64,7 @@ public enum Render {
         let job = try PreparedJob(request: request, source: source, backend: .cpu, limits: limits)
         do {
             let renderer = try backend(job.size).prepare(job.plan, source: source.image)
-            let encoded = try EncodeStep.encode(job, drawing: .bands(renderer), to: .output(output), banding: banding)
+            let encoded = try EncodeStep.encode(job, bands: renderer, to: .output(output), banding: banding)
             return Result(size: job.size, bytes: encoded.byteCount)
         } catch let error as GlsliceError {
             throw error.about(input)

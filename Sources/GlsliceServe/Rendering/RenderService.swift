@@ -71,7 +71,7 @@ final class RenderService: Sendable {
         self.answers = answers
         self.metrics = metrics
         self.beforeRender = beforeRender
-        let gpu = try Self.openGPU(options, times: metrics.stageTimes, warn: warn)
+        let gpu = try SharedGPUDrawer.open(options.backend, device: options.device, times: metrics.stageTimes, warn: warn)
         self.gpu = gpu
         drawsOnBoth = Backend.drawsOnBoth(options.backend, openedGPU: gpu != nil)
         backendDescription = (gpu?.description ?? "cpu") + (drawsOnBoth ? " and cpu (hybrid)" : "")
@@ -79,27 +79,6 @@ final class RenderService: Sendable {
         sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels,
                               scope: options.root.scope)
         cache = ResponseCache(capacityBytes: options.cacheBytes)
-    }
-
-    /// The shared GPU thread `--backend` asks for: none for `cpu`; for `auto`,
-    /// a hardware GPU or none, with a warning saying why.
-    private static func openGPU(_ options: ServeOptions, times: StageTimes,
-                                warn: @Sendable (String) -> Void) throws -> SharedGPUDrawer? {
-        switch options.backend {
-        case .cpu:
-            return nil
-        case .gpu, .hybrid:
-            return try SharedGPUDrawer(device: options.device, times: times)
-        case .auto:
-            do {
-                return try SharedGPUDrawer(device: options.device, acceptSoftware: false, times: times)
-            } catch let declined as SharedGPUDrawer.Declined {
-                warn(declined.reason)
-            } catch let error as GlsliceError {
-                warn("no GPU backend, rendering on the CPU: \(error.message)")
-            }
-            return nil
-        }
     }
 
     /// Stops the pool, which first lets the GPU thread draw what it was given
@@ -236,8 +215,7 @@ final class RenderService: Sendable {
         }
         let gpuIsFull = drawsOnBoth && atGPU.withLock { $0 } >= pool.workers
         guard let gpu, !gpuIsFull else {
-            encode(prepared, drawing: .bands(CPURenderer.PlanWithTaps(plan: prepared.plan, source: prepared.source.image)),
-                   key: key, id: id, file: file, started: started, held: held)
+            encode(prepared, drawing: .onCPU, key: key, id: id, file: file, started: started, held: held)
             return
         }
         let job = prepared
@@ -248,7 +226,7 @@ final class RenderService: Sendable {
             atGPU.withLock { $0 -= 1 }
             let queued = pool.resume { [self] in
                 switch drawn {
-                case .success(let drawn): encode(job, drawing: drawn.drawing, key: key, id: id, file: file, started: started, held: held)
+                case .success(let drawing): encode(job, drawing: drawing, key: key, id: id, file: file, started: started, held: held)
                 case .failure(let error):
                     answers.releaseEncoding(held)
                     fail(key: key, id: id, error, file: file)

@@ -30,11 +30,11 @@ final class FakeDrawer: BatchDrawer, @unchecked Sendable {
             let renderer = CPURenderer.PlanWithTaps(plan: job.prepared.plan, source: job.prepared.source.image)
             if job.output.contains("fail") {
                 let stream = BandStream()
-                output.push(EncodeWork(job: job, drawing: .streaming(stream)))
+                output.push(EncodeWork(job: job, drawing: .stream(stream)))
                 stream.fail(GlsliceError(.internal, "the fake GPU lost this one"))
             } else if bandRows > 0 {
                 let stream = BandStream(depth: 2)
-                output.push(EncodeWork(job: job, drawing: .streaming(stream)))
+                output.push(EncodeWork(job: job, drawing: .stream(stream)))
                 var y = 0
                 while y < size.height {
                     let count = min(bandRows, size.height - y)
@@ -47,7 +47,7 @@ final class FakeDrawer: BatchDrawer, @unchecked Sendable {
             } else {
                 let buffer = PixelBuffer(byteCount: size.height * stride, budget: budget)
                 renderer.renderRows(0..<size.height, into: buffer.base)
-                output.push(EncodeWork(job: job, drawing: .drawn(DrawnRows(buffer: buffer, offset: 0, rows: size.height,
+                output.push(EncodeWork(job: job, drawing: .rows(DrawnRows(buffer: buffer, offset: 0, rows: size.height,
                                                                            rowStride: stride))))
             }
         }
