@@ -24,7 +24,7 @@ install-missing:
 	echo "setup: installing$$missing"; \
 	$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
 
-build:
+build: deps
 	$(SWIFT) build -c release
 
 demo: setup

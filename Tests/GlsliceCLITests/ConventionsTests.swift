@@ -258,7 +258,7 @@ import GlsliceKit
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for name in ["button@2x.png", "bubble.9.png", "other.txt"] {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
         }
         let script = try glslice(["--generate-completion-script", "bash"])
         #expect(script.status == 0)

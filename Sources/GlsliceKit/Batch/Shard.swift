@@ -47,7 +47,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
             let shard = try Shard(parsing: "\(indexText)/\(countText)")
             return (shard, "from Kubernetes: JOB_COMPLETION_INDEX=\(indexText) of JOB_COMPLETIONS=\(countText)")
         }
-        guard let idText = env["SLURM_ARRAY_TASK_ID"] else { return nil }
+        guard env["SLURM_ARRAY_TASK_ID"] != nil else { return nil }
         func number(_ key: String) throws -> Int {
             guard let text = env[key] else {
                 throw GlsliceError(.usage, "SLURM_ARRAY_TASK_ID is set but \(key) is not (Slurm sets both for an array job); pass --shard K/N")

@@ -44,8 +44,8 @@ struct GPUParityTests {
             ratios.insert(plan.k)
             filters.insert(plan.filter.rawValue)
             let centres = plan.xSpans.filter(\.segment.scalable).count * plan.ySpans.filter(\.segment.scalable).count
-            if plan.cells.count < plan.xSpans.filter { !$0.destination.isEmpty }.count
-                * plan.ySpans.filter { !$0.destination.isEmpty }.count, centres > 0 { centreOff += 1 }
+            let drawable = plan.xSpans.filter({ !$0.destination.isEmpty }).count * plan.ySpans.filter({ !$0.destination.isEmpty }).count
+            if plan.cells.count < drawable, centres > 0 { centreOff += 1 }
             if plan.cells.contains(where: { $0.fill != nil }) { filled += 1 }
             if plan.cells.contains(where: { if case .colour(let c) = $0.fill { c >> 24 != 0xff } else { false } }) { translucentFilled += 1 }
             if job.stripRows != nil { strips += 1 }

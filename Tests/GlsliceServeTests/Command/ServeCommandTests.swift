@@ -40,7 +40,7 @@ import Testing
             (try? await get(port, "/healthz")) == nil
         }
         #expect(process.isRunning)
-        FileManager.default.createFile(atPath: gate.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: gate.path, contents: Data())
         let response = try await inFlight.value
         #expect(response.status == .ok)
         #expect(response.bytes.count > 8 && response.bytes.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
