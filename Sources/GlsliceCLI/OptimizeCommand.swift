@@ -34,6 +34,7 @@ struct OptimizeCommand: ParsableCommand {
     var keepPeriod = false
 
     func run() throws {
+        try refuseTerminalOutput(output)
         do {
             let report = try Optimizer.optimize(input: input, output: output, insets: try slicing.parsedInsets(),
                                                 sourceScale: try slicing.parsedSourceScale(), keepPeriod: keepPeriod,

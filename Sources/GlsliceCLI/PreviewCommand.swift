@@ -39,6 +39,7 @@ struct PreviewCommand: ParsableCommand {
     }
 
     func run() throws {
+        try refuseTerminalOutput(output)
         let sheet = try ContactSheet.make(paths: inputs, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
                                           runs: try lattice.map(LatticeRuns.init(parsing:)),
                                           maxSheetPixels: maxMegapixels * 1_000_000)

@@ -62,6 +62,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Backend and limits") var engine: EngineOptions
 
     func run() throws {
+        try refuseTerminalOutput(output)
         do {
             let request = try renderOptions.request()
             let limits = try engine.limits()

@@ -57,3 +57,10 @@ func gpuDevice(_ option: Int?) throws -> Int? {
 func pixelPackRingSetting() -> Bool? {
     ProcessInfo.processInfo.environment["GLSLICE_PBO"].map { $0 == "1" }
 }
+
+/// `-o -` onto a terminal prints an image's bytes as noise: refused before
+/// anything is read, as gzip refuses, saying how to redirect.
+func refuseTerminalOutput(_ output: String) throws {
+    guard output == "-", isatty(STDOUT_FILENO) != 0 else { return }
+    throw GlsliceError(.usage, "-o -: standard output is a terminal; redirect it to a file (-o - > out.png) or a pipe (-o - | …), or give -o NAME.png")
+}

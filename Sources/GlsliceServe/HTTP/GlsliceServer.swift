@@ -54,6 +54,7 @@ public final class GlsliceServer: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: AccessLogMiddleware(logger: logger, enabled: options.accessLog))
         router.add(middleware: HostCheckMiddleware(hosts: options.knownHosts))
+        router.add(middleware: NoRouteMiddleware())
         router.addRoutes(ServeRoutes(server: self).collection)
         let address = BindAddress.hostname(options.bindAddress.address, port: options.port)
         let idle = TimeAmount.nanoseconds(Int64(options.idleTimeout.components.seconds) * 1_000_000_000

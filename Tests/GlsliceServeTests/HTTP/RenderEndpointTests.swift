@@ -175,4 +175,19 @@ import Testing
         #expect(lines.map { $0["status"]?.description } == ["200", "200", "200", "404", "200"])
         #expect(lines[1]["path"]?.description == "/render/button@2x.png?size=60x22&insets=14,12,14,12")
     }
+
+    /// A path or method no route takes gets the documented body too, not an empty 404.
+    @Test func noRouteAnswersTheDocumentedJSON() async throws {
+        let world = try ServeWorld()
+        defer { world.remove() }
+        try await withServer(world) { port, _ in
+            for (method, path) in [(HTTPRequest.Method.get, "/nope"), (.delete, "/render/panel.png"), (.post, "/healthz")] {
+                let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
+                    try await client.execute(TestClient.Request(path, method: method, headers: [:]))
+                }
+                #expect(response.status == .notFound, "\(method) \(path)")
+                #expect(response.errorMessage == "not found" && response.headers[.contentType] == "application/json", "\(method) \(path): \(response.text)")
+            }
+        }
+    }
 }
