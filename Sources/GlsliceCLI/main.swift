@@ -32,8 +32,8 @@ func runGlslice() async -> Never {
         }
         // ArgumentParser says 64 (EX_USAGE) for what it refused; anything else is unexpected.
         guard code == .validationFailure else { exitUnexpected(error) }
-        let message = oneLine(GlsliceCommand.message(for: error))
-        standardError("glslice: \(message) (see 'glslice --help')\n")
+        let message = didYouMean(oneLine(GlsliceCommand.message(for: error)))
+        standardError("glslice: \(message) (see '\(helpCommand(Array(CommandLine.arguments.dropFirst())))')\n")
         exit(GlsliceError(.usage, "").exitCode)
     }
 }
@@ -68,6 +68,33 @@ func refuseUnknownCommand(_ arguments: [String]) throws {
         throw GlsliceError(.usage, "unknown command '\(word)'; did you mean '\(name)'?")
     }
     throw GlsliceError(.usage, "unknown command '\(word)' (commands: \(names.dropLast().joined(separator: ", ")); see 'glslice --help')")
+}
+
+/// `glslice SUBCOMMAND --help` for the subcommand the arguments name, else `glslice --help`.
+func helpCommand(_ arguments: [String]) -> String {
+    let names = GlsliceCommand.configuration.subcommands.map { $0._commandName }
+    guard let word = arguments.first, names.contains(word) else { return "glslice --help" }
+    return "glslice \(word) --help"
+}
+
+/// ArgumentParser's "The value 'strech' is invalid for '--mode <M>'. Please
+/// provide one of …" for an option of `namedChoices`, with the nearest name
+/// offered, as an unknown command gets it: "--mode: unknown value 'strech';
+/// did you mean 'stretch'? (one of: …)". Other messages are left as they are.
+func didYouMean(_ message: String) -> String {
+    guard let valueStart = message.range(of: "The value '"),
+          let valueEnd = message.range(of: "' is invalid for '", range: valueStart.upperBound..<message.endIndex)
+    else { return message }
+    let value = String(message[valueStart.upperBound..<valueEnd.lowerBound])
+    let option = message[valueEnd.upperBound...].split(whereSeparator: { $0 == " " || $0 == "'" }).first.map(String.init) ?? ""
+    guard let choices = namedChoices[option] else { return message }
+    let nearest = choices.map { ($0, editDistance(value.lowercased(), $0)) }.min { $0.1 < $1.1 }
+    let list = "(one of: \(choices.joined(separator: ", ")))"
+    // Two edits reach a swapped pair of letters ("tiel"), but never most of a short word.
+    if let (name, distance) = nearest, distance <= max(2, value.count / 3), distance < value.count {
+        return "\(option): unknown value '\(value)'; did you mean '\(name)'? \(list)"
+    }
+    return "\(option): unknown value '\(value)' \(list)"
 }
 
 /// Levenshtein distance between two words (insertions, deletions, substitutions).
