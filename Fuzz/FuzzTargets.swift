@@ -64,9 +64,9 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     /// A manifest reader over an empty file, for `job(line:text:)`.
-    nonisolated(unsafe) static let reader: ManifestReader? = {
+    static let reader: ManifestReader? = {
         let path = NSTemporaryDirectory() + "/glslice-fuzz-manifest.jsonl"
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         return try? ManifestReader(path: path, outputFolder: "/out")
     }()
 
@@ -76,13 +76,13 @@ enum FuzzTarget: String, CaseIterable {
         let scope: FileScope
         let contents: String
 
-        nonisolated(unsafe) static let shared: DiskWorld? = {
+        static let shared: DiskWorld? = {
             let root = NSTemporaryDirectory() + "/glslice-fuzz-root-\(getpid())"
             let set = root + "/set.imageset"
             let files = FileManager.default
             try? files.createDirectory(atPath: set, withIntermediateDirectories: true)
             let png = (try? PNGEncoder.encode(FuzzTarget.source.image)) ?? Data()
-            for name in ["a.png", "a@2x.png", "a@3x.png", "b.9.png", "c.png"] { files.createFile(atPath: set + "/" + name, contents: png) }
+            for name in ["a.png", "a@2x.png", "a@3x.png", "b.9.png", "c.png"] { _ = files.createFile(atPath: set + "/" + name, contents: png) }
             try? files.createSymbolicLink(atPath: set + "/out.png", withDestinationPath: "/etc/passwd")
             try? files.createSymbolicLink(atPath: set + "/up.png", withDestinationPath: "../../x.png")
             mkfifo(set + "/fifo.png", 0o600)
@@ -97,11 +97,11 @@ enum FuzzTarget: String, CaseIterable {
         private let requests: AsyncStream<String>.Continuation
         private let done = DispatchSemaphore(value: 0)
 
-        nonisolated(unsafe) static let shared: QueryClient? = {
+        static let shared: QueryClient? = {
             let root = NSTemporaryDirectory() + "/glslice-fuzz-serve-\(getpid())"
             try? FileManager.default.createDirectory(atPath: root + "/ui", withIntermediateDirectories: true)
             let png = (try? PNGEncoder.encode(FuzzTarget.source.image)) ?? Data()
-            for name in ["a.png", "a@2x.png", "b.9.png", "ui/c.png"] { FileManager.default.createFile(atPath: root + "/" + name, contents: png) }
+            for name in ["a.png", "a@2x.png", "b.9.png", "ui/c.png"] { _ = FileManager.default.createFile(atPath: root + "/" + name, contents: png) }
             guard let sourceRoot = try? SourceRoot(root),
                   let options = try? ServeOptions(root: sourceRoot, backend: .cpu, workers: 2, queueLimit: 8,
                                                   cacheBytes: 1 << 20, sourceCacheBytes: 1 << 20,
@@ -136,7 +136,7 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     /// An 8x6 source with distinct pixels, for the options target's renders.
-    nonisolated(unsafe) static let source: SourceImage = {
+    static let source: SourceImage = {
         var pixels: [UInt8] = []
         for i in 0..<48 { pixels += [UInt8(i * 5), UInt8(255 - i * 5), UInt8(i * 3), UInt8(128 + i)] }
         return SourceImage(image: StraightImage(RGBAImage(width: 8, height: 6, pixels: pixels)).premultiplied(), file: "fuzz.png")

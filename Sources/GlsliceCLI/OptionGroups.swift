@@ -1,30 +1,6 @@
 import ArgumentParser
 import GlsliceKit
 
-/// An option whose value is one of a few names, read whatever its case
-/// (`--mode Stretch` is `stretch`), as a manifest and a URL read them.
-protocol NamedChoice: ExpressibleByArgument, RawRepresentable<String>, CaseIterable {}
-
-extension NamedChoice {
-    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
-
-    static var names: [String] { allCases.map(\.rawValue) }
-}
-
-/// Each option that takes a `NamedChoice`, and its names (for "did you mean").
-let namedChoices: [String: [String]] = [
-    "--mode": ResizeMode.names, "--mode-x": ResizeMode.names, "--mode-y": ResizeMode.names, "--filter": Filter.names,
-    "--backend": BackendChoice.names, "--compression": Compression.names, "--small": SmallTarget.names,
-    "--format": ImageFormat.names,
-]
-
-extension ResizeMode: NamedChoice {}
-extension Filter: NamedChoice {}
-extension BackendChoice: NamedChoice {}
-extension Compression: NamedChoice {}
-extension SmallTarget: NamedChoice {}
-extension ImageFormat: NamedChoice {}
-
 /// The backend and the limits, shared by `render` and `batch`.
 struct EngineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Rendering backend. auto takes a hardware GPU when there is one (for batch and serve: hybrid), else the CPU with a warning (llvmpipe is slower than the CPU). hybrid draws on the GPU and the CPU threads together; the bytes are the same on every backend.", valueName: "B"))
