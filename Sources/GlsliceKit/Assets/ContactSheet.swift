@@ -75,7 +75,7 @@ package enum ContactSheet {
             for (name, size) in sizes(for: lattice) {
                 var request = RenderRequest(size: .pixels(size), outputScale: scale, insets: insets, lattice: runs)
                 request.modes = PerAxis(both: mode)
-                let job = try PreparedJob(request: request, source: resolved, backend: .cpu, limits: Limits())
+                let job = try PreparedJob(request: request, source: resolved, limits: Limits())
                 tiles.append(("\(name) \(size.width)x\(size.height)", CPURenderer().render(job.plan, source: source.image)))
             }
             rows.append((mode == defaultMode ? "\(mode.rawValue) (default)" : mode.rawValue, tiles))

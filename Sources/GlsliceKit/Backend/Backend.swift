@@ -53,13 +53,8 @@ package enum Backend {
     }
 
     /// Whether a stage with many jobs (`batch`, `serve`) also draws on its CPU
-    /// threads beside `backend`'s GPU: asked for (`hybrid`), or `auto` on a
-    /// hardware GPU (on llvmpipe `auto` is the CPU alone, and this is false).
-    package static func drawsOnBoth(_ choice: BackendChoice, backend: Backend) -> Bool {
-        drawsOnBoth(choice, openedGPU: backend.gpu != nil)
-    }
-
-    /// `drawsOnBoth` for a caller that opened its GPU itself (serve's shared GPU thread).
+    /// threads beside the GPU it opened: asked for (`hybrid`), or `auto` on a
+    /// hardware GPU (on llvmpipe `auto` opens none, and this is false).
     package static func drawsOnBoth(_ choice: BackendChoice, openedGPU: Bool) -> Bool {
         openedGPU && (choice == .hybrid || choice == .auto)
     }

@@ -54,11 +54,11 @@ public final class BatchRunner: Sendable {
         let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
                                      backend: backend.description, onError: onError, onProgress: onProgress)
         let start = Date()
-        let hybrid = Backend.drawsOnBoth(options.backend, backend: backend)
+        let hybrid = Backend.drawsOnBoth(options.backend, openedGPU: backend.gpu != nil)
         let drawnBy = run(reader: reader, recorder: recorder, drawer: backend.gpu.map { gpu in
             GPUDrawer(gpu: gpu, settings: options.gpu, budget: MemoryBudget(capacity: options.gpu.inFlightBytes),
                       recorder: recorder, times: times)
-        }, backend: backend.kind, hybrid: hybrid, started: start)
+        }, hybrid: hybrid, started: start)
         let wall = Date().timeIntervalSince(start)
         var summary = recorder.summary(seconds: wall, closing: true)
         if hybrid { summary.backend += " and cpu (hybrid)" }
@@ -74,7 +74,7 @@ public final class BatchRunner: Sendable {
     /// sides, so neither waits while the other has a backlog. Returns what
     /// each side drew.
     @discardableResult
-    func run(reader: ManifestReader, recorder: BatchRecorder, drawer: (any BatchDrawer)?, backend: BackendKind,
+    func run(reader: ManifestReader, recorder: BatchRecorder, drawer: (any BatchDrawer)?,
              hybrid: Bool = false, started: Date, probe: (@Sendable (Stage) -> Void)? = nil) -> DrawnBy {
         let workers = max(1, options.workers)
         // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
@@ -82,7 +82,7 @@ public final class BatchRunner: Sendable {
         let toDraw = BoundedQueue<BatchJob>(capacity: drawer == nil ? 1 : 1024)
         let toEncode = BoundedQueue<EncodeWork>(capacity: workers * 4)
         let outputScope = reader.openOutputScope()
-        let prepareStage = PrepareStage(options: options, cache: cache, backend: backend, recorder: recorder,
+        let prepareStage = PrepareStage(options: options, cache: cache, recorder: recorder,
                                         started: started, outputScope: outputScope)
         let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
         let times = self.times

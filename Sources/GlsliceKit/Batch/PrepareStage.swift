@@ -6,7 +6,6 @@ import Foundation
 final class PrepareStage: Sendable {
     private let options: BatchOptions
     private let cache: SourceCache
-    private let backend: BackendKind
     private let recorder: BatchRecorder
     private let started: Date
     /// The output folder, open, when outputs must stay inside it.
@@ -18,12 +17,11 @@ final class PrepareStage: Sendable {
         var swept: Set<String> = []
     }
 
-    init(options: BatchOptions, cache: SourceCache, backend: BackendKind, recorder: BatchRecorder, started: Date,
+    init(options: BatchOptions, cache: SourceCache, recorder: BatchRecorder, started: Date,
          outputScope: FileScope?) {
         self.options = options
         self.outputScope = outputScope
         self.cache = cache
-        self.backend = backend
         self.recorder = recorder
         self.started = started
     }
@@ -44,7 +42,7 @@ final class PrepareStage: Sendable {
             }
             // Anything else (an image set, a nine-patch, which may be compiled whatever its name) is
             // resolved and planned, which a job that is not done needs anyway.
-            let prepared = try PreparedJob(request: job.request, source: resolve(job), backend: backend,
+            let prepared = try PreparedJob(request: job.request, source: resolve(job),
                                            limits: options.limits)
             if let finished, finished == FinishedOutput(size: prepared.size, digest: prepared.digest) {
                 skip(job, started: started)

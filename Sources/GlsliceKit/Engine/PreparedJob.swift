@@ -1,19 +1,17 @@
-/// One job made ready to draw: request + source → plan + digest, for a given
-/// backend kind. Every front end (render, batch, serve, parity, the asset
+/// One job made ready to draw: request + source → plan + digest, the same
+/// whichever backend draws it. Every front end (render, batch, serve, parity, the asset
 /// tools) comes through here, and `PlanBuilder` behind it is the only code
 /// that builds a plan.
 package struct PreparedJob: Sendable {
     package var request: RenderRequest
     package var source: ResolvedSource
     package var plan: RenderPlan
-    package var backend: BackendKind
     /// The digest an output records (tEXt `glslice-job`), and serve's ETag.
     package var digest: String
 
-    package init(request: RenderRequest, source: ResolvedSource, backend: BackendKind, limits: Limits) throws {
+    package init(request: RenderRequest, source: ResolvedSource, limits: Limits) throws {
         self.request = request
         self.source = source
-        self.backend = backend
         plan = try PlanBuilder.plan(request, source: source.source, limits: limits)
         digest = JobDigest.make(sourceKey: source.key, request: request)
     }

@@ -60,8 +60,7 @@ public enum Render {
         let source = try ResolvedSource.load(input: input, outputScale: request.outputScale,
                                              maxPixels: limits.maxSourcePixels, ninePatch: ninePatch)
         if source.source.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }
-        // The digest is not written by `render`, so the kind given here does not matter.
-        let job = try PreparedJob(request: request, source: source, backend: .cpu, limits: limits)
+        let job = try PreparedJob(request: request, source: source, limits: limits)
         do {
             let renderer = try backend(job.size).prepare(job.plan, source: source.image)
             let encoded = try EncodeStep.encode(job, bands: renderer, to: .output(output), banding: banding)

@@ -13,8 +13,6 @@ final class RenderService: Sendable {
     let gpu: SharedGPUDrawer?
     /// What renders draw with: `cpu`, or `gpu (RENDERER)`.
     let backendDescription: String
-    /// What draws (the digest does not depend on it).
-    var backendKind: BackendKind { gpu == nil ? .cpu : .gpu }
     /// Renders handed to the GPU thread and not yet back on a render thread.
     private let atGPU = Locked(0)
     /// `hybrid`, or `auto` on a hardware GPU: a render thread draws on the CPU
@@ -190,7 +188,7 @@ final class RenderService: Sendable {
         do {
             let stamps = FileStamp.stamps(for: file, outputScale: request.outputScale, in: options.root.scope)
             let source = try sources.resolve(input: file, outputScale: request.outputScale)
-            prepared = try PreparedJob(request: request, source: source, backend: backendKind, limits: options.limits)
+            prepared = try PreparedJob(request: request, source: source, limits: options.limits)
             if prepared.request.format == .webp, let why = webPRefusal(prepared.size) {
                 guard negotiated else { throw why }
                 prepared = prepared.written(as: .png)

@@ -75,7 +75,7 @@ func currentThread() -> UInt { UInt(pthread_self()) }
         let recorder = BatchRecorder(manifest: manifest, results: nil, resultsPath: nil, backend: "fake",
                                      onError: { errors.append($0) }, onProgress: nil)
         let seen = Locked([Stage: Set<UInt>]())
-        runner.run(reader: reader, recorder: recorder, drawer: drawer, backend: .gpu, started: Date()) { stage in
+        runner.run(reader: reader, recorder: recorder, drawer: drawer, started: Date()) { stage in
             seen.withLock { _ = $0[stage, default: []].insert(currentThread()) }
         }
         return Run(summary: recorder.summary(seconds: 0, closing: true), errors: errors.lines,

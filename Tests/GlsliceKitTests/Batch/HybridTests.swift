@@ -23,8 +23,7 @@ import Testing
         let results = try ResultsLog(path: resultsPath, append: false, manifest: manifest)
         let recorder = BatchRecorder(manifest: manifest, results: results, resultsPath: resultsPath, backend: "fake",
                                      onError: { _ in }, onProgress: nil)
-        let drawnBy = runner.run(reader: reader, recorder: recorder, drawer: drawer, backend: drawer == nil ? .cpu : .gpu,
-                                 hybrid: hybrid, started: Date())
+        let drawnBy = runner.run(reader: reader, recorder: recorder, drawer: drawer, hybrid: hybrid, started: Date())
         let summary = recorder.summary(seconds: 0, closing: true)
         let text = try String(contentsOfFile: resultsPath, encoding: .utf8)
         let rows = text.split(separator: "\n").compactMap { line -> (Int, String)? in
@@ -68,8 +67,10 @@ import Testing
 
     @Test func hybridIsAChoiceAndAutoMeansItOnlyWithAGPU() throws {
         #expect(try BackendChoice(parsing: "Hybrid") == .hybrid)
-        #expect(!Backend.drawsOnBoth(.auto, backend: .cpu))
-        #expect(!Backend.drawsOnBoth(.hybrid, backend: .cpu))
-        #expect(!Backend.drawsOnBoth(.cpu, backend: .cpu))
+        #expect(!Backend.drawsOnBoth(.auto, openedGPU: false))
+        #expect(!Backend.drawsOnBoth(.hybrid, openedGPU: false))
+        #expect(!Backend.drawsOnBoth(.cpu, openedGPU: false))
+        #expect(Backend.drawsOnBoth(.auto, openedGPU: true) && Backend.drawsOnBoth(.hybrid, openedGPU: true))
+        #expect(!Backend.drawsOnBoth(.gpu, openedGPU: true))
     }
 }

@@ -61,7 +61,7 @@ struct GPUBatchTests {
         var drawer = GPUDrawer(gpu: gpu, settings: GPUSettings(pixelPackRing: ring), budget: budget, recorder: recorder,
                                times: runner.times)
         drawer.banding = Banding(maxRows: 16)
-        runner.run(reader: reader, recorder: recorder, drawer: drawer, backend: .gpu, started: Date())
+        runner.run(reader: reader, recorder: recorder, drawer: drawer, started: Date())
         #expect(recorder.summary(seconds: 0, closing: true).ok == 13)
         #expect(budget.peak <= budget.capacity)
         #expect(budget.peak < 1500 * 300 * 4) // never the whole 1.8 MB output at once

@@ -10,7 +10,7 @@ struct SharedGPUDrawerTests {
         let source = try ResolvedSource.load(input: fixtures.appendingPathComponent(name).path, outputScale: nil,
                                              maxPixels: 1 << 20)
         let request = RenderRequest(size: .pixels(pixels), insets: try Insets(parsing: insets), modes: PerAxis(both: mode))
-        return try PreparedJob(request: request, source: source, backend: .gpu, limits: Limits())
+        return try PreparedJob(request: request, source: source, limits: Limits())
     }
 
     /// The CPU's pixels for `job`, and the most any channel of `drawing` differs from them (0: §5).

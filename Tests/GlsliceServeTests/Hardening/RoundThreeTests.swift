@@ -116,7 +116,7 @@ import Testing
             let thousand = (0..<1000).map { "\(2 * $0)-\(2 * $0 + 1)" }.joined(separator: ",")
             let long = try await get(port, "/render/panel.png?pixels=90x90&lattice=x=\(thousand)&format=png")
             #expect(long.status == .badRequest && long.errorMessage?.contains("more than 64 runs") == true, "\(long.text)")
-            // 3 runs across and 4 down: 7 x 9 = 63 regions; 8 across, 1 down... 17 x 3 = 51.
+            // 8 runs across (17 columns) and 1 down (3 rows): 51 regions, under the limit.
             let fine = try await get(port, "/render/panel.png?pixels=90x90&lattice=x=\(runs(8));y=6-7&format=png")
             #expect(fine.status == .ok, "\(fine.text)")
         }
