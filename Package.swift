@@ -26,7 +26,7 @@ let package = Package(
         // libwebp's lossless encoder (Debian's libwebp-dev) behind a status-returning shim.
         .target(
             name: "CWebP",
-            linkerSettings: [.linkedLibrary("webp")]
+            linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux")]
         ),
         // System calls Swift cannot make itself: openat2 (containment beneath a folder), O_TMPFILE.
         .target(name: "CFiles"),

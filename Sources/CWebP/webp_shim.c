@@ -1,10 +1,31 @@
 #include "webp_shim.h"
 
+#include <string.h>
+
 #include <webp/decode.h>
 #include <webp/encode.h>
+#include <webp/mux.h>
+
+static int add_xmp(WebPMemoryWriter *writer, const uint8_t *xmp, size_t xmp_size, uint8_t **out, size_t *size) {
+    WebPData image = {writer->mem, writer->size};
+    WebPMux *mux = WebPMuxCreate(&image, 1);
+    if (mux == NULL) return -2;
+    WebPData chunk = {xmp, xmp_size};
+    WebPData assembled;
+    WebPDataInit(&assembled);
+    int ok = WebPMuxSetChunk(mux, "XMP ", &chunk, 1) == WEBP_MUX_OK && WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK;
+    WebPMuxDelete(mux);
+    if (!ok) {
+        WebPDataClear(&assembled);
+        return -2;
+    }
+    *out = (uint8_t *)assembled.bytes;
+    *size = assembled.size;
+    return 0;
+}
 
 int gs_webp_encode_lossless(const uint8_t *rgba, int width, int height, int stride, int level,
-                            uint8_t **out, size_t *size) {
+                            const uint8_t *xmp, size_t xmp_size, uint8_t **out, size_t *size) {
     *out = NULL;
     *size = 0;
     WebPConfig config;
@@ -33,6 +54,11 @@ int gs_webp_encode_lossless(const uint8_t *rgba, int width, int height, int stri
         WebPMemoryWriterClear(&writer);
         return error != 0 ? error : -1;
     }
+    if (xmp != NULL) {
+        int status = add_xmp(&writer, xmp, xmp_size, out, size);
+        WebPMemoryWriterClear(&writer);
+        return status;
+    }
     *out = writer.mem;
     *size = writer.size;
     return 0;
@@ -40,6 +66,18 @@ int gs_webp_encode_lossless(const uint8_t *rgba, int width, int height, int stri
 
 uint8_t *gs_webp_decode_rgba(const uint8_t *data, size_t size, int *width, int *height) {
     return WebPDecodeRGBA(data, size, width, height);
+}
+
+int gs_webp_decode_limited(const uint8_t *data, size_t size, uint64_t max_pixels,
+                           uint8_t **pixels, int *width, int *height) {
+    *pixels = NULL;
+    *width = 0;
+    *height = 0;
+    if (size < 12 || memcmp(data, "RIFF", 4) != 0 || memcmp(data + 8, "WEBP", 4) != 0) return GS_WEBP_NOT_WEBP;
+    if (!WebPGetInfo(data, size, width, height)) return GS_WEBP_CORRUPT;
+    if ((uint64_t)*width * (uint64_t)*height > max_pixels) return GS_WEBP_TOO_LARGE;
+    *pixels = WebPDecodeRGBA(data, size, width, height);
+    return *pixels != NULL ? GS_WEBP_OK : GS_WEBP_CORRUPT;
 }
 
 void gs_webp_free(void *pointer) { WebPFree(pointer); }

@@ -106,7 +106,12 @@ struct BatchCommand: ParsableCommand {
             done.withLock { $0 = count }
             progress?.update(done: count)
         }
-        let summary = try withExtendedLifetime(interrupt) { try runner.run(warn: warn) }
+        let summary = try withExtendedLifetime(interrupt) {
+            try runner.run { words in
+                progress?.clear()
+                warn(words)
+            }
+        }
         progress?.clear()
         if json {
             printJSON(SummaryJSON(summary, stages: stats))

@@ -5,7 +5,7 @@ import GlsliceKit
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Compare two PNGs: max and mean difference, pixels over a tolerance, a heat map.",
+        abstract: "Compare two images (PNG or WebP): max and mean difference, pixels over a tolerance, a heat map.",
         discussion: """
         Differences are per channel of straight RGBA as decoded. The heat map shows equal pixels dark grey, differences within the tolerance blue, and larger ones from yellow to red. Exit status: 0 when no pixel differs by more than the tolerance, 1 when some do, 65 when the images differ in size (both sizes are named).
 
@@ -25,10 +25,10 @@ struct CompareCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The first PNG ('-' for standard input).", completion: .file())
+    @Argument(help: "The first image, PNG or WebP ('-' for standard input).", completion: .file())
     var first: String
 
-    @Argument(help: "The second PNG.", completion: .file())
+    @Argument(help: "The second image, PNG or WebP.", completion: .file())
     var second: String
 
     @Option(help: ArgumentHelp("Largest difference per channel that still counts as equal.", valueName: "N"))

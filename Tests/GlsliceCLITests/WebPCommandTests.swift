@@ -77,7 +77,7 @@ import GlsliceKit
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("h.webp").path))
     }
 
-    /// A batch line's `format` key, or an output named .webp; `--resume` renders a WebP again (no digest chunk).
+    /// A batch line's `format` key, or an output named .webp; `--resume` skips a finished WebP (its digest is in XMP).
     @Test func batchWritesWebP() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -94,6 +94,6 @@ import GlsliceKit
         let b = try decodeWebP(folder.appendingPathComponent("b").path)
         #expect(a != nil && a == b)
         let resumed = try glslice(["batch", jobs, "--backend", "cpu", "--out-dir", folder.path, "--resume"])
-        #expect(resumed.stderrLines.last?.contains("2 rendered, 0 skipped, 1 failed") == true, "\(resumed.stderr)")
+        #expect(resumed.stderrLines.last?.contains("0 rendered, 2 skipped, 1 failed") == true, "\(resumed.stderr)")
     }
 }

@@ -20,9 +20,20 @@ public struct ImageComparison: Sendable {
     /// of them) and compares them; images of different sizes are refused (`.badInput`).
     public static func compareFiles(_ first: String, _ second: String, tolerance: Int,
                                     limits: Limits = Limits()) throws -> ImageComparison {
-        let a = try PNGDecoder.decode(path: first, maxPixels: limits.maxSourcePixels)
-        let b = try PNGDecoder.decode(path: second, maxPixels: limits.maxSourcePixels)
+        let a = try decodeEither(first, maxPixels: limits.maxSourcePixels)
+        let b = try decodeEither(second, maxPixels: limits.maxSourcePixels)
         return try compare(a, b, tolerance: tolerance, files: (first, second))
+    }
+
+    /// A PNG or a WebP, the formats glslice writes, told apart by their first bytes.
+    private static func decodeEither(_ path: String, maxPixels: Int) throws -> StraightImage {
+        let data = try PNGDecoder.readImageInput(path)
+        do {
+            if WebPDecoder.isWebP(data) { return try WebPDecoder.decode(data: data, maxPixels: maxPixels) }
+            return try PNGDecoder.decode(data: data, maxPixels: maxPixels)
+        } catch let error as GlsliceError {
+            throw error.about(path)
+        }
     }
 
     package static func compare(_ a: StraightImage, _ b: StraightImage, tolerance: Int, files: (String, String)) throws -> ImageComparison {

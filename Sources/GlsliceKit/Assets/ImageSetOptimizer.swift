@@ -37,15 +37,16 @@ enum ImageSetOptimizer {
             modes.formIntersection(result.modes)
             checks += result.checks
             before += loaded.size.pixelCount
-            after += result.image.width * result.image.height
-            if variant.scale > largest.scale {
-                largest = (loaded.size, PixelSize(width: result.image.width, height: result.image.height), variant.scale)
-            }
-            // Nothing dropped: keep the file's own bytes.
-            let unchanged = result.image.width == loaded.size.width && result.image.height == loaded.size.height
-            let encoded = unchanged ? original : try encode(result.image)
-            bytesAfter += encoded.count
-            files.append((name, encoded))
+            // Nothing dropped, or a smaller image whose file is no smaller: keep the file's own bytes and centre.
+            let smaller = PixelSize(width: result.image.width, height: result.image.height)
+            let encoded = smaller == loaded.size ? original : try encode(result.image)
+            let kept = encoded.count >= original.count
+            let written = kept ? loaded.size : smaller
+            after += written.pixelCount
+            if variant.scale > largest.scale { largest = (loaded.size, written, variant.scale) }
+            bytesAfter += kept ? original.count : encoded.count
+            files.append((name, kept ? original : encoded))
+            if kept { continue }
             var resizingJSON = entry["resizing"] as? [String: Any] ?? [:]
             var center = resizingJSON["center"] as? [String: Any] ?? [:]
             let centreX = result.lattice.x.first(where: \.scalable)?.length, centreY = result.lattice.y.first(where: \.scalable)?.length

@@ -23,10 +23,16 @@ public enum Optimizer {
         public var bytesAfter: Int
         /// The source's own default mode, when it is not among `equalModes`.
         package var defaultModeLost: ResizeMode?
+        /// A smaller image that was found but whose file came out no smaller
+        /// than the input's, so the input was copied: its size and bytes.
+        package var notSmaller: (size: PixelSize, bytes: Int)? = nil
 
         public var text: String {
             var lines: [String] = []
-            if before == after {
+            if let notSmaller {
+                lines.append("\(input): already minimal: its \(notSmaller.size) px form would take \(notSmaller.bytes) bytes, "
+                             + "not fewer than its \(bytesBefore); \(output) is an unchanged copy")
+            } else if before == after {
                 lines.append("\(input): nothing to lose; \(output) is an unchanged copy (\(before) px)")
             } else {
                 lines.append("\(input): \(before) px -> \(after) px (\(bytesBefore) -> \(bytesAfter) bytes), wrote \(output)")
@@ -186,23 +192,31 @@ public enum Optimizer {
         let lattice = try Inspection.slicing(source, insets: insets, sourceScale: sourceScale).lattice
         let result = try proven(source.image, lattice: lattice, keepPeriod: keepPeriod, file: input)
         let after = PixelSize(width: result.image.width, height: result.image.height)
-        var bytesAfter = data.count
-        if after == source.size {
-            try writeCopy(data, to: output)
-        } else if isNinePatch, let bounds = source.hints.ninePatch {
-            let bordered = try NinePatchMarkers.bordered(result.image, lattice: result.lattice, bounds: bounds, file: output)
-            bytesAfter = try PNGEncoder.write(bordered, to: OutputTarget(output), compression: .small)
-        } else {
-            bytesAfter = try PNGEncoder.write(result.image, to: OutputTarget(output), compression: .small)
+        // The smaller image's file, in memory: written only if it is fewer bytes than the input.
+        var smaller: Data?
+        if after != source.size {
+            if isNinePatch, let bounds = source.hints.ninePatch {
+                let bordered = try NinePatchMarkers.bordered(result.image, lattice: result.lattice, bounds: bounds, file: output)
+                smaller = try PNGEncoder.encode(bordered, compression: .small)
+            } else {
+                smaller = try PNGEncoder.encode(result.image, compression: .small)
+            }
         }
+        var notSmaller: (size: PixelSize, bytes: Int)?
+        if let candidate = smaller, candidate.count >= data.count {
+            notSmaller = (after, candidate.count)
+            smaller = nil
+        }
+        try writeCopy(smaller ?? data, to: output)
         let defaultMode = source.hints.defaultMode ?? .auto
-        return Report(input: input, output: output, kind: isNinePatch ? .ninePatch : .png, before: source.size, after: after,
+        return Report(input: input, output: output, kind: isNinePatch ? .ninePatch : .png, before: source.size,
+                      after: smaller == nil ? source.size : after,
                       insets: isNinePatch ? nil : insets, equalModes: result.modes, checksPerMode: result.checks,
-                      bytesBefore: data.count, bytesAfter: bytesAfter,
-                      defaultModeLost: result.modes.contains(defaultMode) ? nil : defaultMode)
+                      bytesBefore: data.count, bytesAfter: (smaller ?? data).count,
+                      defaultModeLost: result.modes.contains(defaultMode) ? nil : defaultMode, notSmaller: notSmaller)
     }
 
-    /// Writes the input's own bytes, through `OutputFile` like every output.
+    /// Writes a file's bytes (the input's own, or the smaller one's), through `OutputFile` like every output.
     static func writeCopy(_ data: Data, to output: String) throws {
         guard output != "-" else { return try writeAll(data, to: STDOUT_FILENO, name: "<stdout>") }
         try OutputFile.write(data, to: output)

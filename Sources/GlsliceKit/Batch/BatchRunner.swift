@@ -45,14 +45,18 @@ public final class BatchRunner: Sendable {
         return count
     }
 
-    public func run(warn: (String) -> Void = { _ in }) throws -> BatchSummary {
+    /// - Parameter warn: told of the backend's warning (`auto` on llvmpipe)
+    ///   just before the first job renders; not when every job is skipped or fails.
+    public func run(warn: @escaping @Sendable (String) -> Void = { _ in }) throws -> BatchSummary {
         let reader = try ManifestReader(path: options.manifest, outputFolder: options.outputFolder,
                                         allowOutside: options.allowOutsideOutputFolder)
         try createOutputFolder()
         let results = try options.results.map { try ResultsLog(path: $0, append: options.resume, manifest: options.manifest) }
-        let backend = try Backend.make(options.backend, device: options.device, warn: warn)
+        var backendWarning: String?
+        let backend = try Backend.make(options.backend, device: options.device) { backendWarning = $0 }
         let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
                                      backend: backend.description, onError: onError, onProgress: onProgress)
+        if let backendWarning { recorder.warnOnFirstRender(backendWarning, through: warn) }
         let start = Date()
         let hybrid = Backend.drawsOnBoth(options.backend, openedGPU: backend.gpu != nil)
         let drawnBy = run(reader: reader, recorder: recorder, drawer: backend.gpu.map { gpu in

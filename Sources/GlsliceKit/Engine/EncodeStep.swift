@@ -53,11 +53,11 @@ package enum EncodeStep {
         case (.memory, .png):
             writer = try PNGWriter(memorySize: job.size, opaque: job.isOpaque, compression: job.request.compression,
                                    text: text)
-        // WebP carries no digest chunk: `--resume` renders a WebP output again (README).
         case (.output(let target, let durable), .webp):
-            writer = try WebPWriter(target: target.durable(durable), size: job.size, compression: job.request.compression)
+            writer = try WebPWriter(target: target.durable(durable), size: job.size, compression: job.request.compression,
+                                    record: text)
         case (.memory, .webp):
-            writer = try WebPWriter(memorySize: job.size, compression: job.request.compression)
+            writer = try WebPWriter(memorySize: job.size, compression: job.request.compression, record: text)
         }
         var drawTime = Duration.zero
         /// Waiting for bands drawn elsewhere: idle, so no stage's busy time.

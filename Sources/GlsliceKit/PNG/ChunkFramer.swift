@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads a PNG's chunks from a descriptor, stopping after IEND.
+/// Reads a PNG's chunks from a descriptor, stopping after IEND (or a WebP's
+/// RIFF container, stopping at its stated length).
 struct ChunkFramer {
     let descriptor: Int32
     let name: String
@@ -17,6 +18,21 @@ struct ChunkFramer {
             }
             if got == 0 { atEnd = true }
         }
+    }
+
+    /// A WebP up to its RIFF length, else what `readPNG` reads (`compare`
+    /// takes either format glslice writes).
+    mutating func readImage() throws -> Data {
+        try fill(to: 12)
+        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) else {
+            return try readPNG()
+        }
+        let end = 8 + bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard end <= PNGDecoder.maxFileBytes else {
+            throw GlsliceError(.badInput, file: name, "the WebP is larger than \(PNGDecoder.maxFileBytes >> 20) MiB")
+        }
+        try fill(to: end)
+        return Data(bytes.prefix(end))
     }
 
     mutating func readPNG() throws -> Data {

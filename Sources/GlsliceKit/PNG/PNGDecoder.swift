@@ -87,6 +87,19 @@ package enum PNGDecoder {
         return try read(descriptor: descriptor, name: path)
     }
 
+    /// The PNG or WebP at `path` (`-`: standard input), framed as `readInput`
+    /// frames a PNG; `ImageFile` tells the two apart.
+    package static func readImageInput(_ path: String) throws -> Data {
+        if path == "-" {
+            var reader = ChunkFramer(descriptor: STDIN_FILENO, name: "<stdin>")
+            return try reader.readImage()
+        }
+        let (descriptor, _) = try FileScope.anywhere.openForReading(path)
+        defer { close(descriptor) }
+        var reader = ChunkFramer(descriptor: descriptor, name: path)
+        return try reader.readImage()
+    }
+
     /// The PNG on an open descriptor, read up to IEND.
     static func read(descriptor: Int32, name: String) throws -> Data {
         var reader = ChunkFramer(descriptor: descriptor, name: name)

@@ -26,6 +26,8 @@ package final class WebPWriter: RowSink {
     private let size: PixelSize
     private let level: Int32
     private let inMemory: Bool
+    /// The XMP packet to add (a batch job's digest), or nil.
+    private let xmp: [UInt8]?
     private var file: OutputFile?
     private var pixels: [UInt8]
     private var rowsWritten = 0
@@ -35,12 +37,16 @@ package final class WebPWriter: RowSink {
     /// Time spent opening, writing and naming the file.
     package private(set) var fileTime = Duration.zero
 
-    package init(target: OutputTarget, size: PixelSize, compression: Compression) throws {
+    /// - Parameter record: an optional (key, value) kept in the file's XMP
+    ///   packet (`XMPRecord`), such as a batch job's digest.
+    package init(target: OutputTarget, size: PixelSize, compression: Compression,
+                 record: (key: String, value: String)? = nil) throws {
         try WebPWriter.check(size, name: target.displayName)
         self.target = target
         self.size = size
         level = WebPWriter.level(compression)
         inMemory = false
+        xmp = record.map { XMPRecord.packet(key: $0.key, value: $0.value) }
         pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
         let clock = ContinuousClock(), start = clock.now
         switch target {
@@ -52,12 +58,13 @@ package final class WebPWriter: RowSink {
     }
 
     /// A writer whose WebP collects in memory (`memoryData` after `finish`).
-    package init(memorySize size: PixelSize, compression: Compression) throws {
+    package init(memorySize size: PixelSize, compression: Compression, record: (key: String, value: String)? = nil) throws {
         try WebPWriter.check(size, name: "<memory>")
         target = .descriptor(-1)
         self.size = size
         level = WebPWriter.level(compression)
         inMemory = true
+        xmp = record.map { XMPRecord.packet(key: $0.key, value: $0.value) }
         pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
     }
 
@@ -110,8 +117,14 @@ package final class WebPWriter: RowSink {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         let status = pixels.withUnsafeBufferPointer { buffer in
-            gs_webp_encode_lossless(buffer.baseAddress, Int32(size.width), Int32(size.height), Int32(size.width * 4),
-                                    level, &output, &length)
+            if let xmp {
+                return xmp.withUnsafeBufferPointer { packet in
+                    gs_webp_encode_lossless(buffer.baseAddress, Int32(size.width), Int32(size.height), Int32(size.width * 4),
+                                            level, packet.baseAddress, packet.count, &output, &length)
+                }
+            }
+            return gs_webp_encode_lossless(buffer.baseAddress, Int32(size.width), Int32(size.height), Int32(size.width * 4),
+                                           level, nil, 0, &output, &length)
         }
         pixels = []
         defer { gs_webp_free(output) }

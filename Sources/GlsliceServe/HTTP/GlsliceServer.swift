@@ -54,8 +54,9 @@ public final class GlsliceServer: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: AccessLogMiddleware(logger: logger, enabled: options.accessLog))
         router.add(middleware: HostCheckMiddleware(hosts: options.knownHosts))
-        router.add(middleware: NoRouteMiddleware())
-        router.addRoutes(ServeRoutes(server: self).collection)
+        let routes = ServeRoutes(server: self).build()
+        router.add(middleware: NoRouteMiddleware(table: routes.table))
+        router.addRoutes(routes.collection)
         let address = BindAddress.hostname(options.bindAddress.address, port: options.port)
         let idle = TimeAmount.nanoseconds(Int64(options.idleTimeout.components.seconds) * 1_000_000_000
                                           + options.idleTimeout.components.attoseconds / 1_000_000_000)
@@ -194,6 +195,7 @@ public final class GlsliceServer: Sendable {
     static func refusalResponse(_ refusal: Refusal) -> Response {
         var response = json(refusal.statusCode, ErrorBody(error: refusal.message))
         if let retry = refusal.retryAfter { response.headers[.retryAfter] = String(retry) }
+        if let allow = refusal.allow { response.headers[.allow] = allow }
         return response
     }
 

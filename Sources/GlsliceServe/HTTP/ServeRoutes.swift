@@ -4,12 +4,40 @@ import Hummingbird
 import NIOCore
 
 /// The server's routes as one collection: render, health, metrics and, when
-/// enabled, the preview page and its two JSON helpers.
+/// enabled, the preview page and its two JSON helpers; and the table of
+/// which methods each path answers (`NoRouteMiddleware`'s 405).
 struct ServeRoutes: Sendable {
     let server: GlsliceServer
 
-    var collection: RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    /// Adds routes to a collection and records each in a table.
+    private final class Builder {
+        let collection = RouteCollection(context: BasicRequestContext.self)
+        var table = RouteTable()
+
+        func on(_ method: HTTPRequest.Method, _ pattern: String,
+                _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+            collection.on(RouterPath(pattern), method: method, use: handler)
+            table.record(method, pattern)
+        }
+        func get(_ pattern: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+            on(.get, pattern, handler)
+        }
+        func head(_ pattern: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+            on(.head, pattern, handler)
+        }
+        func post(_ pattern: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+            on(.post, pattern, handler)
+        }
+    }
+
+    func build() -> (collection: RouteCollection<BasicRequestContext>, table: RouteTable) {
+        let routes = Builder()
+        add(to: routes)
+        return (routes.collection, routes.table)
+    }
+
+    private func add(to routes: Builder) {
+        let server = self.server
         routes.get("/healthz") { _, _ in server.health() }
         routes.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -22,7 +50,7 @@ struct ServeRoutes: Sendable {
         routes.head("/render/**") { request, _ in
             await server.respond(to: request, headOnly: true)
         }
-        guard server.options.preview else { return routes }
+        guard server.options.preview else { return }
         routes.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
                                             .contentSecurityPolicy: GlsliceServer.previewPolicy],
@@ -40,7 +68,7 @@ struct ServeRoutes: Sendable {
             case .failure(let refusal): throw refusal
             }
         }
-        guard server.writesAllowed else { return routes }
+        guard server.writesAllowed else { return }
         routes.post("/preview/save-nine-patch") { request, _ in
             try await Self.write(request, NinePatchSaver.Request.self,
                                  shape: #"{"source", "output", "x": [[start, end]], "y": [[start, end]]}"#) { await server.saver.save($0) }
@@ -49,7 +77,6 @@ struct ServeRoutes: Sendable {
             try await Self.write(request, ImageSetSaver.Request.self,
                                  shape: #"{"source", "insets": "T,L,B,R", "center"}"#) { await server.setSaver.save($0) }
         }
-        return routes
     }
 
     /// One of the page's writes: from the page only (`SameOriginWrite`), a JSON body of `shape` (at most 1 MiB), done by

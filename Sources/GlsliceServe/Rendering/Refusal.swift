@@ -7,6 +7,8 @@ public struct Refusal: Error, Sendable, Equatable {
     public var statusCode: Int
     public var message: String
     public var retryAfter: Int?
+    /// The methods the path answers, for a 405's `Allow` header.
+    var allow: String?
 
     public init(statusCode: Int, message: String, retryAfter: Int? = nil) {
         self.statusCode = statusCode
@@ -15,6 +17,12 @@ public struct Refusal: Error, Sendable, Equatable {
     }
 
     static let notFound = Refusal(statusCode: 404, message: "not found")
+    /// A known path asked with a method it does not answer.
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> Refusal {
+        var refusal = Refusal(statusCode: 405, message: "\(method) not allowed here; this path answers \(allowed.joined(separator: ", "))")
+        refusal.allow = allowed.joined(separator: ", ")
+        return refusal
+    }
     static let badSignature = Refusal(statusCode: 403, message: "missing or wrong signature (sig)")
     /// The render threads' queue is full (a preview request, admitted as renders are).
     static let busy = Refusal(statusCode: 503, message: "the render queue is full; try again", retryAfter: 1)

@@ -86,26 +86,34 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let bubble = try Optimizer.optimize(input: fixtures.appendingPathComponent("bubble.9.png").path,
                                             output: folder.appendingPathComponent("b.9.png").path)
-        // Two 2-px x runs to 1 px each, one 2-px y run to 1 px.
-        #expect(bubble.before == PixelSize(width: 26, height: 22) && bubble.after == PixelSize(width: 24, height: 21))
+        // Two 2-px x runs to 1 px each, one 2-px y run to 1 px; but that PNG
+        // (216 bytes) is larger than the input's 205, so the input is copied.
+        #expect(bubble.before == PixelSize(width: 26, height: 22) && bubble.after == bubble.before)
+        #expect(bubble.notSmaller?.size == PixelSize(width: 24, height: 21))
+        #expect(bubble.notSmaller.map { $0.bytes >= bubble.bytesBefore } == true && bubble.bytesAfter == bubble.bytesBefore)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("b.9.png"))
+                == Data(contentsOf: fixtures.appendingPathComponent("bubble.9.png")))
         #expect(bubble.equalModes == [.stretch, .tile, .auto, .repeat, .round])
         let reread = try SourceImage.load(path: folder.appendingPathComponent("b.9.png").path, maxPixels: 1 << 20)
         #expect(reread.hints.ninePatch?.padding == PixelInsets(top: 4, left: 4, bottom: 8, right: 4))
         let texture = try Optimizer.optimize(input: fixtures.appendingPathComponent("texture.png").path,
                                              output: folder.appendingPathComponent("t.png").path,
                                              insets: Insets(top: 6, left: 6, bottom: 6, right: 6), keepPeriod: true)
-        // 16 columns of period 8 become 8; the rows have no period.
-        #expect(texture.after == PixelSize(width: 20, height: 28))
+        // 16 columns of period 8 become 8; the rows have no period. Fewer bytes, so it is written.
+        #expect(texture.after == PixelSize(width: 20, height: 28) && texture.notSmaller == nil)
+        #expect(texture.bytesAfter < texture.bytesBefore)
+        #expect(try SourceImage.load(path: folder.appendingPathComponent("t.png").path, maxPixels: 1 << 20).size == texture.after)
         #expect(texture.equalModes == [.tile, .auto])
         let untouched = try Optimizer.optimize(input: fixtures.appendingPathComponent("texture.png").path,
                                                output: folder.appendingPathComponent("t2.png").path,
                                                insets: Insets(top: 6, left: 6, bottom: 6, right: 6))
         #expect(untouched.after == untouched.before && untouched.equalModes == ResizeMode.allCases)
-        // The optical fixture keeps its optical bounds through new markers.
-        _ = try Optimizer.optimize(input: fixtures.appendingPathComponent("android/optical.9.png").path,
-                                   output: folder.appendingPathComponent("o.9.png").path)
+        // The optical fixture would shrink to 8x5 px, but in more bytes: it is copied, optical bounds and all.
+        let opticalReport = try Optimizer.optimize(input: fixtures.appendingPathComponent("android/optical.9.png").path,
+                                                   output: folder.appendingPathComponent("o.9.png").path)
+        #expect(opticalReport.notSmaller?.size == PixelSize(width: 8, height: 5))
         let optical = try SourceImage.load(path: folder.appendingPathComponent("o.9.png").path, maxPixels: 1 << 20)
-        #expect(optical.size == PixelSize(width: 8, height: 5))
+        #expect(optical.size == opticalReport.before)
         #expect(optical.hints.ninePatch?.optical == PixelInsets(top: 0, left: 2, bottom: 1, right: 1))
     }
 

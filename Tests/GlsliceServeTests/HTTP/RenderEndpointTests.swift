@@ -176,17 +176,31 @@ import Testing
         #expect(lines[1]["path"]?.description == "/render/button@2x.png?size=60x22&insets=14,12,14,12")
     }
 
-    /// A path or method no route takes gets the documented body too, not an empty 404.
+    /// A path no route takes gets the documented body too, not an empty 404; a
+    /// known path asked with another method gets 405, what it answers in `Allow`
+    /// (RFC 9110 §15.5.6) and the same one line of JSON.
     @Test func noRouteAnswersTheDocumentedJSON() async throws {
         let world = try ServeWorld()
         defer { world.remove() }
         try await withServer(world) { port, _ in
-            for (method, path) in [(HTTPRequest.Method.get, "/nope"), (.delete, "/render/panel.png"), (.post, "/healthz")] {
+            let cases: [(HTTPRequest.Method, String, HTTPResponse.Status, String?)] = [
+                (.get, "/nope", .notFound, nil),
+                (.get, "/render", .notFound, nil),
+                (.delete, "/render/panel.png", .methodNotAllowed, "GET, HEAD"),
+                (.post, "/healthz", .methodNotAllowed, "GET"),
+                (.head, "/metrics", .methodNotAllowed, "GET"),
+                (.get, "/preview/save-nine-patch", .methodNotAllowed, "POST"),
+            ]
+            for (method, path, status, allow) in cases {
                 let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: clientConfiguration) { client in
                     try await client.execute(TestClient.Request(path, method: method, headers: [:]))
                 }
-                #expect(response.status == .notFound, "\(method) \(path)")
-                #expect(response.errorMessage == "not found" && response.headers[.contentType] == "application/json", "\(method) \(path): \(response.text)")
+                #expect(response.status == status, "\(method) \(path)")
+                #expect(response.headers[.allow] == allow, "\(method) \(path)")
+                #expect(response.headers[.contentType] == "application/json", "\(method) \(path)")
+                let expected = allow.map { "\(method.rawValue) not allowed here; this path answers \($0)" } ?? "not found"
+                // HEAD's answer has headers only.
+                if method != .head { #expect(response.errorMessage == expected, "\(method) \(path): \(response.text)") }
             }
         }
     }

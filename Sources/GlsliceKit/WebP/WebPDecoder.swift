@@ -1,0 +1,32 @@
+import CWebP
+import Foundation
+
+/// Decodes a WebP (any glslice writes, and lossy ones too) through libwebp
+/// into straight RGBA8, refusing one above the pixel limit before allocating it.
+package enum WebPDecoder {
+    /// Whether `data` starts as a WebP file does (RIFF, then WEBP).
+    package static func isWebP(_ data: Data) -> Bool {
+        data.count >= 12 && data.prefix(4).elementsEqual("RIFF".utf8) && data.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
+    }
+
+    package static func decode(data: Data, maxPixels: Int) throws -> StraightImage {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0, height: Int32 = 0
+        let status = data.withUnsafeBytes { raw in
+            gs_webp_decode_limited(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count,
+                                   UInt64(max(0, maxPixels)), &pixels, &width, &height)
+        }
+        defer { gs_webp_free(pixels) }
+        switch Int(status) {
+        case Int(GS_WEBP_OK): break
+        case Int(GS_WEBP_TOO_LARGE):
+            throw GlsliceError(.badInput, "the WebP is \(width)x\(height) px, more than the limit of \(maxPixels) px")
+        case Int(GS_WEBP_NOT_WEBP): throw GlsliceError(.badInput, "not a WebP file")
+        default: throw GlsliceError(.badInput, "corrupt WebP: libwebp could not decode it")
+        }
+        guard let pixels else { throw GlsliceError(.internal, "libwebp returned no pixels") }
+        let count = Int(width) * Int(height) * 4
+        return StraightImage(RGBAImage(width: Int(width), height: Int(height),
+                                       pixels: Array(UnsafeBufferPointer(start: pixels, count: count))))
+    }
+}
