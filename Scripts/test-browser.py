@@ -349,6 +349,117 @@ def cross_site_checks(browser, port, root, scratch):
         other.shutdown()
 
 
+# The page's CSS box (drawn by Chromium) and the page's render, both screenshot at the
+# render's scale as device scale factor, so one device pixel is one output pixel.
+CSS_VS_RENDER = """(async (shot, rendered, margin) => {
+  const decode = async (src) => { const i = new Image(); i.src = src; await i.decode(); return i; };
+  const pixels = (img) => { const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const g = c.getContext('2d'); g.fillStyle = '#fff'; g.fillRect(0, 0, c.width, c.height); g.drawImage(img, 0, 0);
+    return g.getImageData(0, 0, c.width, c.height).data; };
+  const a = await decode(shot), b = await decode(rendered), p = pixels(a), q = pixels(b);
+  const W = a.naturalWidth, w = b.naturalWidth, h = b.naturalHeight;
+  // The box lands on whole device pixels wherever Chromium snaps it: the best of the
+  // placements within the margin is the one compared.
+  let best = null;
+  for (let dy = 0; dy <= 2 * margin; dy++) for (let dx = 0; dx <= 2 * margin; dx++) {
+    let max = 0, over = 0;
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const i = ((y + dy) * W + x + dx) * 4, j = (y * w + x) * 4;
+      let d = 0;
+      for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(p[i + c] - q[j + c]));
+      max = Math.max(max, d); if (d > 1) over++;
+    }
+    if (!best || over < best.over || (over === best.over && max < best.max)) best = {size: [w, h], max, over, offset: [dx - margin, dy - margin]};
+  }
+  return best;
+})"""
+
+
+def page_shots(browser, name):
+    """The page at 900 and 1,600 px wide, as the issue asks, then back to the test's 1,400."""
+    for width, height in [(900, 1400), (1600, 1100)]:
+        browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        time.sleep(0.4)
+        save_screenshot(browser, SHOT.replace(".png", f"-{name}-{width}.png"))
+    browser.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    time.sleep(0.2)
+
+
+def choose_source(browser, path):
+    browser.eval(f"(() => {{ const s = document.getElementById('source'); s.value = {json.dumps(path)};"
+                 " s.dispatchEvent(new Event('change')); })()")
+    browser.wait_for(f"window.preview.ready && window.preview.state.info && window.preview.state.info.path === {json.dumps(path)}", path)
+
+
+def css_checks(browser, port, root, scratch):
+    """Issue 33's page: CSS where CSS can say it (button@2x.png: Chromium's drawing of the
+    copied CSS equals the render), declined with the rendered image offered where it cannot
+    (bubble.9.png's two runs across), and an unsaved marker drag that changes the render."""
+    choose_source(browser, "button@2x.png")
+    verify(browser, port, root, scratch, "button@2x.png picked")
+    state = browser.eval("[window.preview.state.insetsPx, window.preview.state.modeX, window.preview.state.modeY, window.preview.state.scale]")
+    caps, scale = state[0], state[3]
+    whole = all(caps[side] % 2 == 0 for side in ("top", "left", "bottom", "right"))
+    check(whole and state[1] == "stretch" and state[2] == "stretch",
+          f"button@2x.png opens with caps in whole points ({caps} px at @2x) and stretch ({state[1]}, {state[2]})")
+    css = browser.eval("window.preview.css")
+    check(css["ok"] and "stretch stretch" in css["text"] and "format=png" in css["text"] and "button%402x.png" in css["text"].replace("@", "%40"),
+          f"button@2x.png gets CSS: its artwork at a URL the page serves, stretch as glslice draws ({css['text'].splitlines()[-1][:160]})")
+    artwork = re.search(r'url\("([^"]+)"\)', css["text"]).group(1)
+    check(urllib.request.urlopen(artwork).status == 200, f"the CSS's image URL answers 200 ({artwork[-80:]})")
+    # Both at device scale 2: one device pixel per output pixel.
+    browser.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": scale, "mobile": False})
+    browser.eval("document.getElementById('cssView').scrollIntoView()")
+    time.sleep(0.4)
+    box = browser.eval("(() => { const r = document.getElementById('cssView').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()")
+    # Two CSS px more on each side: where the box's edge falls is compared too.
+    shot = browser.send("Page.captureScreenshot", {"format": "png", "clip": {
+        "x": box[0] - 2, "y": box[1] - 2, "width": box[2] + 4, "height": box[3] + 4, "scale": 1}})
+    url = browser.eval("window.preview.loadedUrl")
+    rendered = urllib.request.urlopen(f"http://127.0.0.1:{port}{url}").read()
+    # Both kept for a look: Chromium's drawing of the CSS, and glslice's render.
+    with open(SHOT.replace(".png", "-css-chromium.png"), "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+    with open(SHOT.replace(".png", "-css-glslice.png"), "wb") as f:
+        f.write(rendered)
+    compared = browser.eval(f"{CSS_VS_RENDER}('data:image/png;base64,{shot['data']}', 'data:image/png;base64,{base64.b64encode(rendered).decode()}', {2 * scale})")
+    check(compared["over"] == 0,
+          f"Chromium drawing the page's CSS for button@2x.png equals the render over white within 1 level "
+          f"({compared['size'][0]}x{compared['size'][1]} px, largest difference {compared['max']}, {compared['over']} pixels over 1,"
+          f" box snapped {compared['offset']} device px from its layout position)")
+    browser.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    browser.eval("window.scrollTo(0, 0)")
+    page_shots(browser, "button2x-css")
+
+    # bubble.9.png: two runs across, so no CSS; the rendered image instead. Auto is the nine-patch's stretch.
+    choose_source(browser, "bubble.9.png")
+    verify(browser, port, root, scratch, "bubble.9.png picked for CSS")
+    css = browser.eval("window.preview.css")
+    note = browser.eval("document.getElementById('cssNote').textContent")
+    check(not css["ok"] and "2 across" in note and "/render/bubble.9.png?" in css["text"] and "no-repeat" in css["text"]
+          and browser.eval("document.getElementById('cssFigure').hidden"),
+          f"bubble.9.png's CSS is declined ({note[:90]}...) and the rendered image offered ({css['text'].splitlines()[0][:90]})")
+    menu = browser.eval("document.getElementById('modeX').options[0].textContent")
+    check(menu == "auto (stretch)", f"the mode menu shows what auto draws for a nine-patch ({menu})")
+    page_shots(browser, "bubble-css-declined")
+
+    # An unsaved marker drag: the render follows it (lattice in the query), before any save.
+    marker_url = browser.eval("window.preview.loadedUrl")
+    zoom = browser.eval("parseInt(document.getElementById('zoom').value, 10)")
+    run0 = browser.eval("window.preview.state.runs.x[0]")
+    x, y = browser.centre(".edge[data-axis=x][data-index='0'][data-end=start]")
+    browser.drag(x, y, x - 4 * zoom, y)
+    dragged = browser.eval("window.preview.state.runs.x[0]")
+    url, command = verify(browser, port, root, scratch, "bubble.9.png's first run dragged, unsaved")
+    before = urllib.request.urlopen(f"http://127.0.0.1:{port}{marker_url}").read()
+    after = urllib.request.urlopen(f"http://127.0.0.1:{port}{url}").read()
+    check(dragged == [run0[0] - 4, run0[1]] and "lattice=" in url and before != after and "--lattice" in command,
+          f"an unsaved marker drag ({run0} -> {dragged}) changes the render: {url[-60:]}")
+    page_shots(browser, "bubble-marker-drag")
+    # Back to the file's own markers for the save steps below.
+    choose_source(browser, "bubble.9.png")
+
+
 def save_screenshot(browser, path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     shot = browser.send("Page.captureScreenshot", {"format": "png"})
@@ -378,6 +489,15 @@ def main():
         browser.wait_for("window.preview && window.preview.ready", "the preview page")
         start = browser.eval("window.preview.state.source")
         check(start == "button@2x.png", f"the page opens on a representative source (button@2x.png, got {start})")
+        groups = browser.eval("[...document.querySelectorAll('#source optgroup')].map((g) => g.label)")
+        check(groups[:2] == ["(top level)", "android/"], f"the source menu is grouped by folder ({groups})")
+        browser.eval("(() => { const f = document.getElementById('sourceFilter'); f.value = 'optical';"
+                     " f.dispatchEvent(new Event('input')); })()")
+        shown = browser.eval("[...document.getElementById('source').options].map((o) => o.value)")
+        check(sorted(shown) == sorted(["android/optical.9.png", "android/optical.compiled.png", "button@2x.png"]),
+              f"the filter box leaves the matching sources (and the one shown): {shown}")
+        browser.eval("(() => { const f = document.getElementById('sourceFilter'); f.value = ''; f.dispatchEvent(new Event('input')); })()")
+        css_checks(browser, port, root, scratch)
 
         # 1. Pick a source in the menu.
         browser.eval("(() => { const s = document.getElementById('source'); s.value = 'texture.png';"
@@ -423,7 +543,7 @@ def main():
         # 4. Mode x: round (a select, as a user picks it).
         browser.eval("(() => { const m = document.getElementById('modeX'); m.value = 'round'; m.dispatchEvent(new Event('change')); })()")
         url, command = verify(browser, port, root, scratch, "mode x round")
-        check("--mode-x round --mode-y auto" in command, f"the command line names both axes' modes ({command})")
+        check("--mode-x round --mode-y stretch" in command, f"the command line names both axes' modes ({command})")
 
         # 5. Scale 2 on the slider: twice the pixels, the same points at device scale.
         browser.eval("(() => { const s = document.getElementById('scale'); s.value = '2'; s.dispatchEvent(new Event('input')); })()")
@@ -478,7 +598,15 @@ def main():
 
         # 6c'. Type a new left cap for the set (30 px at @3x: 10 pt) and write it into every image's cap-insets.
         browser.eval("(() => { const f = document.getElementById('insetLeft'); f.value = '30'; f.dispatchEvent(new Event('input')); })()")
-        browser.eval("window.preview.saved = null; document.getElementById('writeImageSet').click()")
+        # It asks first (a confirm naming Contents.json); declined, nothing is written.
+        contents_path = os.path.join(root, "button.imageset", "Contents.json")
+        untouched = open(contents_path, "rb").read()
+        browser.eval("window.confirm = (q) => { window.asked = q; return false; }; document.getElementById('writeImageSet').click()")
+        browser.wait_for("window.preview.confirmed === false", "the declined confirmation")
+        time.sleep(0.3)
+        check("Contents.json" in browser.eval("window.asked") and open(contents_path, "rb").read() == untouched,
+              f"Write to image set asks first and a No writes nothing ({browser.eval('window.asked')[:100]})")
+        browser.eval("window.confirm = () => true; window.preview.saved = null; document.getElementById('writeImageSet').click()")
         browser.wait_for("window.preview.saved !== null && window.preview.state.info && window.preview.state.info.latticeX"
                          " && window.preview.state.info.latticeX[0][1] === 30", "the written image set")
         contents = json.load(open(os.path.join(root, "button.imageset", "Contents.json")))
@@ -495,6 +623,8 @@ def main():
         good = browser.eval("window.preview.goodUrl")
         browser.eval("(() => { const w = document.getElementById('widthN'); w.value = '100000'; w.dispatchEvent(new Event('input')); })()")
         browser.wait_for("window.preview.error !== null", "the refusal")
+        fits = browser.eval("(() => { const f = document.getElementById('widthN'); return [f.scrollWidth, f.clientWidth]; })()")
+        check(fits[0] <= fits[1], f"the width field shows 100000 whole (text {fits[0]} px in a {fits[1]} px field)")
         kept = browser.eval("[document.getElementById('render1x').src, document.getElementById('render1x').naturalWidth,"
                             " document.getElementById('error').textContent]")
         check(kept[0].endswith(good) and kept[1] > 0 and "above the limit" in kept[2],

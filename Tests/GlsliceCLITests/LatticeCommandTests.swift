@@ -80,9 +80,26 @@ import GlsliceKit
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func aNinePatchRefusesRunsBesideItsMarkers() throws {
-        let result = try glslice(["render", ninePatch, "--lattice", "x=1-2", "--pixels", "100x50", "-o", "/dev/null"])
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("a .9.png's markers give its lattice; drop the insets or lattice"), "\(result.stderr)")
+    /// `--lattice` on a .9.png replaces its markers' runs (what the page's
+    /// unsaved marker edits render): the markers' own runs give the file's
+    /// bytes, other runs give what the bare artwork (bubble.png) gives with
+    /// them in stretch, the nine-patch's mode. Insets beside markers are refused.
+    @Test func aNinePatchTakesRunsInPlaceOfItsMarkers() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func render(_ input: String, _ name: String, _ options: [String]) throws -> Data {
+            let path = folder.appendingPathComponent(name).path
+            let result = try glslice(["render", input, "--pixels", "100x50", "-o", path] + options)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let markers = try render(ninePatch, "markers.png", [])
+        #expect(try render(ninePatch, "same-runs.png", ["--lattice", "x=8-10,16-18;y=8-10"]) == markers)
+        let edited = try render(ninePatch, "edited.png", ["--lattice", "x=4-20;y=12-14"])
+        #expect(edited != markers)
+        #expect(try render(plain, "artwork.png", ["--lattice", "x=4-20;y=12-14", "--mode", "stretch"]) == edited)
+        let refused = try glslice(["render", ninePatch, "--insets", "4", "--pixels", "100x50", "-o", "/dev/null"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("a .9.png's markers give its lattice; drop the insets"), "\(refused.stderr)")
     }
 }

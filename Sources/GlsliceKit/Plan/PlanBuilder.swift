@@ -19,10 +19,13 @@ package enum PlanBuilder {
             let pixels = try outset(request.size.pixels(atScale: outputScale), by: request.outset, outputScale: outputScale)
             try check(pixels, limits: limits)
             let lattice: Lattice
-            if let given = hints.lattice {
+            if let given = hints.lattice, !(hints.latticeOwner == .markers && request.lattice != nil) {
                 guard request.insets == .zero, request.lattice == nil else { throw GlsliceError(.usage, hints.latticeOwner.refusal) }
                 lattice = given
             } else {
+                // A nine-patch's runs may be replaced by `lattice` (an edit to its markers, previewed
+                // before it is saved: docs/RENDERING.md §7); insets beside markers are still refused.
+                if hints.lattice != nil, request.insets != .zero { throw GlsliceError(.usage, hints.latticeOwner.refusal) }
                 lattice = try Lattice(width: sourceSize.width, height: sourceSize.height,
                                       insets: request.insets, runs: request.lattice, sourceScale: sourceScale)
             }

@@ -41,6 +41,14 @@ struct PreviewCatalog: Sendable {
         var padding: PixelInsets?
         var optical: PixelInsets?
         var defaultMode: String?
+        /// For a plain PNG, the page's first caps and modes (`CapGuess`): insets in points, top, left, bottom, right.
+        var guess: Guess?
+    }
+
+    struct Guess: Encodable {
+        var insets: [Double]
+        var modeX: String
+        var modeY: String
     }
 
     /// The sources under the root, sorted; nil when the render queue is full.
@@ -107,7 +115,12 @@ struct PreviewCatalog: Sendable {
                 latticeOwner: hints.lattice == nil ? nil : (hints.latticeOwner == .markers ? "markers" : "cap-insets"),
                 latticeX: hints.lattice.map { segments($0.x) }, latticeY: hints.lattice.map { segments($0.y) },
                 padding: hints.ninePatch?.padding, optical: hints.ninePatch?.optical,
-                defaultMode: hints.defaultMode?.rawValue))
+                defaultMode: hints.defaultMode?.rawValue,
+                guess: hints.lattice != nil ? nil : {
+                    let guess = CapGuess.guess(source.image, scale: scale)
+                    let i = guess.insets
+                    return Guess(insets: [i.top, i.left, i.bottom, i.right], modeX: guess.modes.x.rawValue, modeY: guess.modes.y.rawValue)
+                }()))
         } catch {
             return .failure(Refusal(error, file: nil, root: root))
         }
