@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory time-tool fixtures clean
+.PHONY: readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -189,3 +189,7 @@ docker-image:
 
 clean:
 	rm -rf .build out
+
+# The README's picture (docs/images/overview.png): button@2x.png with its caps, and two renders.
+readme-picture: build
+	python3 Scripts/readme-picture.py $(GLSLICE) docs/images/overview.png

@@ -10,7 +10,7 @@ package struct SourceHints: Sendable, Equatable {
 
         var refusal: String {
             switch self {
-            case .markers: "a .9.png's markers give its lattice; drop the insets (--lattice replaces the markers' stretch runs)"
+            case .markers: "a .9.png's markers give its lattice; drop the insets (a lattice of runs may replace the markers' own)"
             case .capInsets: "the image set's cap-insets give its lattice; drop the insets or lattice"
             }
         }
