@@ -73,3 +73,15 @@ let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 let fixtures = packageRoot.appendingPathComponent("Fixtures")
+
+/// Waits for `condition` to hold, looking every millisecond for at most
+/// `seconds`: a test waits for a state (threads blocked, say) instead of
+/// sleeping a fixed time and hoping it was reached. False when it never held.
+func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else { return false }
+        Thread.sleep(forTimeInterval: 0.001)
+    }
+    return true
+}

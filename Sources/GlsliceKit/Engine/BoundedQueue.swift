@@ -35,13 +35,26 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     private let storage = Locked(Storage())
     private let freeSlots: DispatchSemaphore
     private let queued = DispatchSemaphore(value: 0)
+    private let blockedNow = Atomic<Int>(0)
+
+    /// Threads blocked in `push` or `pop` now, waiting for a slot or an item
+    /// (tests wait for this rather than sleeping and hoping).
+    package var blocked: Int { blockedNow.load(ordering: .acquiring) }
+
+    /// Waits on `semaphore`, counted in `blocked` when it has to block.
+    private func wait(_ semaphore: DispatchSemaphore) {
+        guard semaphore.wait(timeout: .now()) != .success else { return }
+        blockedNow.add(1, ordering: .releasing)
+        semaphore.wait()
+        blockedNow.subtract(1, ordering: .releasing)
+    }
 
     package init(capacity: Int) { freeSlots = DispatchSemaphore(value: max(1, capacity)) }
 
     /// Blocks while full. Returns false when the queue was closed.
     @discardableResult
     package func push(_ item: Element) -> Bool {
-        freeSlots.wait()
+        wait(freeSlots)
         let accepted = storage.withLock { storage in
             guard !storage.closed else { return false }
             storage.items.append(item)
@@ -65,7 +78,7 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
 
     /// Blocks while empty; nil once closed and drained.
     package func pop() -> Element? {
-        queued.wait()
+        wait(queued)
         let item: Element? = storage.withLock { $0.take() }
         if item != nil { freeSlots.signal() } else { queued.signal() } // closed: wake the next popper
         return item

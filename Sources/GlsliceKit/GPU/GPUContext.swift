@@ -22,6 +22,8 @@ package final class GPUContext {
     private let handles: ContextHandles
     var context: EGLContext? { handles.context }
     var surface: EGLSurface? { handles.surface }
+    /// This context's hold on its display (tests see it given back).
+    var displayHold: Int { handles.hold }
 
     package struct GLLimits: Sendable {
         package var maxTextureSize: Int
@@ -148,7 +150,7 @@ package final class GPUContext {
 
     private init(display: EGLDisplay, description: String) throws {
         let version = try EGLDisplayRegistry.acquire(display)
-        var handles = ContextHandles(display: display)
+        var handles = ContextHandles(display: display, hold: version.hold)
         do {
             try GLCheck.egl("eglBindAPI", eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE)
             let features = DisplayFeatures(display)
@@ -235,10 +237,15 @@ package final class GPUContext {
 /// The EGL objects one context owns, and the one place that lets them go.
 struct ContextHandles {
     let display: EGLDisplay
+    /// This context's hold on the display (`EGLDisplayRegistry`).
+    let hold: Int
     var context: EGLContext?
     var surface: EGLSurface?
 
-    init(display: EGLDisplay) { self.display = display }
+    init(display: EGLDisplay, hold: Int) {
+        self.display = display
+        self.hold = hold
+    }
 
     mutating func createContext(config: EGLConfig?) throws {
         let attributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
@@ -269,6 +276,6 @@ struct ContextHandles {
         }
         if let surface { eglDestroySurface(display, surface) }
         if let context { eglDestroyContext(display, context) }
-        EGLDisplayRegistry.release(display)
+        EGLDisplayRegistry.release(display, hold: hold)
     }
 }

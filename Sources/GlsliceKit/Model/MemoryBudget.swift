@@ -8,6 +8,7 @@ package final class MemoryBudget: @unchecked Sendable {
     package let capacity: Int
     private var used = 0
     private var most = 0
+    private var waitingNow = 0
     private let condition = NSCondition()
 
     package init(capacity: Int) { self.capacity = max(1, capacity) }
@@ -15,7 +16,11 @@ package final class MemoryBudget: @unchecked Sendable {
     /// Blocks until `bytes` fit.
     package func acquire(_ bytes: Int) {
         condition.lock()
-        while used > 0 && used + bytes > capacity { condition.wait() }
+        while used > 0 && used + bytes > capacity {
+            waitingNow += 1
+            condition.wait()
+            waitingNow -= 1
+        }
         used += bytes
         most = max(most, used)
         condition.unlock()
@@ -33,6 +38,13 @@ package final class MemoryBudget: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return most
+    }
+
+    /// Threads waiting in `acquire` now (tests wait for this rather than sleeping).
+    package var waiting: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waitingNow
     }
 
     /// Bytes held now.

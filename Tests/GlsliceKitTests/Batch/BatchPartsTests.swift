@@ -53,7 +53,7 @@ import Testing
                 results.leave()
             }.start()
         }
-        Thread.sleep(forTimeInterval: 0.05) // let them block on the empty queue
+        #expect(waitUntil { queue.blocked == 3 }, "three poppers block on the empty queue") 
         queue.close()
         #expect(results.wait(timeout: .now() + 5) == .success)
         #expect(popped.value == 3)
@@ -71,7 +71,7 @@ import Testing
                 done.leave()
             }.start()
         }
-        Thread.sleep(forTimeInterval: 0.05) // all three block: the queue is full
+        #expect(waitUntil { queue.blocked == 3 }, "all three pushers block: the queue is full")
         queue.close()
         #expect(done.wait(timeout: .now() + 5) == .success)
         #expect(refused.value == 3)
@@ -88,8 +88,8 @@ import Testing
             for i in 0..<10 { queue.push(i); pushed.add() }
             producer.leave()
         }.start()
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(pushed.value == 3) // the fourth push waits for a free slot
+        #expect(waitUntil { queue.blocked == 1 }, "the fourth push waits for a free slot")
+        #expect(pushed.value == 3)
         var seen: [Int] = []
         while seen.count < 10, let item = queue.pop() { seen.append(item) }
         #expect(seen == Array(0..<10))

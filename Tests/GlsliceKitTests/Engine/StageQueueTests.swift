@@ -26,7 +26,7 @@ import Testing
             done.enter()
             Thread { if empty.pop() == nil { ended.add() }; done.leave() }.start()
         }
-        Thread.sleep(forTimeInterval: 0.05) // all six block
+        #expect(waitUntil { full.blocked == 3 && empty.blocked == 3 }, "all six block")
         #expect(full.cancel() == [0])
         empty.cancel()
         #expect(done.wait(timeout: .now() + 5) == .success)
@@ -67,8 +67,8 @@ import Testing
         let waiter = DispatchGroup()
         waiter.enter()
         Thread { budget.acquire(60); got.add(); waiter.leave() }.start()
-        Thread.sleep(forTimeInterval: 0.05)
-        #expect(got.value == 0) // 120 > 100: it waits
+        #expect(waitUntil { budget.waiting == 1 }, "120 > 100: it waits")
+        #expect(got.value == 0)
         budget.release(60)
         #expect(waiter.wait(timeout: .now() + 5) == .success)
         budget.release(60)

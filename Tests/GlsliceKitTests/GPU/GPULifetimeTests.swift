@@ -31,17 +31,20 @@ struct GPULifetimeTests {
     }
 
     /// Other suites open contexts on the same display at the same time, so
-    /// exact counts are checked on `DisplayUsers` below; here, only what holds
-    /// whatever they do.
-    @Test func aLiveContextHoldsTheDisplay() throws {
+    /// counts say little here; each context's own hold is what is checked: held
+    /// while it lives, given back when it goes, and the other's kept.
+    @Test func aContextGivesBackItsOwnHoldOnTheDisplay() throws {
         let a = try GPUContext.make()
         try withExtendedLifetime(a) {
+            var bHold = 0
             do {
                 let b = try GPUContext.make()
-                #expect(b.display == a.display)
-                #expect(EGLDisplayRegistry.userCount(a.display) >= 2)
+                bHold = b.displayHold
+                #expect(b.display == a.display && bHold != a.displayHold)
+                #expect(EGLDisplayRegistry.isHeld(bHold) && EGLDisplayRegistry.isHeld(a.displayHold))
             }
-            #expect(EGLDisplayRegistry.userCount(a.display) >= 1)
+            #expect(!EGLDisplayRegistry.isHeld(bHold), "b is gone, but its hold on the display was not given back")
+            #expect(EGLDisplayRegistry.isHeld(a.displayHold))
         }
     }
 }
@@ -50,15 +53,17 @@ struct GPULifetimeTests {
 @Suite struct DisplayUsersTests {
     @Test func onlyTheLastReleaseTerminates() {
         var users = DisplayUsers()
-        users.add(7)
-        users.add(7)
-        users.add(9)
+        let first = users.add(7), second = users.add(7), other = users.add(9)
+        #expect(Set([first, second, other]).count == 3)
         #expect(users.count(7) == 2 && users.count(9) == 1)
-        #expect(users.remove(7) == false)
+        #expect(users.remove(7, hold: first) == false)
+        #expect(users.count(7) == 1 && !users.isHeld(first) && users.isHeld(second))
+        #expect(users.remove(7, hold: first) == false) // a hold given back twice changes nothing
         #expect(users.count(7) == 1)
-        #expect(users.remove(7) == true)
+        #expect(users.remove(7, hold: other) == false) // another display's hold is not this one's
+        #expect(users.remove(7, hold: second) == true)
         #expect(users.count(7) == 0)
-        #expect(users.remove(7) == false) // a stray release does not terminate twice
-        #expect(users.remove(9) == true)
+        #expect(users.remove(7, hold: second) == false) // a stray release does not terminate twice
+        #expect(users.remove(9, hold: other) == true)
     }
 }

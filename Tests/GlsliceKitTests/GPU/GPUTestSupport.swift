@@ -13,6 +13,11 @@ enum GPUTestSupport {
 
     static var enabled: Bool { available || required }
 
+    /// Whether this machine can only have a software GL (Mesa's llvmpipe): no
+    /// DRM render node and no NVIDIA device. Told from /dev, not from what the
+    /// code under test decides, so a test of that decision has its own answer.
+    static let softwareOnly: Bool = MachineGL.softwareOnly
+
     /// A fresh GPU backend for the calling thread (contexts are per thread).
     static func backend() throws -> Backend {
         do {
@@ -21,5 +26,14 @@ enum GPUTestSupport {
             Issue.record("GLSLICE_REQUIRE_GPU is set but no GPU context: \(error)")
             throw error
         }
+    }
+}
+
+/// What GL a machine can have, read from its device nodes.
+enum MachineGL {
+    static var softwareOnly: Bool {
+        let dri = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        let nvidia = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains { $0.hasPrefix("nvidia") && $0.dropFirst(6).allSatisfy(\.isNumber) && $0.count > 6 }
+        return !dri.contains { $0.hasPrefix("renderD") } && !nvidia
     }
 }

@@ -62,10 +62,19 @@ struct SharedGPUDrawerTests {
         #expect(try worstDifference(large, drawing) == 0)
     }
 
-    @Test func autoDeclinesASoftwareRasteriserWithItsReason() throws {
+    /// On a machine that can only have llvmpipe (told from /dev), the context is
+    /// software and `auto` declines it; on one with a GPU, `auto` takes it.
+    @Test(.enabled(if: GPUTestSupport.softwareOnly, "this machine has a DRM render node or an NVIDIA device: see the hardware test"))
+    func autoDeclinesASoftwareRasteriserWithItsReason() throws {
         _ = try GPUTestSupport.backend()
         let context = try GPUContext.make()
-        guard context.isSoftware else { return } // a hardware GPU is taken: nothing to decline
+        #expect(context.isSoftware, "no GPU device here, yet \(context.renderer) was not taken for software")
         #expect(throws: SharedGPUDrawer.Declined.self) { _ = try SharedGPUDrawer(device: nil, acceptSoftware: false) }
+    }
+
+    @Test(.enabled(if: !GPUTestSupport.softwareOnly, "no DRM render node or NVIDIA device here: only llvmpipe"))
+    func autoTakesAHardwareGPU() throws {
+        let drawer = try SharedGPUDrawer(device: nil, acceptSoftware: false)
+        drawer.shutdown()
     }
 }

@@ -89,14 +89,16 @@ import Testing
     }
 
     /// A file swapped for a link out, and back, in a loop while requests run:
-    /// check-then-open by name served 15–25% of answers from outside.
+    /// check-then-open by name served 15–25% of answers from outside. It runs
+    /// until 40 renders were answered (not for a fixed time, which a slow
+    /// machine filled with too few), and the swapper must have swapped meanwhile.
     @Test func aRacedLinkServesZeroBytesFromOutside() async throws {
         let (world, twin) = try Self.hostileWorld()
         defer { world.remove() }
         let root = world.root.path
         let inside = root + "/panel.png", swap = root + "/swap.png", staged = root + "/.staged"
         try FileManager.default.copyItem(atPath: inside, toPath: swap)
-        let stop = Locked(false)
+        let stop = Locked(false), swaps = Locked(0)
         let swapper = Thread {
             var toLink = true
             while !stop.withLock({ $0 }) {
@@ -104,18 +106,20 @@ import Testing
                 if toLink { symlink(twin.path + "/magenta.png", staged) } else { link(inside, staged) }
                 rename(staged, swap)
                 toLink.toggle()
+                swaps.withLock { $0 += 1 }
             }
         }
         swapper.start()
         defer { stop.withLock { $0 = true } }
         try await withServer(world, workers: 2, queueLimit: 256, timeout: .seconds(60)) { port, _ in
             let counts = Locked((ok: 0, outside: 0, outsideBytes: 0))
-            let deadline = ContinuousClock.now + .seconds(3)
+            let wanted = 40, deadline = ContinuousClock.now + .seconds(300)
+            let swapsBefore = swaps.withLock { $0 }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for client in 0..<4 {
                     group.addTask {
                         var size = 8 + client
-                        while ContinuousClock.now < deadline {
+                        while counts.withLock({ $0.ok }) < wanted && ContinuousClock.now < deadline {
                             size += 4 // a new URL each time: no cache or memo answers for it
                             let answer = try await get(port, "/render/swap.png?pixels=\(size)x\(size)")
                             guard answer.status == .ok else { continue }
@@ -130,7 +134,8 @@ import Testing
                 try await group.waitForAll()
             }
             let result = counts.withLock { $0 }
-            #expect(result.ok > 10, "the race must be exercised: \(result.ok) answers")
+            #expect(result.ok >= wanted, "the race must be exercised: \(result.ok) answers")
+            #expect(swaps.withLock { $0 } - swapsBefore > wanted, "the file must change under the requests")
             #expect(result.outsideBytes == 0, "\(result.outside) of \(result.ok) answers came from outside")
         }
     }
