@@ -87,3 +87,13 @@ final class FIFOReader {
         return received.withLock { $0 }
     }
 }
+
+/// Whether `image`'s top-left `width`×`height` px equal the source file's: a cap
+/// copied unchanged (k = 1) holds exactly the source's premultiply/unpremultiply
+/// round trip. The expectation comes from the fixture, read by libpng.
+func topLeftCapMatches(_ image: StraightImage, source: String, width: Int, height: Int) throws -> Bool {
+    let expected = try PNGDecoder.decode(path: source, maxPixels: 1 << 20).premultiplied().straight()
+    guard image.width >= width, image.height >= height else { return false }
+    for y in 0..<height { for x in 0..<width where image.rgba[x, y] != expected.rgba[x, y] { return false } }
+    return true
+}

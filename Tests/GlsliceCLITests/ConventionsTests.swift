@@ -35,14 +35,16 @@ import GlsliceKit
         #expect(result.status == 0, "\(result.stderr)")
         let image = try decoded(result.stdout)
         #expect(image.width == 240 && image.height == 88)
+        // Read from stdin at --source-scale 2, its caps are copied as the file's own.
+        #expect(try topLeftCapMatches(image, source: fixture("button@2x.png").path, width: 24, height: 28))
     }
 
     @Test func optimizeReadsAndWritesDash() throws {
         let result = try glslice(["optimize", "-", "--insets", "8", "-o", "-"], stdin: fixture("panel.png"))
         #expect(result.status == 0, "\(result.stderr)")
-        // 8 px caps and a 1-px centre: already as small as it renders the same, so an unchanged copy.
-        let image = try decoded(result.stdout)
-        #expect(image.width == 17 && image.height == 17)
+        // 8 px caps and a 1-px centre: already as small as it renders the same, so an unchanged copy,
+        // the input's own bytes.
+        #expect(result.stdout == (try Data(contentsOf: fixture("panel.png"))))
         // The report goes to stderr, so stdout is the PNG alone.
         #expect(result.stderr.contains("renders the same in"))
     }
@@ -81,6 +83,10 @@ import GlsliceKit
         #expect(result.status == 0, "\(result.stderr)")
         let heat = try decoded(result.stdout)
         #expect(heat.width == 17 && heat.height == 17)
+        // Equal images: every pixel the one dark grey of "equal" (r = g = b, below mid-grey, opaque).
+        let first = Array(heat.rgba.pixels[0..<4])
+        #expect(first[0] == first[1] && first[1] == first[2] && first[0] < 128 && first[3] == 255, "\(first)")
+        #expect(stride(from: 0, to: heat.rgba.pixels.count, by: 4).allSatisfy { Array(heat.rgba.pixels[$0..<$0 + 4]) == first })
         // The summary goes to stderr beside the PNG.
         #expect(result.stderr.contains("max difference 0"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GlsliceKit
 
 /// Every example in every subcommand's `--help` runs as printed, from a copy of
 /// the repository root (its `Fixtures`), in order, with `glslice` on the PATH:
@@ -50,6 +51,14 @@ import Testing
         return examples
     }
 
+    /// The files a command names with `-o`, `--output` or `--diff` (not `-`).
+    static func outputs(of command: String) -> [String] {
+        let words = command.split(separator: " ").map(String.init)
+        return words.indices.dropLast().compactMap { i in
+            ["-o", "--output", "--diff"].contains(words[i]) && words[i + 1] != "-" ? words[i + 1] : nil
+        }
+    }
+
     @Test func theParserReadsWhatTheHelpShows() {
         let help = """
         Examples (from the repository root):
@@ -84,6 +93,18 @@ import Testing
                                    : ["600", "bash", "-c", example.command]
             let result = try run(URL(fileURLWithPath: "/usr/bin/timeout"), arguments, in: root, environment: ["PATH": path])
             #expect(result.status == example.status, "\(subcommand): `\(example.command)` exited \(result.status): \(result.stderr.prefix(400))")
+            // What it says it writes is there and reads back: a PNG or WebP through libpng or libwebp, a folder for a set.
+            for output in Self.outputs(of: example.command) where result.status == 0 || result.status == 1 {
+                let url = root.appendingPathComponent(output)
+                if output.hasSuffix(".imageset") {
+                    #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("Contents.json").path), "\(example.command)")
+                } else if output.hasSuffix(".png") || output.hasSuffix(".webp") {
+                    let data = try Data(contentsOf: url)
+                    let image = output.hasSuffix(".webp") ? try WebPDecoder.decode(data: data, maxPixels: 1 << 26)
+                                                          : try PNGDecoder.decode(data: data, maxPixels: 1 << 26)
+                    #expect(image.width > 0 && image.height > 0, "\(example.command): \(output)")
+                }
+            }
             if serves { #expect(result.stderr.contains("listening"), "\(example.command): \(result.stderr.prefix(400))") }
         }
     }

@@ -33,10 +33,7 @@ import GlsliceKit
         #expect(image.width == 240 && image.height == 88)
         // The top-left cap is copied unchanged (k = 1): identical premultiplied values,
         // so the PNG holds exactly what the source's premultiply/unpremultiply round trip gives.
-        let source = try PNGDecoder.decode(path: button, maxPixels: 1 << 20).premultiplied().straight()
-        var same = true
-        for y in 0..<28 { for x in 0..<24 where image.rgba[x, y] != source.rgba[x, y] { same = false } }
-        #expect(same)
+        #expect(try topLeftCapMatches(image, source: button, width: 24, height: 28))
     }
 
     @Test func writesToStandardOutput() throws {
@@ -44,6 +41,8 @@ import GlsliceKit
         #expect(result.status == 0, "\(result.stderr)")
         let image = try PNGDecoder.decode(data: result.stdout, maxPixels: 1 << 20)
         #expect(image.width == 120 && image.height == 60)
+        // The whole PNG came through: its caps are the source's, pixel for pixel.
+        #expect(try topLeftCapMatches(image, source: button, width: 24, height: 28))
     }
 
     @Test func helpShowsExamples() throws {

@@ -211,9 +211,11 @@ public enum Optimizer {
         let defaultMode = source.hints.defaultMode ?? .auto
         return Report(input: input, output: output, kind: isNinePatch ? .ninePatch : .png, before: source.size,
                       after: smaller == nil ? source.size : after,
-                      insets: isNinePatch ? nil : insets, equalModes: result.modes, checksPerMode: result.checks,
+                      // A copy renders the same as its input in every mode.
+                      insets: isNinePatch ? nil : insets, equalModes: smaller == nil ? ResizeMode.allCases : result.modes,
+                      checksPerMode: result.checks,
                       bytesBefore: data.count, bytesAfter: (smaller ?? data).count,
-                      defaultModeLost: result.modes.contains(defaultMode) ? nil : defaultMode, notSmaller: notSmaller)
+                      defaultModeLost: smaller == nil || result.modes.contains(defaultMode) ? nil : defaultMode, notSmaller: notSmaller)
     }
 
     /// Writes a file's bytes (the input's own, or the smaller one's), through `OutputFile` like every output.

@@ -6,23 +6,30 @@ import Testing
 /// files back as any user would, renders them at 24 sizes of its own choosing
 /// per reported mode (k = 1, both filters), and wants byte-identical pixels.
 @Suite struct OptimizerTests {
-    static let cases: [(file: String, insets: String?, keepPeriod: Bool, output: String)] = [
-        ("panel.png", "8,8,8,8", false, "panel.png"),
-        ("button.png", "14,12,14,12", false, "button.png"),
-        ("button@2x.png", "14,12,14,12", false, "button@2x.png"),
-        ("button@3x.png", "14,12,14,12", false, "button@3x.png"),
-        ("bar.png", nil, false, "bar.png"),
-        ("texture.png", "6,6,6,6", false, "texture.png"),
-        ("texture.png", "6,6,6,6", true, "texture-period.png"),
-        ("shadow.png", "16,16,16,16", false, "shadow.png"),
-        ("bubble.9.png", nil, false, "bubble.9.png"),
-        ("bubble.compiled.9.png", nil, false, "bubble-raw.9.png"),
-        ("button.imageset", nil, false, "button.imageset"),
-        ("android/gradient.9.png", nil, false, "gradient.9.png"),
-        ("android/corners.9.png", nil, false, "corners.9.png"),
-        ("android/whole-axis.9.png", nil, false, "whole-axis.9.png"),
-        ("android/sixteen.9.png", nil, false, "sixteen.9.png"),
-        ("android/optical.9.png", nil, false, "optical.9.png"),
+    /// The modes each result must render the same in, written by hand from the
+    /// rule (docs/DESIGN.md, "Asset tools in depth"): a copy (nothing to lose,
+    /// or a smaller form that is no smaller a file) in all six; solid and
+    /// gradient bands shrunk to 1 px in all but `space`; a texture kept at one
+    /// period in `tile` and `auto` only. The optimizer may claim more, never less.
+    static let all = Set(ResizeMode.allCases)
+    static let stretchLike: Set<ResizeMode> = [.stretch, .tile, .auto, .repeat, .round]
+    static let cases: [(file: String, insets: String?, keepPeriod: Bool, output: String, modes: Set<ResizeMode>)] = [
+        ("panel.png", "8,8,8,8", false, "panel.png", all),
+        ("button.png", "14,12,14,12", false, "button.png", all),
+        ("button@2x.png", "14,12,14,12", false, "button@2x.png", stretchLike),   // 2 equal centre columns -> 1
+        ("button@3x.png", "14,12,14,12", false, "button@3x.png", stretchLike),   // 3 -> 1
+        ("bar.png", nil, false, "bar.png", all),
+        ("texture.png", "6,6,6,6", false, "texture.png", all),
+        ("texture.png", "6,6,6,6", true, "texture-period.png", [.tile, .auto]),  // 16 columns -> one 8-px period
+        ("shadow.png", "16,16,16,16", false, "shadow.png", all),
+        ("bubble.9.png", nil, false, "bubble.9.png", all),                        // 216 bytes would be more than 205
+        ("bubble.compiled.9.png", nil, false, "bubble-raw.9.png", stretchLike),   // re-written raw, 2-px runs -> 1
+        ("button.imageset", nil, false, "button.imageset", stretchLike),
+        ("android/gradient.9.png", nil, false, "gradient.9.png", all),
+        ("android/corners.9.png", nil, false, "corners.9.png", all),
+        ("android/whole-axis.9.png", nil, false, "whole-axis.9.png", all),
+        ("android/sixteen.9.png", nil, false, "sixteen.9.png", all),              // smaller form, larger file
+        ("android/optical.9.png", nil, false, "optical.9.png", all),              // likewise
     ]
 
     /// Sizes picked here, not by the optimizer: tiny, cap-sized, natural-ish, wide, tall, large.
@@ -56,14 +63,15 @@ import Testing
         let input = fixtures.appendingPathComponent(c.file).path, output = folder.appendingPathComponent(c.output).path
         let insets = try c.insets.map(Insets.init(parsing:)) ?? .zero
         let report = try Optimizer.optimize(input: input, output: output, insets: insets, keepPeriod: c.keepPeriod)
-        #expect(!report.equalModes.isEmpty)
+        #expect(c.modes.isSubset(of: Set(report.equalModes)), "\(c.file): claims \(report.equalModes), must hold at least \(c.modes.sorted { $0.rawValue < $1.rawValue })")
         // Smaller or unchanged; unchanged means the very same bytes.
         #expect(try Self.pixelCount(output) <= Self.pixelCount(input))
         if report.before == report.after, !ImageSet.isImageSet(path: input) {
             #expect(FileManager.default.contents(atPath: output) == FileManager.default.contents(atPath: input))
         }
         let scales: [Double?] = ImageSet.isImageSet(path: input) ? [1, 2, 3] : [nil]
-        for mode in report.equalModes {
+        // Rendered in the modes written above and in any more it claims.
+        for mode in ResizeMode.allCases where c.modes.contains(mode) || report.equalModes.contains(mode) {
             for scale in scales {
                 for size in Self.sizes {
                     for filter in [Filter.linear, .nearest] {
@@ -93,7 +101,7 @@ import Testing
         #expect(bubble.notSmaller.map { $0.bytes >= bubble.bytesBefore } == true && bubble.bytesAfter == bubble.bytesBefore)
         #expect(try Data(contentsOf: folder.appendingPathComponent("b.9.png"))
                 == Data(contentsOf: fixtures.appendingPathComponent("bubble.9.png")))
-        #expect(bubble.equalModes == [.stretch, .tile, .auto, .repeat, .round])
+        #expect(bubble.equalModes == ResizeMode.allCases) // a copy renders the same in every mode
         let reread = try SourceImage.load(path: folder.appendingPathComponent("b.9.png").path, maxPixels: 1 << 20)
         #expect(reread.hints.ninePatch?.padding == PixelInsets(top: 4, left: 4, bottom: 8, right: 4))
         let texture = try Optimizer.optimize(input: fixtures.appendingPathComponent("texture.png").path,
