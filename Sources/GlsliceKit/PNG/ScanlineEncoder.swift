@@ -28,7 +28,7 @@ final class ScanlineEncoder {
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
                              palette: palette, text: text)
         let total = rowBytes * height
-        zlib = SegmentedZlib(level: level, totalBytes: total, rowBytes: rowBytes, pixelBytes: channels,
+        zlib = SegmentedZlib(level: level, totalBytes: total, rowBytes: rowBytes,
                              threads: total > 2 * cuts.pieceBytes ? threads : 1, cuts: cuts,
                              emit: { [stream] in try stream.imageData($0) })
     }

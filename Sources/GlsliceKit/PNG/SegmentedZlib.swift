@@ -3,19 +3,18 @@ import Dispatch
 import Foundation
 
 /// The zlib stream of a PNG's image data, built from pieces (RFC 1950/1951):
+/// rows cut into segments whose boundaries depend only on the image; each is
+/// raw deflate primed with the 32 KiB before it (`deflateSetDictionary`) and
+/// ends in a sync flush, so pieces compress on several threads and concatenate
+/// into one stream, the same bytes whatever the thread count (as pigz and mtpng
+/// do). The Adler-32 of the whole is kept as rows arrive. Small images (one
+/// piece) get exactly the stream zlib alone would write, with the window shrunk
+/// as libpng shrinks it.
 ///
-/// - **zlib pieces**: rows cut into segments whose boundaries depend only on
-///   the image; each is raw deflate primed with the 32 KiB before it
-///   (`deflateSetDictionary`) and ends in a sync flush, so pieces compress on
-///   several threads and concatenate into one stream, the same bytes whatever
-///   the thread count (as pigz and mtpng do);
-/// - **copy runs**: rows equal to a row within the window (checked here with
-///   `memcmp`, so a wrong hint costs nothing but the comparison), written by
-///   `CopyRunBlock` as matches without any search.
-///
-/// The Adler-32 of the whole is kept as rows arrive. Small images (one piece,
-/// no copy run) get exactly the stream zlib alone would write, with the window
-/// shrunk as libpng shrinks it.
+/// Repeated rows were once written here as copy blocks of glslice's own
+/// Huffman coding; measured on the outputs where they should have won (a
+/// 20,000² stretched panel, a 4,000 × 60,000 gradient, the 20,000² tiled
+/// texture) they never beat zlib's own matches, so they went (docs/BENCHMARKS.md).
 package final class SegmentedZlib {
     /// Where the stream is cut. Fixed for every image glslice writes, so the
     /// bytes never depend on the machine; tests cut small to exercise the seams.
@@ -25,30 +24,20 @@ package final class SegmentedZlib {
         /// output), small enough that such an output yields a piece every 17
         /// rows for the threads.
         package var pieceBytes: Int
-        /// A copy run shorter than this is left to zlib. Copies cost about
-        /// what zlib's matches cost, but a block of their own and zlib's fresh
-        /// block after it add ~100 bytes: on the bench manifest a 4 KiB floor
-        /// made the outputs 0.1% larger, 128 KiB 0.03%.
-        package var minimumRunBytes: Int
 
         package static let standard = Cuts()
 
-        package init(pieceBytes: Int = 1 << 20, minimumRunBytes: Int = 1 << 17) {
+        package init(pieceBytes: Int = 1 << 20) {
             self.pieceBytes = pieceBytes
-            self.minimumRunBytes = minimumRunBytes
         }
     }
 
     private let cuts: Cuts
-    /// Copy runs are looked for only in images of several pieces: in a small
-    /// one zlib's single piece is as fast and, on the bench manifest, smaller.
-    private let looksForRuns: Bool
 
     private let level: Int32
     private let windowBits: Int32
     private let window: Int
     private let rowBytes: Int
-    private let pixelBytes: Int
     private let threads: Int
     private let emit: ([UInt8]) throws -> Void
 
@@ -63,15 +52,6 @@ package final class SegmentedZlib {
     private var produced = 0
     /// Where the zlib piece not yet submitted begins.
     private var pieceStart = 0
-    /// The copy run being followed: its start and distance (0: none).
-    private var runStart = 0
-    private var runDistance = 0
-    /// The run has reached `minimumRunBytes`: its piece before it is submitted.
-    private var runCommitted = false
-    /// The run's rows as copies, adjacent ones of one distance merged.
-    private var runCopies: [(length: Int, distance: Int)] = []
-    /// The cut of the last row that repeated the row just above it: the next such row is the same bytes.
-    private var lastRowCut: [(length: Int, distance: Int)]?
     private var adler: UInt = 1
     private var pending: [Piece] = []
     private var started = false
@@ -88,10 +68,9 @@ package final class SegmentedZlib {
     /// - Parameters:
     ///   - totalBytes: the raw stream's length (rows × row bytes), which sets the window.
     ///   - rowBytes: one row with its filter byte.
-    ///   - pixelBytes: bytes per pixel (1 for palette indices of any depth).
     ///   - threads: how many pieces may compress at once (1: on the caller's thread).
     ///   - emit: receives the stream in order, a piece at a time.
-    init(level: Int32, totalBytes: Int, rowBytes: Int, pixelBytes: Int, threads: Int, cuts: Cuts = .standard, emit: @escaping ([UInt8]) throws -> Void) {
+    init(level: Int32, totalBytes: Int, rowBytes: Int, threads: Int, cuts: Cuts = .standard, emit: @escaping ([UInt8]) throws -> Void) {
         self.level = level
         // libpng's rule (png_deflate_claim): the smallest window that still
         // covers the whole image, 512 bytes at least.
@@ -100,10 +79,8 @@ package final class SegmentedZlib {
         windowBits = bits
         window = 1 << Int(bits)
         self.rowBytes = rowBytes
-        self.pixelBytes = pixelBytes
         self.threads = max(1, threads)
         self.cuts = cuts
-        looksForRuns = totalBytes > 2 * cuts.pieceBytes
         recent = RawBytes(capacity: min(totalBytes, cuts.pieceBytes + (1 << Int(bits))) + rowBytes)
         self.emit = emit
     }
@@ -127,79 +104,12 @@ package final class SegmentedZlib {
         let row = recent.base + recent.count
         fill(row)
         adler = adler32(adler, row, UInt32(rowBytes))
-        var distance = looksForRuns ? repeatDistance(row) : 0
-        var cut: [(length: Int, distance: Int)] = []
-        if distance != 0 {
-            cut = rowCut(row, distance: distance)
-            if !RowCopies.beatsZlib(cut, distance: distance) { distance = 0 }
-        }
-        let offset = produced
         recent.count += rowBytes
         produced += rowBytes
-
-        if runDistance != 0 && distance != runDistance {
-            try endRun(at: offset)
-        }
-        if distance != 0 && runDistance == 0 {
-            runStart = offset
-            runDistance = distance
-            runCommitted = false
-            runCopies.removeAll(keepingCapacity: true)
-        }
-        if distance != 0 { addCopies(cut) } else { lastRowCut = nil }
-        if runDistance != 0 {
-            if !runCommitted && produced - runStart >= cuts.minimumRunBytes {
-                // Long enough: the zlib piece before the run goes now.
-                if runStart > pieceStart { try submitZlib(from: pieceStart, to: runStart, last: false) }
-                runCommitted = true
-            }
-        } else if produced - pieceStart >= cuts.pieceBytes {
+        if produced - pieceStart >= cuts.pieceBytes {
             try submitZlib(from: pieceStart, to: produced, last: false)
         }
         trim()
-    }
-
-    /// The distance back to an equal row within the window, or 0.
-    /// A plan's tile period was tried here too, and dropped: on a 1,500 × 5,000
-    /// tiled output of flat rows it made the file 11% larger and 5% slower
-    /// than leaving those rows to zlib, which codes them as one-pixel matches.
-    private func repeatDistance(_ row: UnsafePointer<UInt8>) -> Int {
-        // The run's own distance first, then the row above.
-        for rows in [runDistance / rowBytes, 1] where rows > 0 {
-            let distance = rows * rowBytes
-            guard distance <= produced, distance <= window else { continue }
-            let start = produced - distance - recentBase
-            guard start >= 0 else { continue }
-            if memcmp(recent.base + start, row, rowBytes) == 0 { return distance }
-        }
-        return 0
-    }
-
-    /// A repeated row as copies (`RowCopies`), reusing the last cut when the row equals the one above.
-    private func rowCut(_ row: UnsafePointer<UInt8>, distance: Int) -> [(length: Int, distance: Int)] {
-        if distance == rowBytes, let lastRowCut { return lastRowCut }
-        let cut = RowCopies.cut(row, count: rowBytes, distance: distance, pixelBytes: pixelBytes)
-        lastRowCut = distance == rowBytes ? cut : nil
-        return cut
-    }
-
-    /// Adds one repeated row to the run's copies.
-    private func addCopies(_ cut: [(length: Int, distance: Int)]) {
-        for copy in cut {
-            if let last = runCopies.last, last.distance == copy.distance {
-                runCopies[runCopies.count - 1].length += copy.length
-            } else {
-                runCopies.append(copy)
-            }
-        }
-    }
-
-    /// A run ended at `end`: written as a copy block when committed, else left in the zlib piece.
-    private func endRun(at end: Int) throws {
-        defer { runDistance = 0 }
-        guard runCommitted else { return }
-        try submitCopies(last: false)
-        pieceStart = end
     }
 
     /// Finishes the stream: the last piece, then the Adler-32.
@@ -208,11 +118,7 @@ package final class SegmentedZlib {
             started = true
             try emit(header)
         }
-        if runDistance != 0 && runCommitted {
-            try submitCopies(last: true)
-            pieceStart = produced
-            runDistance = 0
-        } else if produced > pieceStart {
+        if produced > pieceStart {
             try submitZlib(from: pieceStart, to: produced, last: true)
         } else {
             // Nothing left: an empty final block (fixed Huffman, just end-of-block).
@@ -236,8 +142,7 @@ package final class SegmentedZlib {
             Self.deflate(piece, dictionary: source.base + (dictionaryStart - sourceBase), dictionaryBytes: start - dictionaryStart,
                          data: source.base + (start - sourceBase), bytes: end - start, level: level, windowBits: windowBits, last: last)
         } else {
-            // The piece takes `recent` over; a fresh buffer keeps the window
-            // before `end` and whatever follows it (a copy run's rows).
+            // The piece takes `recent` over; a fresh buffer keeps the window before `end`.
             let keep = max(end - window, recentBase)
             let fresh = spare.popLast() ?? RawBytes(capacity: cuts.pieceBytes + window + rowBytes)
             fresh.count = 0
@@ -270,16 +175,6 @@ package final class SegmentedZlib {
         piece.done.signal()
     }
 
-    private func submitCopies(last: Bool) throws {
-        var bits = DeflateBits()
-        CopyRunBlock.write(copies: runCopies, final: last, into: &bits)
-        runCopies.removeAll(keepingCapacity: true)
-        let piece = Piece()
-        piece.bytes = bits.bytes
-        piece.done.signal()
-        try enqueue(piece)
-    }
-
     /// Holds at most two pieces per thread in flight, writing the oldest first.
     private func enqueue(_ piece: Piece) throws {
         pending.append(piece)
@@ -296,11 +191,9 @@ package final class SegmentedZlib {
         try emit(piece.bytes)
     }
 
-    /// Keeps only what is still needed: the unsubmitted piece, and a window before it and before the end.
+    /// Keeps only what is still needed: the unsubmitted piece, and a window before it.
     private func trim() {
-        // A committed run's bytes are never compressed: only the window before the end is needed.
-        let anchor = runDistance != 0 && runCommitted ? produced : pieceStart
-        let keep = max(anchor - window, recentBase)
+        let keep = max(pieceStart - window, recentBase)
         if keep - recentBase >= max(1 << 16, recent.count / 2) {
             recent.dropFirst(keep - recentBase)
             recentBase = keep

@@ -44,8 +44,8 @@ import Testing
         image.premultiplied().straight() == image
     }
 
-    /// Cut small, so even these small images have several pieces and copy runs.
-    static let smallCuts = SegmentedZlib.Cuts(pieceBytes: 2048, minimumRunBytes: 64)
+    /// Cut small, so even these small images have several pieces.
+    static let smallCuts = SegmentedZlib.Cuts(pieceBytes: 2048)
 
     func encode(_ image: StraightImage, threads: Int, compression: Compression = .default,
                 cuts: SegmentedZlib.Cuts = smallCuts) throws -> [UInt8] {
@@ -80,8 +80,10 @@ import Testing
         }
     }
 
-    /// Large enough for several 1 MiB pieces and copy runs of 128 KiB and more:
-    /// 1,500 × 2,000 RGBA is 12 MB of rows.
+    /// Large enough for several 1 MiB pieces: 1,500 × 2,000 opaque RGB in 300
+    /// colours is 2,000 rows of 4,501 bytes (9,002,000), cut after every 233
+    /// rows (the first row count past 1 MiB), so 8 pieces end in a sync flush
+    /// before the last one (by hand: 2,000 / 233 is 8.6).
     @Test func aLargeImageIsTheSameBytesWithOneTwoAndSixteenThreads() throws {
         var rng = SeededGenerator(seed: 7)
         let image = Self.image(width: 1500, height: 2000, colours: 300, opaque: true, using: &rng)
@@ -91,49 +93,9 @@ import Testing
         #expect(two && sixteen)
         let decoded = try PNGDecoder.decode(data: Data(one), maxPixels: 1 << 24) == image
         #expect(decoded)
-        // Several pieces: a sync flush or a copy block's end (00 00 FF FF) after each but the last.
+        // A sync flush's empty stored block (00 00 FF FF) after each piece but the last; the same
+        // four bytes may turn up by chance in the compressed data too, so at least 8.
         let flushes = (0..<(one.count - 3)).filter { one[$0] == 0 && one[$0 + 1] == 0 && one[$0 + 2] == 0xFF && one[$0 + 3] == 0xFF }
-        #expect(flushes.count >= 5)
-    }
-
-    /// Copy blocks alone, read back by zlib's own `uncompress`: a random stored
-    /// prefix, then random copies; the expected bytes come from copying byte by
-    /// byte here, as RFC 1951 §3.2.3 describes a match.
-    @Test func copyBlocksInflateToTheBytesTheirCopiesSay() throws {
-        var rng = SeededGenerator(seed: 1951)
-        for index in 0..<400 {
-            let prefix = (0..<Int.random(in: 1...3000, using: &rng)).map { _ in UInt8.random(in: 0...3, using: &rng) }
-            var expected = prefix
-            var copies: [(length: Int, distance: Int)] = []
-            for _ in 0..<Int.random(in: 1...6, using: &rng) {
-                let distance = Int.random(in: 1...min(32768, expected.count), using: &rng)
-                let length = Bool.random(using: &rng) ? Int.random(in: 3...20, using: &rng) : Int.random(in: 3...5000, using: &rng)
-                for _ in 0..<length { expected.append(expected[expected.count - distance]) }
-                copies.append((length, distance))
-            }
-            var bits = DeflateBits()
-            // The prefix as one stored block (LEN ≤ 65,535), not final.
-            bits.write(0, count: 3)
-            bits.alignToByte()
-            bits.append(bytes: [UInt8(prefix.count & 0xFF), UInt8(prefix.count >> 8),
-                                UInt8(~prefix.count & 0xFF), UInt8((~prefix.count >> 8) & 0xFF)] + prefix)
-            CopyRunBlock.write(copies: copies, final: true, into: &bits)
-            let adler = expected.withUnsafeBufferPointer { adler32(1, $0.baseAddress, UInt32($0.count)) }
-            let stream = [0x78, 0x9C] + bits.bytes + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> UInt($0)) }
-            var out = [UInt8](repeating: 0, count: expected.count + 16)
-            var outLength = uLongf(out.count)
-            let status = uncompress(&out, &outLength, stream, uLong(stream.count))
-            #expect(status == Z_OK, "case \(index)")
-            let same = Array(out[0..<Int(outLength)]) == expected
-            #expect(same, "case \(index)")
-        }
-    }
-
-    @Test func matchLengthsCoverTheTotalWithLegalLengths() {
-        for total in 3...2000 {
-            let lengths = CopyRunBlock.matchLengths(total)
-            #expect(lengths.reduce(0, +) == total)
-            #expect(lengths.allSatisfy { (3...258).contains($0) })
-        }
+        #expect(flushes.count >= 8, "\(flushes.count) sync flushes")
     }
 }
