@@ -45,7 +45,7 @@ func writePlans(_ argv: [String]) throws {
         var cells: [String] = []
         // Peers draw `space` tile by tile: one piece per tile, as the plan once listed them.
         func tiles(_ span: AxisSpan) -> [AxisPiece] {
-            span.pieces.flatMap { piece -> [AxisPiece] in
+            span.piece.map { piece -> [AxisPiece] in
                 guard let spacing = piece.tiles else { return [piece] }
                 return (0..<spacing.count).compactMap { j in
                     let start = spacing.start(j), end = min(start + spacing.pixels, spacing.end)
@@ -56,7 +56,7 @@ func writePlans(_ argv: [String]) throws {
                     tile.tiles = nil
                     return tile
                 }
-            }
+            } ?? []
         }
         for cell in plan.cells {
             for y in tiles(cell.y) { for x in tiles(cell.x) { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }

@@ -66,8 +66,8 @@ struct RenderCommand: ParsableCommand {
         do {
             let request = try renderOptions.request()
             let limits = try engine.limits()
-            try Render.run(input: input, output: OutputTarget(output), request: request, limits: limits,
-                           choice: engine.backend, device: gpuDevice(engine.gpu), ninePatch: ninePatch, warn: warn)
+            try Render.run(input: input, output: output, request: request, limits: limits,
+                           backend: engine.backend, device: gpuDevice(engine.gpu), ninePatch: ninePatch, warn: warn)
         } catch let error as GlsliceError {
             throw error.about(input)
         }

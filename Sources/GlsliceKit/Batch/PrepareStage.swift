@@ -36,7 +36,7 @@ final class PrepareStage: Sendable {
             // A plain PNG is checked without decoding it: its hash, and the output size its name and request give.
             if let finished, !ImageSet.isImageSet(path: job.input),
                finished.digest == JobDigest.make(sourceKey: try plainKey(job.input), request: job.request),
-               finished.size == (try? plainOutputSize(job)) {
+               finished.size == (try? PlanBuilder.outputSize(job.request, sourceScale: job.request.resolvedSourceScale(path: job.input))) {
                 skip(job, started: started)
                 return nil
             }
@@ -71,12 +71,6 @@ final class PrepareStage: Sendable {
 
     private func plainKey(_ input: String) throws -> SourceKey {
         SourceKey(contentHash: try cache.contentHash(of: input), recipe: .plain)
-    }
-
-    /// The output size of a plain PNG source, from its name's `@Nx` and the request, as `PlanBuilder` works it out.
-    private func plainOutputSize(_ job: ManifestJob) throws -> PixelSize {
-        let sourceScale = try job.request.resolvedSourceScale(path: job.input)
-        return try job.request.size.pixels(atScale: job.request.outputScale ?? sourceScale)
     }
 
     /// The first time a batch meets an output folder, it removes the hidden

@@ -6,15 +6,15 @@ package struct PreparedJob: Sendable {
     package var request: RenderRequest
     package var source: ResolvedSource
     package var plan: RenderPlan
-    /// The digest an output records (tEXt `glslice-job`), and serve's ETag.
-    package var digest: String
-
     package init(request: RenderRequest, source: ResolvedSource, limits: Limits) throws {
         self.request = request
         self.source = source
         plan = try PlanBuilder.plan(request, source: source.source, limits: limits)
-        digest = JobDigest.make(sourceKey: source.key, request: request)
     }
+
+    /// The digest an output records (tEXt `glslice-job`, a WebP's XMP), and
+    /// serve's ETag: worked out when asked, so a lone `render` never makes it.
+    package var digest: String { JobDigest.make(sourceKey: source.key, request: request) }
 
     package var size: PixelSize { plan.size }
 
@@ -23,7 +23,6 @@ package struct PreparedJob: Sendable {
     package func written(as format: ImageFormat) -> PreparedJob {
         var job = self
         job.request.format = format
-        job.digest = JobDigest.make(sourceKey: source.key, request: job.request)
         return job
     }
 

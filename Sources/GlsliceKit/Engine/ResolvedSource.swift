@@ -24,12 +24,14 @@ extension ResolvedSource {
     /// image set's variant for `outputScale`, hashing each file it reads.
     /// `scope`: where files are opened (beneath a server's root, `input` is relative to it).
     /// `ninePatch`: read `input`'s border as markers whatever its name (standard input).
+    /// `keyed`: hash the files for the key; a lone render, which records no
+    /// digest and caches nothing, passes false and gets a key that names nothing.
     package static func load(input: String, outputScale: Double?, maxPixels: Int,
-                            scope: FileScope = .anywhere, ninePatch: Bool = false) throws -> ResolvedSource {
+                            scope: FileScope = .anywhere, ninePatch: Bool = false, keyed: Bool = true) throws -> ResolvedSource {
         var contentHash = ""
         let source = try SourceResolver.resolve(path: input, outputScale: outputScale, scope: scope) { file in
             let data = try PNGDecoder.readInput(file, in: scope)
-            contentHash = JobDigest.sha256Hex(data)
+            if keyed { contentHash = JobDigest.sha256Hex(data) }
             return try SourceImage.decode(data: data, path: file, maxPixels: maxPixels, ninePatch: ninePatch)
         }
         return ResolvedSource(source: source, key: SourceKey(contentHash: contentHash, recipe: source.hints.recipe))

@@ -33,26 +33,22 @@ extension GPURenderer {
             for (texture, cell) in job.draws {
                 // A one-colour cell's texture is its one texel (CellFill).
                 let filled: Float = cell.fill != nil ? 1 : 0
-                for yPiece in cell.y.pieces {
-                    let y = yPiece.destination.clamped(to: rows)
-                    if y.isEmpty { continue }
-                    for xPiece in cell.x.pieces {
-                        let x = xPiece.destination.clamped(to: columns)
-                        if x.isEmpty { continue }
-                        let x0 = Float(x.lowerBound) - offset.0, x1 = Float(x.upperBound) - offset.0
-                        let y0 = Float(y.lowerBound) - offset.1, y1 = Float(y.upperBound) - offset.1
-                        for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x0, y1), (x1, y0), (x1, y1)] {
-                            vertices.append(contentsOf: [px, py, xRow, yRow, filled])
-                        }
-                        let name = job.textures[texture]
-                        if let last = runs.last, last.texture == name, last.firstQuad + last.quads == quadCount {
-                            runs[runs.count - 1].quads += 1
-                        } else {
-                            runs.append(Run(texture: name, firstQuad: quadCount, quads: 1))
-                        }
-                        quadCount += 1
-                    }
+                // One quad per cell: the drawn part of its column span by that of its row span.
+                guard let yPiece = cell.y.piece, let xPiece = cell.x.piece else { continue }
+                let y = yPiece.destination.clamped(to: rows), x = xPiece.destination.clamped(to: columns)
+                if y.isEmpty || x.isEmpty { continue }
+                let x0 = Float(x.lowerBound) - offset.0, x1 = Float(x.upperBound) - offset.0
+                let y0 = Float(y.lowerBound) - offset.1, y1 = Float(y.upperBound) - offset.1
+                for (px, py) in [(x0, y0), (x1, y0), (x0, y1), (x0, y1), (x1, y0), (x1, y1)] {
+                    vertices.append(contentsOf: [px, py, xRow, yRow, filled])
                 }
+                let name = job.textures[texture]
+                if let last = runs.last, last.texture == name, last.firstQuad + last.quads == quadCount {
+                    runs[runs.count - 1].quads += 1
+                } else {
+                    runs.append(Run(texture: name, firstQuad: quadCount, quads: 1))
+                }
+                quadCount += 1
             }
         }
 

@@ -4,8 +4,9 @@ package struct AxisSpan: Sendable, Equatable {
     /// Destination pixels `[P, Q)`; may be empty.
     package var destination: Range<Int>
     package var mapping: AxisMapping
-    /// The drawn parts of `destination`, in order.
-    package var pieces: [AxisPiece]
+    /// The drawn part of `destination` and how it samples; nil when nothing
+    /// is drawn (an empty destination, or `space` where no tile fits).
+    package var piece: AxisPiece?
 
     package init(segment: Segment, destination: Range<Int>, mapping: AxisMapping) {
         self.segment = segment
@@ -13,20 +14,20 @@ package struct AxisSpan: Sendable, Equatable {
         self.mapping = mapping
         switch mapping {
         case .clamped(let origin, let num, let den):
-            pieces = [AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .clamp)]
+            piece = AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .clamp)
         case .wrapped(let origin, let num, let den):
-            pieces = [AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .wrap)]
+            piece = AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .wrap)
         case .spaced(let tiles, let k):
             let drawn = tiles.count > 0 && tiles.pixels > 0
-            pieces = [AxisPiece(destination: drawn ? destination : destination.lowerBound..<destination.lowerBound,
-                                origin: Double(destination.lowerBound), num: 1, den: k, addressing: .clamp, tiles: tiles)]
+            piece = drawn ? AxisPiece(destination: destination, origin: Double(destination.lowerBound), num: 1, den: k,
+                                      addressing: .clamp, tiles: tiles) : nil
         }
-        pieces.removeAll { $0.destination.isEmpty }
+        if piece?.destination.isEmpty == true { piece = nil }
     }
 
     /// True when every pixel samples a texel centre at k = 1, so both filters copy exactly.
     package var isExactCopy: Bool {
-        pieces.allSatisfy { $0.num == $0.den }
+        piece.map { $0.num == $0.den } ?? true
     }
 
     /// The texel a (possibly out-of-segment) index `i` reads: clamp keeps it

@@ -14,9 +14,9 @@ package enum PlanBuilder {
                             hints: SourceHints = SourceHints(), limits: Limits = Limits()) throws -> RenderPlan {
         do {
             let sourceScale = try hints.scale ?? request.resolvedSourceScale(path: file)
-            let outputScale = request.outputScale ?? hints.defaultOutputScale ?? sourceScale
+            let outputScale = self.outputScale(request, hints: hints, sourceScale: sourceScale)
             let k = try scaleRatio(output: outputScale, source: sourceScale)
-            let pixels = try outset(request.size.pixels(atScale: outputScale), by: request.outset, outputScale: outputScale)
+            let pixels = try outputSize(request, hints: hints, sourceScale: sourceScale)
             try check(pixels, limits: limits)
             let lattice: Lattice
             if let given = hints.lattice, !(hints.latticeOwner == .markers && request.lattice != nil) {
@@ -37,6 +37,20 @@ package enum PlanBuilder {
         } catch let error as GlsliceError {
             throw error.about(file)
         }
+    }
+
+    /// The output scale: the request's, else the source's own default (an image set draws at @1x), else the source scale.
+    static func outputScale(_ request: RenderRequest, hints: SourceHints, sourceScale: Double) -> Double {
+        request.outputScale ?? hints.defaultOutputScale ?? sourceScale
+    }
+
+    /// The output's size in pixels: the request's size at the output scale,
+    /// grown by its outset. What a plan's size will be, known without the
+    /// source's pixels (`--resume` checks a finished plain PNG by it).
+    package static func outputSize(_ request: RenderRequest, hints: SourceHints = SourceHints(),
+                                   sourceScale: Double) throws -> PixelSize {
+        let scale = outputScale(request, hints: hints, sourceScale: sourceScale)
+        return try outset(request.size.pixels(atScale: scale), by: request.outset, outputScale: scale)
     }
 
     /// The plan for a lattice, size and ratio already settled (parity's random
