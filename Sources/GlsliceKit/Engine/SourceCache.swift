@@ -110,10 +110,13 @@ package final class SourceCache: Sendable {
     /// What `input` draws (a PNG, a nine-patch or an image set's variant for
     /// `outputScale`) through this cache, and the digest key for it: the file's
     /// SHA-256, plus an image set's recipe when there is one.
-    package func resolve(input: String, outputScale: Double?) throws -> ResolvedSource {
+    /// `reading` is told of each image file just before it is read (serve
+    /// stamps it then, so an edit after the stamp is never taken for the old file).
+    package func resolve(input: String, outputScale: Double?, reading: (String) -> Void = { _ in }) throws -> ResolvedSource {
         var contentHash = ""
         var opaque = true
         let source = try SourceResolver.resolve(path: input, outputScale: outputScale, scope: scope) { file in
+            reading(file)
             let entry = try self.source(at: file)
             contentHash = entry.contentHash
             opaque = entry.isOpaque

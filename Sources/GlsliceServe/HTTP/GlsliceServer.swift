@@ -87,28 +87,41 @@ public final class GlsliceServer: Sendable {
         var configuration = ServiceGroupConfiguration(
             services: [.init(service: application(onListening: onListening)),
                        // Last, so the first to hear of the shutdown: answers failing from then on were cut off.
-                       .init(service: DrainWatch(answers: answers, limit: drainLimit), successTerminationBehavior: .ignore)],
+                       .init(service: DrainWatch(answers: answers), successTerminationBehavior: .ignore)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = drainLimit
-        try await ServiceGroup(configuration: configuration).run()
+        let group = ServiceGroup(configuration: configuration), answers = self.answers
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            tasks.addTask { await Self.releaseHeldCloses(answers, after: drainLimit) }
+            try await tasks.next() // the service group ended
+            tasks.cancelAll()
+        }
         // The group ends when the handlers have returned; their last bytes may still be in NIO's queue.
         return await answers.drain(until: (answers.drainStarted ?? .now) + drainLimit)
     }
 
     /// Marks the answers' drain as begun when the service group starts shutting
-    /// down, and ends it `limit` later: closes held for unwritten bytes then go
-    /// through, so a client that stops reading cannot keep the server up.
+    /// down. It returns at once: the group shuts its services down one after
+    /// another, so one that waited here would keep the port open.
     struct DrainWatch: Service {
         let answers: AnswerBudget
-        let limit: Duration
         func run() async throws {
             try? await gracefulShutdown()
             answers.beginDraining()
-            let answers = self.answers, limit = self.limit
-            Task {
-                try? await Task.sleep(for: limit)
-                answers.releaseHeldCloses()
-            }
+        }
+    }
+
+    /// `limit` after the drain began, lets the closes held for unwritten bytes
+    /// go through, so a client that stops reading cannot keep the server up.
+    /// A child task of `run`, cancelled when the service group has ended.
+    static func releaseHeldCloses(_ answers: AnswerBudget, after limit: Duration) async {
+        do {
+            while answers.drainStarted == nil { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(until: (answers.drainStarted ?? .now) + limit, clock: .continuous)
+            answers.releaseHeldCloses()
+        } catch {
+            return // the group ended first: nothing is held any more
         }
     }
 

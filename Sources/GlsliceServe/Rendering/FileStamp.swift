@@ -14,16 +14,16 @@ struct FileStamp: Sendable, Equatable {
 
     func isCurrent(in scope: FileScope) -> Bool { Self.read(path, in: scope) == identity }
 
-    /// The files a render of `path` reads: the file itself, or an image set's
-    /// Contents.json and the one image it names for `outputScale`. Never the
-    /// set's folder listing: other files there do not change the render, and
-    /// a stamp each would make every URL as costly as the folder is large.
-    static func stamps(for path: String, outputScale: Double?, in scope: FileScope) -> [FileStamp] {
-        guard ImageSet.isImageSet(path: path) else { return [FileStamp(path: path, in: scope)] }
+    /// An image set's `Contents.json`, stamped before the set is read (the
+    /// image it names is stamped as it is read: `SourceCache.resolve`'s
+    /// `reading`), so the file is parsed once per render. Never the set's
+    /// folder listing: other files there do not change the render, and a stamp
+    /// each would make every URL as costly as the folder is large. Nil for a
+    /// file that is not an image set.
+    static func contents(of path: String, in scope: FileScope) -> FileStamp? {
+        guard ImageSet.isImageSet(path: path) else { return nil }
         let folder = path.hasSuffix("/Contents.json") ? String(path.dropLast("/Contents.json".count)) : path
-        let contents = FileStamp(path: folder + "/Contents.json", in: scope)
-        guard let set = try? ImageSet.read(path: folder, in: scope) else { return [contents] }
-        return [contents, FileStamp(path: set.variant(for: outputScale ?? 1).file, in: scope)]
+        return FileStamp(path: folder + "/Contents.json", in: scope)
     }
 
     private static func read(_ path: String, in scope: FileScope) -> [Int64] {

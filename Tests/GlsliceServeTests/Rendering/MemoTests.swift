@@ -15,14 +15,14 @@ import Testing
             try Data([UInt8(index & 0xFF)]).write(to: set.appendingPathComponent("other-\(index).txt"))
         }
         let scope = try FileScope.beneath(world.root.path)
-        let stamps = FileStamp.stamps(for: "ui/button.imageset", outputScale: 3, in: scope)
-        #expect(stamps.map(\.path) == ["ui/button.imageset/Contents.json", "ui/button.imageset/button@3x.png"])
-        #expect(stamps.allSatisfy { !$0.identity.isEmpty })
+        let contents = FileStamp.contents(of: "ui/button.imageset", in: scope)
+        #expect(contents?.path == "ui/button.imageset/Contents.json" && contents?.identity.isEmpty == false)
+        #expect(FileStamp.contents(of: "ui/button@2x.png", in: scope) == nil)
 
         try await withServer(world) { port, server in
             let urls = (0..<60).map { "/render/ui/button.imageset?size=\(40 + $0)x30&scale=\($0 % 3 + 1)" }
             for url in urls { #expect(try await get(port, url).status == .ok, "\(url)") }
-            let memo = server.service.memoSize
+            let memo = server.service.memo.size
             #expect(memo.keys == urls.count)
             #expect(memo.stamps == 2 * urls.count) // Contents.json and one variant each, not 3,004
             // A stamp still notices an edit to a file the set names: the same URL now answers the new pixels.

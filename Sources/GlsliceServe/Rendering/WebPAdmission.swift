@@ -1,0 +1,18 @@
+import GlsliceKit
+
+/// A WebP's encoding memory (`WebPWriter.encodeBytesPerPixel` per output
+/// pixel) is held in `--answer-mb` from its draw to its last byte encoded.
+extension AnswerBudget {
+    /// The bytes a WebP of `size` holds while it is encoded.
+    static func webPEncoding(_ size: PixelSize) -> Int { size.pixelCount * WebPWriter.encodeBytesPerPixel }
+
+    /// Why a WebP of `size` is never encoded here: past WebP's side limit, or
+    /// needing more than all of `--answer-mb` (a 400: asking again will not help).
+    func webPRefusal(_ size: PixelSize) -> GlsliceError? {
+        if let why = WebPWriter.refusal(for: size) { return GlsliceError(.badInput, option: .format, why) }
+        let bytes = Self.webPEncoding(size)
+        guard bytes > capacity else { return nil }
+        return GlsliceError(.badInput, option: .format,
+            "webp: encoding a \(size) px WebP takes about \(bytes >> 20) MiB, more than --answer-mb \(capacity >> 20) allows; ask for format=png")
+    }
+}
