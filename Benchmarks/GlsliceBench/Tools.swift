@@ -32,7 +32,7 @@ func writePlans(_ argv: [String]) throws {
     let reader = try ManifestReader(path: argv[2])
     let cache = SourceCache(capacityBytes: 64 << 20, maxPixels: 1 << 24)
     var out = ""
-    func axis(_ piece: AxisPiece, _ span: AxisSpan) -> String {
+    func axis(_ piece: AxisSampling, _ span: AxisSpan) -> String {
         #"{"dst": [\#(piece.destination.lowerBound), \#(piece.destination.upperBound)], "src": [\#(span.segment.start), \#(span.segment.end)], "#
             + #""origin": \#(piece.origin), "num": \#(piece.num), "den": \#(piece.den), "wrap": \#(piece.addressing == .wrap)}"#
     }
@@ -44,8 +44,8 @@ func writePlans(_ argv: [String]) throws {
         let plan = try PlanBuilder.plan(job.request, source: source)
         var cells: [String] = []
         // Peers draw `space` tile by tile: one piece per tile, as the plan once listed them.
-        func tiles(_ span: AxisSpan) -> [AxisPiece] {
-            span.piece.map { piece -> [AxisPiece] in
+        func tiles(_ span: AxisSpan) -> [AxisSampling] {
+            span.sampling.map { piece -> [AxisSampling] in
                 guard let spacing = piece.tiles else { return [piece] }
                 return (0..<spacing.count).compactMap { j in
                     let start = spacing.start(j), end = min(start + spacing.pixels, spacing.end)

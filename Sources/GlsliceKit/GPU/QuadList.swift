@@ -34,7 +34,7 @@ extension GPURenderer {
                 // A one-colour cell's texture is its one texel (CellFill).
                 let filled: Float = cell.fill != nil ? 1 : 0
                 // One quad per cell: the drawn part of its column span by that of its row span.
-                guard let yPiece = cell.y.piece, let xPiece = cell.x.piece else { continue }
+                guard let yPiece = cell.y.sampling, let xPiece = cell.x.sampling else { continue }
                 let y = yPiece.destination.clamped(to: rows), x = xPiece.destination.clamped(to: columns)
                 if y.isEmpty || x.isEmpty { continue }
                 let x0 = Float(x.lowerBound) - offset.0, x1 = Float(x.upperBound) - offset.0

@@ -6,7 +6,7 @@ package struct AxisSpan: Sendable, Equatable {
     package var mapping: AxisMapping
     /// The drawn part of `destination` and how it samples; nil when nothing
     /// is drawn (an empty destination, or `space` where no tile fits).
-    package var piece: AxisPiece?
+    package var sampling: AxisSampling?
 
     package init(segment: Segment, destination: Range<Int>, mapping: AxisMapping) {
         self.segment = segment
@@ -14,20 +14,20 @@ package struct AxisSpan: Sendable, Equatable {
         self.mapping = mapping
         switch mapping {
         case .clamped(let origin, let num, let den):
-            piece = AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .clamp)
+            sampling = AxisSampling(destination: destination, origin: origin, num: num, den: den, addressing: .clamp)
         case .wrapped(let origin, let num, let den):
-            piece = AxisPiece(destination: destination, origin: origin, num: num, den: den, addressing: .wrap)
+            sampling = AxisSampling(destination: destination, origin: origin, num: num, den: den, addressing: .wrap)
         case .spaced(let tiles, let k):
             let drawn = tiles.count > 0 && tiles.pixels > 0
-            piece = drawn ? AxisPiece(destination: destination, origin: Double(destination.lowerBound), num: 1, den: k,
+            sampling = drawn ? AxisSampling(destination: destination, origin: Double(destination.lowerBound), num: 1, den: k,
                                       addressing: .clamp, tiles: tiles) : nil
         }
-        if piece?.destination.isEmpty == true { piece = nil }
+        if sampling?.destination.isEmpty == true { sampling = nil }
     }
 
     /// True when every pixel samples a texel centre at k = 1, so both filters copy exactly.
     package var isExactCopy: Bool {
-        piece.map { $0.num == $0.den } ?? true
+        sampling.map { $0.num == $0.den } ?? true
     }
 
     /// The texel a (possibly out-of-segment) index `i` reads: clamp keeps it

@@ -34,7 +34,7 @@ struct AxisTaps {
         for (index, span) in spans.enumerated() {
             for x in span.destination.clamped(to: range) { spanIndex[x - base] = Int32(index) }
             let s0 = Double(span.segment.start)
-            if let piece = span.piece {
+            if let piece = span.sampling {
                 for x in piece.destination.clamped(to: range) {
                     guard let offset = piece.offset(at: x, length: span.segment.length) else { continue }
                     let u = s0 + offset

@@ -13,7 +13,7 @@ import ServiceLifecycle
 public final class GlsliceServer: Sendable {
     public let options: ServeOptions
     public let metrics = ServeMetrics()
-    let service: RenderService
+    let service: ImageService
     let catalog: PreviewCatalog
     let saver: NinePatchSaver
     let setSaver: ImageSetSaver
@@ -37,7 +37,7 @@ public final class GlsliceServer: Sendable {
         self.logBuffer = logBuffer
         answers = AnswerBudget(capacity: options.answerBytes)
         if let logBuffer { metrics.droppedLogLines.withLock { $0 = { logBuffer.dropped } } }
-        service = try RenderService(options: options, metrics: metrics, answers: answers, warn: warn, beforeRender: beforeRender)
+        service = try ImageService(options: options, metrics: metrics, answers: answers, warn: warn, beforeRender: beforeRender)
         catalog = PreviewCatalog(root: options.root, limits: options.limits, pool: service.pool)
         saver = NinePatchSaver(root: options.root, limits: options.limits, pool: service.pool)
         setSaver = ImageSetSaver(root: options.root, limits: options.limits, pool: service.pool)

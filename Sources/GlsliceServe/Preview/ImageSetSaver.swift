@@ -7,7 +7,7 @@ import GlsliceKit
 struct ImageSetSaver: Sendable {
     let root: SourceRoot
     let limits: Limits
-    let pool: RenderPool
+    let pool: WorkerPool
 
     /// The set, its caps in points as `T,L,B,R`, and its centre's mode (`stretch` or `tile`).
     struct Request: Decodable, Sendable {

@@ -9,7 +9,7 @@ import GlsliceKit
 struct NinePatchSaver: Sendable {
     let root: SourceRoot
     let limits: Limits
-    let pool: RenderPool
+    let pool: WorkerPool
 
     /// What the page sends: the source, the name to write, and the stretch
     /// runs along x and y as `[start, end]` pixels of the artwork.

@@ -7,7 +7,7 @@ import GlsliceKit
 struct PreviewCatalog: Sendable {
     let root: SourceRoot
     let limits: Limits
-    let pool: RenderPool
+    let pool: WorkerPool
     /// The list stops here: a page of sources, not a crawl of a whole disk.
     static let maxSources = 2000
     static let maxDepth = 8

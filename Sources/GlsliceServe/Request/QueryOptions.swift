@@ -4,7 +4,7 @@ import GlsliceKit
 /// A render URL's query read with the one option schema: the same keys as a
 /// manifest line and the same parser as the CLI (`RenderRequest(texts:style:)`),
 /// options named as query parameters.
-enum RenderQuery {
+enum QueryOptions {
     /// The keys a render URL may carry: the request's, and `sig`.
     static let knownKeys = RequestOption.allCases.map(\.stringValue).sorted()
 

@@ -1,10 +1,9 @@
-/// A run of destination pixels that share one affine source mapping:
-/// `u = s0 + (x + 0.5 − origin) × num / den`, wrapped into the segment or not.
-/// A span is one piece; in `space` mode the piece's origin is each pixel's
-/// tile start (`tiles`), and pixels in gaps are transparent. The CPU evaluates
-/// pieces per pixel; the GPU draws one quad per piece with these numbers as
-/// per-quad attributes and does the same per-pixel arithmetic in its shader.
-package struct AxisPiece: Sendable, Equatable {
+/// How a span's drawn pixels sample their segment: one affine mapping,
+/// `u = s0 + (x + 0.5 − origin) × num / den`, wrapped into the segment or not;
+/// in `space` mode the origin is each pixel's tile start (`tiles`), and pixels
+/// in gaps are transparent. `AxisTaps` evaluates it per column or row, once,
+/// for both backends.
+package struct AxisSampling: Sendable, Equatable {
     package var destination: Range<Int>
     package var origin: Double
     package var num: Double

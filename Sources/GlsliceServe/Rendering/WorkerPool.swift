@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// and encode on their own, so no thread holds a GL context of its own.
 /// A `Service`: the application's service group stops it after the server has
 /// drained.
-final class RenderPool: Service, Sendable {
+final class WorkerPool: Service, Sendable {
     typealias Job = @Sendable () -> Void
 
     /// Admission counts: what waits for a thread and what runs.

@@ -4,14 +4,14 @@ import NIOCore
 
 /// Turns render URLs into images. `answer` is the request's path through the
 /// parts, each a type of its own: the signature (`URLSigner`), the query
-/// (`RenderQuery`), the format (`FormatNegotiation`), the memo of what a key
+/// (`QueryOptions`), the format (`FormatNegotiation`), the memo of what a key
 /// rendered to (`RequestMemo`), the cache of encoded answers
 /// (`ResponseCache`), and coalescing with a per-request timeout
 /// (`RenderFlights`). `execute` and `encode` run on the render pool.
-final class RenderService: Sendable {
+final class ImageService: Sendable {
     let options: ServeOptions
     let metrics: ServeMetrics
-    let pool: RenderPool
+    let pool: WorkerPool
     /// The GPU thread every render shares; nil draws on the CPU, on the render threads.
     let gpu: SharedGPUDrawer?
     /// What renders draw with: `cpu`, or `gpu (RENDERER)`.
@@ -49,7 +49,7 @@ final class RenderService: Sendable {
         self.gpu = gpu
         drawsOnBoth = Backend.drawsOnBoth(options.backend, openedGPU: gpu != nil)
         backendDescription = (gpu?.description ?? "cpu") + (drawsOnBoth ? " and cpu (hybrid)" : "")
-        pool = RenderPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
+        pool = WorkerPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
         sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels,
                               scope: options.root.scope)
         cache = ResponseCache(capacityBytes: options.cacheBytes)
@@ -61,7 +61,7 @@ final class RenderService: Sendable {
 
     /// `path` is the request's escaped path (`/render/...`), `query` its raw query,
     /// `accept` its `Accept` (WebP or PNG when the URL names no `format`).
-    func answer(path: Substring, query rawQuery: Substring?, ifNoneMatch: String?, accept: String? = nil) async -> RenderAnswer {
+    func answer(path: Substring, query rawQuery: Substring?, ifNoneMatch: String?, accept: String? = nil) async -> ImageAnswer {
         let query = QueryItems(raw: rawQuery)
         // First, so that an unsigned request learns nothing, not even whether a file exists.
         if let signer = options.signer, !(query.map { signer.isValid(path: path, query: $0) } ?? false) { return .refused(.badSignature) }
@@ -70,7 +70,7 @@ final class RenderService: Sendable {
             return .refused(.notFound)
         }
         var request: RenderRequest
-        do { request = try RenderQuery.request(from: query) } catch { return .refused(Refusal(error, file: file, root: options.root)) }
+        do { request = try QueryOptions.request(from: query) } catch { return .refused(Refusal(error, file: file, root: options.root)) }
         // Settled before the key: the format is part of the key, the digest and the ETag.
         let (format, negotiated) = FormatNegotiation(autoWebP: options.autoWebP).format(asked: request.format, accept: accept)
         request.format = format
