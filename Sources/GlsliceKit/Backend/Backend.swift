@@ -45,11 +45,14 @@ package enum Backend {
             let context = try GPUContext.make(device: device)
             let verdict = autoVerdict(for: context)
             return (verdict.useGPU ? .gpu(try GPURenderer(context: context)) : .cpu, verdict.reason)
-        } catch let error as GlsliceError {
-            return (.cpu, "no GPU backend, rendering on the CPU: \(error.message)")
         } catch {
-            return (.cpu, "no GPU backend, rendering on the CPU: \(error)")
+            return (.cpu, noGPU(error))
         }
+    }
+
+    /// `auto`'s one warning when no GPU context comes up: worded here only.
+    package static func noGPU(_ error: any Error) -> String {
+        "no GPU backend, rendering on the CPU: \(GlsliceError.from(error).message)"
     }
 
     /// Whether a stage with many jobs (`batch`, `serve`) also draws on its CPU

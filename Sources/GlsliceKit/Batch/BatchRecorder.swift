@@ -46,7 +46,7 @@ final class BatchRecorder: Sendable {
 
     func fail(_ job: ManifestJob, _ error: any Error, started: Date) {
         // A manifest names options by their keys; the line is the result's own field.
-        let words = (error as? GlsliceError)?.text(naming: .manifestKey, withManifestLine: false) ?? "\(error)"
+        let words = GlsliceError.from(error).text(naming: .manifestKey, withManifestLine: false)
         record(JobResult(line: job.line, output: job.output, status: .error, error: words,
                          milliseconds: Date().timeIntervalSince(started) * 1000, bytes: 0))
     }

@@ -173,12 +173,11 @@ public final class BatchRunner: Sendable {
                     throw GlsliceError(.usage, "output \(job.output) is also line \(earlier)'s output; each job needs its own")
                 }
                 guard queue.push(job) else { break }
-            } catch let error as GlsliceError {
+            } catch {
                 // The results file says the line in its own field; the message stands alone.
                 recorder.record(JobResult(line: number, output: nil, status: .error,
-                                          error: error.text(naming: .manifestKey, withManifestLine: false), milliseconds: 0, bytes: 0))
-            } catch {
-                recorder.record(JobResult(line: number, output: nil, status: .error, error: "\(error)", milliseconds: 0, bytes: 0))
+                                          error: GlsliceError.from(error).text(naming: .manifestKey, withManifestLine: false),
+                                          milliseconds: 0, bytes: 0))
             }
         }
         queue.close()

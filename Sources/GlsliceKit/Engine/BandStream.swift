@@ -34,7 +34,7 @@ package final class BandStream: Sendable {
 
     /// The drawer: no more bands will come, because of `error`.
     package func fail(_ error: any Error) {
-        failure.withLock { $0 = error as? GlsliceError ?? GlsliceError(.internal, "\(error)") }
+        failure.withLock { $0 = GlsliceError.from(error) }
         bands.cancel()
     }
 

@@ -81,8 +81,8 @@ package final class SharedGPUDrawer: Sendable {
                 return try SharedGPUDrawer(device: device, acceptSoftware: false, times: times)
             } catch let declined as Declined {
                 warn(declined.reason)
-            } catch let error as GlsliceError {
-                warn("no GPU backend, rendering on the CPU: \(error.message)")
+            } catch {
+                warn(Backend.noGPU(error))
             }
             return nil
         }

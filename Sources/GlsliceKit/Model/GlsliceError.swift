@@ -66,6 +66,12 @@ public struct GlsliceError: Error, CustomStringConvertible, Sendable, Equatable 
     /// The line with options named as command-line flags, newlines as spaces.
     public var description: String { text(naming: .flag).replacingNewlines() }
 
+    /// `error` as glslice words it: a `GlsliceError` as it is; anything else is
+    /// a bug (internal, exit 70, HTTP 500) that names its cause.
+    package static func from(_ error: any Error) -> GlsliceError {
+        error as? GlsliceError ?? GlsliceError(.internal, "unexpected error (a bug): \(error)")
+    }
+
     /// The same error, now naming `file` (kept if it already names one).
     public func about(_ file: String) -> GlsliceError {
         var copy = self

@@ -190,13 +190,17 @@ package final class PNGWriter: RowSink {
     /// Straight into the encoder's buffer, unpremultiplied there unless every pixel is opaque
     /// (alpha 255: premultiplied and straight values are the same bytes).
     private func stream(_ rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
-        guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
-        try writer.write(rows, count: count, stride: rowStride, unpremultiplying: !opaque)
+        try openEncoder().write(rows, count: count, stride: rowStride, unpremultiplying: !opaque)
     }
 
     private func writeStraight(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) throws {
+        try openEncoder().write(rows, count: count, stride: stride)
+    }
+
+    /// The encoder rows go to; a bug when none is open.
+    private func openEncoder() throws -> ScanlineEncoder {
         guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
-        try writer.write(rows, count: count, stride: stride)
+        return writer
     }
 
     /// Completes the file and gives it its name. Returns the bytes written.
@@ -222,7 +226,7 @@ package final class PNGWriter: RowSink {
                 }
             }
         }
-        guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
+        let writer = try openEncoder()
         self.writer = nil
         let bytes = try writer.finish()
         if inMemory { memoryData = stream?.memory }
