@@ -150,7 +150,7 @@ public final class GlsliceServer: Sendable {
             }
             guard answers.reserve(bytes) else {
                 metrics.answersRefused.increment()
-                return Self.refusalResponse(Refusal(statusCode: 503, message: "too many answers are waiting to be read; try again", retryAfter: 1))
+                return Self.refusalResponse(.answersFull)
             }
             // Held until written (or the connection is gone), so unread answers stay within --answer-mb.
             // Written in slices: the writer then waits while the socket is full, so the bytes are

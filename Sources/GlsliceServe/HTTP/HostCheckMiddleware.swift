@@ -8,7 +8,7 @@ struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard hosts.allows(request.head.authority) else {
             let name = request.head.authority ?? ""
-            throw Refusal(statusCode: 421, message: "this server is not known by the name '\(name)' (Host); start it with --host-name to answer it")
+            throw Refusal.unknownHost(name)
         }
         return try await next(request, context)
     }

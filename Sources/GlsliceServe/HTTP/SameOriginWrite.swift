@@ -12,11 +12,11 @@ enum SameOriginWrite {
         let type = request.headers[.contentType]?.split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/json" else {
-            throw Refusal(statusCode: 415, message: "the page's writes take Content-Type: application/json, got '\(request.headers[.contentType] ?? "")'")
+            throw Refusal.notJSONWrite(contentType: request.headers[.contentType] ?? "")
         }
         guard let host = request.head.authority, let origin = request.headers[.origin],
               origin.lowercased() == "http://" + host.lowercased() else {
-            throw Refusal(statusCode: 403, message: "the page's writes are taken only from the page itself (Origin must be http://HOST of this server, got '\(request.headers[.origin] ?? "none")')")
+            throw Refusal.foreignWrite(origin: request.headers[.origin] ?? "none")
         }
     }
 }

@@ -89,7 +89,7 @@ struct ServeRoutes: Sendable {
         do {
             body = try JSONDecoder().decode(Body.self, from: try await request.body.collect(upTo: 1 << 20))
         } catch {
-            throw Refusal(statusCode: 400, message: "the body must be JSON: \(shape)")
+            throw Refusal.badBody(shape: shape)
         }
         switch await save(body) {
         case .success(let saved): return GlsliceServer.json(200, saved)

@@ -29,7 +29,7 @@ struct ImageSetSaver: Sendable {
     private func save(_ request: Request) -> Result<Saved, Refusal> {
         guard let file = root.file(forEscaped: Substring(request.source)) else { return .failure(.notFound) }
         guard ImageSet.isImageSet(path: file) else {
-            return .failure(Refusal(statusCode: 400, message: "\(file) is not an .imageset folder"))
+            return .failure(.notAnImageSet(file))
         }
         do {
             let insets = try Insets(parsing: request.insets)

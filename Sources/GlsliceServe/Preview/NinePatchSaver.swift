@@ -33,7 +33,7 @@ struct NinePatchSaver: Sendable {
     private func save(_ request: Request) -> Result<Saved, Refusal> {
         guard let file = root.file(forEscaped: Substring(request.source)) else { return .failure(.notFound) }
         guard let output = root.file(forEscaped: Substring(request.output)), output.lowercased().hasSuffix(".9.png") else {
-            return .failure(Refusal(statusCode: 400, message: "the output must be a NAME.9.png under the root"))
+            return .failure(.notANinePatchName)
         }
         if let refusal = root.refusalToWrite(output) { return .failure(refusal) }
         do {

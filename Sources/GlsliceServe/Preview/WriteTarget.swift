@@ -10,14 +10,14 @@ extension SourceRoot {
         let folder = names.dropLast().joined(separator: "/")
         if !folder.isEmpty {
             guard let status = scope.status(of: folder) else {
-                return Refusal(statusCode: 409, message: "\(relative): no folder \(folder) under the root (or it leads out of it)")
+                return .noFolder(relative, folder)
             }
             guard status.st_mode & S_IFMT == S_IFDIR else {
-                return Refusal(statusCode: 409, message: "\(relative): \(folder) is not a folder")
+                return .notAFolder(relative, folder)
             }
         }
         if let status = scope.status(of: relative), status.st_mode & S_IFMT != S_IFREG {
-            return Refusal(statusCode: 409, message: "\(relative) exists and is not a file")
+            return .notAFile(relative)
         }
         return nil
     }

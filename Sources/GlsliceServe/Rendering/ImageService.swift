@@ -65,7 +65,7 @@ final class ImageService: Sendable {
         let query = QueryItems(raw: rawQuery)
         // First, so that an unsigned request learns nothing, not even whether a file exists.
         if let signer = options.signer, !(query.map { signer.isValid(path: path, query: $0) } ?? false) { return .refused(.badSignature) }
-        guard let query else { return .refused(Refusal(statusCode: 400, message: "the query has a malformed %-escape")) }
+        guard let query else { return .refused(.malformedEscape) }
         guard path.hasPrefix("/render/"), let file = options.root.file(forEscaped: path.dropFirst("/render/".count)) else {
             return .refused(.notFound)
         }
@@ -98,8 +98,8 @@ final class ImageService: Sendable {
         let seconds = Double(options.timeout.components.seconds) + Double(options.timeout.components.attoseconds) / 1e18
         return await flights.join(
             key, timeout: options.timeout,
-            timedOut: Refusal(statusCode: 503, message: "the render took longer than --timeout (\(formatNumber(seconds)) s); try again", retryAfter: 1),
-            notStarted: Refusal(statusCode: 503, message: "the render queue is full (\(options.queueLimit) waiting); try again", retryAfter: 1),
+            timedOut: .timedOut(seconds: seconds),
+            notStarted: .queueFull(waiting: options.queueLimit),
             told: { [metrics] event in (event == .coalesced ? metrics.coalesced : metrics.renderFailures).increment() }
         ) { [self] id in
             defer { updateGauges() }
@@ -132,7 +132,7 @@ final class ImageService: Sendable {
             held = job.request.format == .webp ? AnswerBudget.webPEncoding(job.size) : 0
             guard held == 0 || answers.reserveEncoding(held) else {
                 metrics.answersRefused.increment()
-                return flights.finish(key, id: id, .failure(Refusal(statusCode: 503, message: "too many WebP encodes are running for --answer-mb; try again", retryAfter: 1)))
+                return flights.finish(key, id: id, .failure(.webPEncodesFull))
             }
             beforeRender?()
         } catch {
