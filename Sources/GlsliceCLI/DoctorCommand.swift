@@ -122,7 +122,7 @@ struct DoctorCommand: ParsableCommand {
             print("  with the CPU beside it in 'glslice batch' and 'glslice serve' (hybrid: both sides draw, the same bytes)")
             print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
         } else {
-            print("  (said here and at the start of 'glslice batch'; 'glslice render' says nothing and draws on the CPU)")
+            print("  (said here, and by 'glslice batch' before its first render; 'glslice render' says nothing and draws on the CPU)")
         }
     }
 }

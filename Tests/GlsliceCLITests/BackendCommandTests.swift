@@ -9,7 +9,7 @@ import GlsliceKit
     let panel = fixtures.appendingPathComponent("panel.png").path
 
     /// 4096² px: `render --backend auto` considers a GPU only from 2^24 px (`Backend.singleRenderGPUPixels`).
-    /// Why it fell back is said once, at the start of a batch (and by `doctor`), never on a render.
+    /// Why it fell back is said once by a batch, before its first render (and by `doctor`), never on a render.
     @Test func autoFallsBackToTheCPUSilentlyInARenderAndWithOneWarningInABatch() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
