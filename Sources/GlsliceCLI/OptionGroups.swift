@@ -16,8 +16,7 @@ struct EngineOptions: ParsableArguments {
     var maxOutputPixels: Int = Limits.defaultMaxOutputPixels
 
     func limits() throws -> Limits {
-        guard maxSourcePixels > 0, maxOutputPixels > 0 else { throw GlsliceError(.usage, "pixel limits must be positive") }
-        return Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
+        try Limits.given(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
     }
 }
 

@@ -96,7 +96,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard cacheMb >= 0, sourceCacheMb >= 0 else { throw GlsliceError(.usage, "--cache-mb and --source-cache-mb must not be negative") }
-        guard maxOutputPixels > 0, maxSourcePixels > 0 else { throw GlsliceError(.usage, "pixel limits must be positive") }
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw GlsliceError(.usage, "--timeout must be 0 to 86400 seconds, got \(timeout)") }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
             throw GlsliceError(.usage, "--idle-timeout must be 0 to 86400 seconds, got \(idleTimeout)")
@@ -110,7 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
             root: SourceRoot(root), host: host, port: port, signer: try keyFile.map(URLSigner.init(keyFile:)),
             backend: backend, device: try gpuDevice(gpu), workers: workers, queueLimit: queue,
             cacheBytes: cacheMb << 20, sourceCacheBytes: sourceCacheMb << 20,
-            limits: Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels),
+            limits: try Limits.given(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels),
             timeout: .milliseconds(Int64(timeout * 1000)), preview: preview, insecurePublic: insecurePublic,
             accessLog: !noAccessLog, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             maxConnections: maxConnections, answerBytes: answerMb << 20, hostNames: hostName)

@@ -97,3 +97,8 @@ func topLeftCapMatches(_ image: StraightImage, source: String, width: Int, heigh
     for y in 0..<height { for x in 0..<width where image.rgba[x, y] != expected.rgba[x, y] { return false } }
     return true
 }
+
+/// Held by a test while a documented example serves on a fixed port (the
+/// README's and `serve --help`'s `glslice serve --root Fixtures` both take
+/// 8080): suites run in parallel, and two such servers would collide.
+let documentedPortLock = NSLock()

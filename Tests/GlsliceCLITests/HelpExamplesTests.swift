@@ -91,6 +91,8 @@ import GlsliceKit
             // A server runs until Ctrl-C: SIGINT after a few seconds; a clean stop is exit 0.
             let arguments = serves ? ["--preserve-status", "-s", "INT", "4", "bash", "-c", example.command]
                                    : ["600", "bash", "-c", example.command]
+            if serves { documentedPortLock.lock() }
+            defer { if serves { documentedPortLock.unlock() } }
             let result = try run(URL(fileURLWithPath: "/usr/bin/timeout"), arguments, in: root, environment: ["PATH": path])
             #expect(result.status == example.status, "\(subcommand): `\(example.command)` exited \(result.status): \(result.stderr.prefix(400))")
             // What it says it writes is there and reads back: a PNG or WebP through libpng or libwebp, a folder for a set.

@@ -65,7 +65,13 @@ import GlsliceKit
             var server: Process?
             for (command, status) in block.commands {
                 if command.hasPrefix("glslice serve") {
-                    server = try startServer(command, in: root, environment: environment)
+                    documentedPortLock.lock()
+                    do {
+                        server = try startServer(command, in: root, environment: environment)
+                    } catch {
+                        documentedPortLock.unlock()
+                        throw error
+                    }
                     continue
                 }
                 let result = try run(URL(fileURLWithPath: "/usr/bin/timeout"), ["600", "bash", "-c", command], in: root, environment: environment)
@@ -74,6 +80,7 @@ import GlsliceKit
             if let server {
                 kill(server.processIdentifier, SIGINT)
                 server.waitUntilExit()
+                documentedPortLock.unlock()
                 #expect(server.terminationStatus == 0, "glslice serve exited \(server.terminationStatus) on SIGINT")
             }
         }

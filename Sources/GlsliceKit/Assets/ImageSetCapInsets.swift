@@ -15,7 +15,7 @@ package enum ImageSetCapInsets {
         let data = try ImageSet.readContents(contentsPath, in: scope)
         guard var root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               var images = root["images"] as? [[String: Any]] else {
-            throw GlsliceError(.badInput, file: contentsPath, "not an image set: expected {\"images\": [...]}")
+            throw ImageSet.notASet(contentsPath)
         }
         guard centerMode == .stretch || centerMode == .tile else {
             throw GlsliceError(.usage, "an image set's centre is stretch or tile, not \(centerMode.rawValue)")

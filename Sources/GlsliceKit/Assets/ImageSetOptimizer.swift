@@ -16,7 +16,7 @@ enum ImageSetOptimizer {
         let data = try ImageSet.readContents(contentsPath)
         guard var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               var entries = root["images"] as? [[String: Any]] else {
-            throw GlsliceError(.badInput, file: contentsPath, "not an image set: expected {\"images\": [...]}")
+            throw ImageSet.notASet(contentsPath)
         }
         var files: [(name: String, data: Data)] = []
         var modes = Set(ResizeMode.allCases), checks = 0, before = 0, after = 0, bytesBefore = 0, bytesAfter = 0
@@ -84,7 +84,7 @@ enum ImageSetOptimizer {
         do {
             for file in files { try OutputFile.write(file.data, to: temporary + "/" + file.name) }
             guard let existing else {
-                guard rename(temporary, path) == 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(systemError())") }
+                guard rename(temporary, path) == 0 else { throw FileErrors.cannotRenameIntoPlace(path, systemError()) }
                 return
             }
             guard gs_exchange(temporary, path) == 0 else {

@@ -46,8 +46,8 @@ package struct FileScope: Sendable, Equatable {
         guard fd >= 0 else {
             switch errno {
             case ENOENT: throw GlsliceError(.noInput, file: path, "no such folder")
-            case ENOTDIR: throw GlsliceError(.noInput, file: path, "is not a folder")
-            default: throw GlsliceError(.noInput, file: path, "cannot open the folder: \(systemError())")
+            case ENOTDIR: throw FileErrors.notAFolder(path, kind: .noInput)
+            default: throw FileErrors.cannotOpenFolder(path, systemError(), kind: .noInput)
             }
         }
         return FileScope(folder: Folder(descriptor: fd, path: path, walks: walks))
@@ -75,7 +75,7 @@ package struct FileScope: Sendable, Equatable {
         guard fstat(fd, &status) == 0 else {
             let reason = systemError()
             close(fd)
-            throw GlsliceError(.noInput, file: path, "cannot be read: \(reason)")
+            throw FileErrors.cannotRead(path, reason)
         }
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR {
@@ -84,7 +84,7 @@ package struct FileScope: Sendable, Equatable {
         }
         if regularOnly && type != S_IFREG {
             close(fd)
-            throw GlsliceError(.noInput, file: path, "is not a regular file")
+            throw FileErrors.notARegularFile(path)
         }
         return (fd, status)
     }
@@ -155,8 +155,8 @@ package struct FileScope: Sendable, Equatable {
 
     private static func folderError(_ path: String, _ code: Int32) -> GlsliceError {
         switch code {
-        case EXDEV, ELOOP: GlsliceError(.cannotWrite, file: path, "leads outside the output folder (through a link or ..)")
-        case ENOTDIR: GlsliceError(.cannotWrite, file: path, "is not a folder")
+        case EXDEV, ELOOP: FileErrors.leadsOutside(path)
+        case ENOTDIR: FileErrors.notAFolder(path, kind: .cannotWrite)
         default: GlsliceError(.cannotWrite, file: path, "cannot create the folder: \(String(cString: strerror(code)))")
         }
     }

@@ -8,6 +8,12 @@ public struct Limits: Sendable, Equatable {
     public static let defaultMaxSourcePixels = 50_000_000
     public static let defaultMaxOutputPixels = 1_000_000_000
 
+    /// Limits a user gave (`--max-source-pixels`, `--max-output-pixels`): both must be positive.
+    package static func given(maxSourcePixels: Int, maxOutputPixels: Int) throws -> Limits {
+        guard maxSourcePixels > 0, maxOutputPixels > 0 else { throw GlsliceError(.usage, "pixel limits must be positive") }
+        return Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
+    }
+
     public init(maxSourcePixels: Int = Limits.defaultMaxSourcePixels,
                 maxOutputPixels: Int = Limits.defaultMaxOutputPixels) {
         self.maxSourcePixels = maxSourcePixels

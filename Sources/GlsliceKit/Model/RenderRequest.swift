@@ -186,9 +186,6 @@ extension KeyedDecodingContainer where Key == RequestOption {
     func flag(_ key: Key) throws -> Bool? {
         guard contains(key) else { return nil }
         if let value = try? decode(Bool.self, forKey: key) { return value }
-        guard let text = try? decode(String.self, forKey: key) else {
-            throw GlsliceError(.usage, option: key, "must be true or false")
-        }
-        return try RenderRequest.truth(text, option: key)
+        return try RenderRequest.truth((try? decode(String.self, forKey: key)) ?? "", option: key)
     }
 }

@@ -14,7 +14,7 @@ struct ChunkFramer {
             let got = readAppending(descriptor, into: &bytes, count: max(count - bytes.count, 1 << 16))
             if got < 0 {
                 let reason = systemError()
-                throw GlsliceError(.noInput, file: name, "cannot be read: \(reason)")
+                throw FileErrors.cannotRead(name, reason)
             }
             if got == 0 { atEnd = true }
         }

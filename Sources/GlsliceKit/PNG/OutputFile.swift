@@ -46,9 +46,9 @@ final class OutputFile {
         let fd = Glibc.open(folder, FileScope.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR {
-                throw GlsliceError(.cannotWrite, file: path, "output folder \(folder) does not exist")
+                throw FileErrors.outputFolderMissing(path, folder: folder)
             }
-            throw GlsliceError(.cannotWrite, file: path, "cannot open the folder \(folder): \(systemError())")
+            throw FileErrors.cannotOpenFolder(path, folder: folder, systemError(), kind: .cannotWrite)
         }
         try self.init(folder: fd, name: name, path: path, durable: durable)
     }
@@ -62,9 +62,9 @@ final class OutputFile {
         let fd = scope.open(folder == "." && !relative.hasPrefix("./") ? "" : folder, FileScope.pathOnly | O_DIRECTORY)
         guard fd >= 0 else {
             switch errno {
-            case ENOENT, ENOTDIR: throw GlsliceError(.cannotWrite, file: display, "output folder \(folder) does not exist")
-            case EXDEV, ELOOP: throw GlsliceError(.cannotWrite, file: display, "leads outside the output folder (through a link or ..)")
-            default: throw GlsliceError(.cannotWrite, file: display, "cannot open the folder \(folder): \(systemError())")
+            case ENOENT, ENOTDIR: throw FileErrors.outputFolderMissing(display, folder: folder)
+            case EXDEV, ELOOP: throw FileErrors.leadsOutside(display)
+            default: throw FileErrors.cannotOpenFolder(display, folder: folder, systemError(), kind: .cannotWrite)
             }
         }
         try self.init(folder: fd, name: name, path: display, durable: durable)
@@ -78,7 +78,7 @@ final class OutputFile {
         self.durable = durable
         do {
             guard !name.isEmpty, name != ".", name != ".." else {
-                throw GlsliceError(.cannotWrite, file: path, "is a folder; give a file name")
+                throw FileErrors.isAFolder(path)
             }
             var existing = stat()
             if fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 {
@@ -96,7 +96,7 @@ final class OutputFile {
                     direct = true
                     return
                 case S_IFDIR:
-                    throw GlsliceError(.cannotWrite, file: path, "is a folder; give a file name")
+                    throw FileErrors.isAFolder(path)
                 default:
                     throw GlsliceError(.cannotWrite, file: path, "is a block device or socket; glslice writes only files, character devices and FIFOs")
                 }
@@ -157,7 +157,7 @@ final class OutputFile {
         if direct {
             done = true
             close(folder)
-            guard close(descriptor) == 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot write: \(systemError())") }
+            guard close(descriptor) == 0 else { throw FileErrors.cannotWrite(path, systemError()) }
             return
         }
         if durable && fsync(descriptor) != 0 {
@@ -165,22 +165,22 @@ final class OutputFile {
         }
         if let temporaryName {
             guard renameat(folder, temporaryName, folder, name) == 0 else {
-                throw GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(systemError())")
+                throw FileErrors.cannotRenameIntoPlace(path, systemError())
             }
             self.temporaryName = nil
         } else if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, name, AT_SYMLINK_FOLLOW) != 0 {
             guard errno == EEXIST else {
-                throw GlsliceError(.cannotWrite, file: path, "cannot link into place: \(systemError())")
+                throw FileErrors.cannotLinkIntoPlace(path, systemError())
             }
             // Something is there already: link under a hidden name, then rename over it (atomic).
             let hidden = OutputFile.hiddenName()
             guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, hidden, AT_SYMLINK_FOLLOW) == 0 else {
-                throw GlsliceError(.cannotWrite, file: path, "cannot link into place: \(systemError())")
+                throw FileErrors.cannotLinkIntoPlace(path, systemError())
             }
             guard renameat(folder, hidden, folder, name) == 0 else {
                 let reason = systemError()
                 unlinkat(folder, hidden, 0)
-                throw GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(reason)")
+                throw FileErrors.cannotRenameIntoPlace(path, reason)
             }
         }
         done = true
@@ -224,7 +224,7 @@ func writeAll(_ data: Data, to descriptor: Int32, name: String) throws {
         while offset < raw.count {
             let wrote = Glibc.write(descriptor, base + offset, raw.count - offset)
             if wrote < 0 && errno == EINTR { continue }
-            guard wrote > 0 else { throw GlsliceError(.cannotWrite, file: name, "cannot write: \(systemError())") }
+            guard wrote > 0 else { throw FileErrors.cannotWrite(name, systemError()) }
             offset += wrote
         }
     }

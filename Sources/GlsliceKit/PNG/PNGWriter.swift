@@ -207,10 +207,10 @@ package final class PNGWriter: RowSink {
     @discardableResult
     package func finish() throws -> Int {
         guard writer != nil || palette != nil else {
-            throw GlsliceError(.internal, file: displayName, "finish called twice")
+            throw FileErrors.finishedTwice(displayName)
         }
         guard rowsWritten == size.height else {
-            throw GlsliceError(.internal, file: displayName, "only \(rowsWritten) of \(size.height) rows were written")
+            throw FileErrors.rowsMissing(displayName, written: rowsWritten, height: size.height)
         }
         if let palette {
             self.palette = nil

@@ -3,6 +3,11 @@ import Foundation
 /// An Xcode asset catalog image set (`NAME.imageset/Contents.json`, docs/RENDERING.md §7):
 /// one image per scale, each with its own `resizing` in its own pixels.
 package struct ImageSet: Sendable {
+    /// A Contents.json without an `images` list (worded once for every reader of one).
+    package static func notASet(_ contents: String) -> GlsliceError {
+        GlsliceError(.badInput, file: contents, "not an image set: expected {\"images\": [...]}")
+    }
+
     package struct Variant: Sendable {
         package var file: String
         package var scale: Double
@@ -60,7 +65,7 @@ package struct ImageSet: Sendable {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw GlsliceError(.badInput, file: path, "is not a regular file")
+            throw FileErrors.notARegularFile(path, kind: .badInput)
         }
         guard status.st_size <= maxContentsBytes else {
             throw GlsliceError(.badInput, file: path, "is \(status.st_size) bytes, over the \(maxContentsBytes >> 20) MiB an image set's Contents.json may have")
@@ -85,7 +90,7 @@ package struct ImageSet: Sendable {
         let contents = folder + "/Contents.json"
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let images = root["images"] as? [[String: Any]] else {
-            throw GlsliceError(.badInput, file: contents, "not an image set: expected {\"images\": [...]}")
+            throw ImageSet.notASet(contents)
         }
         variants = try images.compactMap { entry in
             guard let file = entry["filename"] as? String else { return nil } // an empty slot in Xcode

@@ -109,10 +109,10 @@ package final class WebPWriter: RowSink {
     /// Encodes, writes and names the file. Returns the bytes written.
     @discardableResult
     package func finish() throws -> Int {
-        guard !finished else { throw GlsliceError(.internal, file: displayName, "finish called twice") }
+        guard !finished else { throw FileErrors.finishedTwice(displayName) }
         finished = true
         guard rowsWritten == size.height else {
-            throw GlsliceError(.internal, file: displayName, "only \(rowsWritten) of \(size.height) rows were written")
+            throw FileErrors.rowsMissing(displayName, written: rowsWritten, height: size.height)
         }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
