@@ -3,7 +3,7 @@ import Testing
 import GlsliceKit
 
 /// The command-line conventions a new user expects: `-`, completion, progress,
-/// Ctrl-C, `--json`, "did you mean", and `--help` examples that run.
+/// Ctrl-C, `--json` and "did you mean" (`--help` examples: HelpExamplesTests).
 @Suite struct ConventionsTests {
     func fixture(_ name: String) -> URL { fixtures.appendingPathComponent(name) }
 
@@ -292,57 +292,5 @@ import GlsliceKit
         #expect(typo.stderr == "glslice: unknown command 'rendr'; did you mean 'render'?\n")
         let unknown = try glslice(["paint"])
         #expect(unknown.status == 64 && unknown.stderr.contains("commands: render, batch"))
-    }
-
-    // MARK: --help examples
-
-    /// Every example in every command's `--help` runs verbatim from a copy of
-    /// the repository root, in order (a later example may read an earlier one's
-    /// output), with `glslice` on PATH. `compare` exits 1 when images differ,
-    /// as its help says; a server is stopped with SIGINT after 3 s (exit 0).
-    @Test func everyHelpExampleRunsFromTheRepositoryRoot() throws {
-        let root = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.copyItem(at: fixtures, to: root.appendingPathComponent("Fixtures"))
-        let bin = root.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("glslice"), withDestinationURL: glsliceBinary)
-        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        var ran = 0
-        for command in ["render", "batch", "inspect", "optimize", "preview", "compare", "doctor", "parity", "serve", "sign"] {
-            let help = try glslice([command, "--help"])
-            #expect(help.status == 0)
-            let examples = Self.examples(in: String(decoding: help.stdout, as: UTF8.self))
-            #expect(!examples.isEmpty, "\(command) --help has no examples")
-            for example in examples {
-                let serves = example.hasPrefix("glslice serve")
-                let line = serves ? "timeout --preserve-status -s INT 3 " + example : example
-                let result = try run(URL(fileURLWithPath: "/bin/bash"), ["-c", line], in: root, environment: ["PATH": path])
-                // compare says 1 when the images differ, as its help says.
-                let allowed: Set<Int32> = example.hasPrefix("glslice compare") ? [0, 1] : [0]
-                #expect(allowed.contains(result.status), "\(command): `\(example)` exited \(result.status): \(result.stderr)")
-                ran += 1
-            }
-        }
-        #expect(ran >= 30)
-    }
-
-    /// The example command lines of a help text: the indented lines after
-    /// "Examples", comments and blank lines left out, `\` continuations joined.
-    static func examples(in help: String) -> [String] {
-        var commands: [String] = []
-        var inside = false, pending = ""
-        for raw in help.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(raw)
-            if line.hasPrefix("Examples") { inside = true; continue }
-            guard inside else { continue }
-            if !line.isEmpty && !line.hasPrefix(" ") { break }
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if text.isEmpty || text.hasPrefix("#") { continue }
-            if text.hasSuffix("\\") { pending += text.dropLast() ; continue }
-            commands.append(pending + text)
-            pending = ""
-        }
-        return commands
     }
 }
