@@ -417,7 +417,8 @@ def css_checks(browser, port, root, scratch):
         "x": box[0] - 2, "y": box[1] - 2, "width": box[2] + 4, "height": box[3] + 4, "scale": 1}})
     url = browser.eval("window.preview.loadedUrl")
     rendered = urllib.request.urlopen(f"http://127.0.0.1:{port}{url}").read()
-    # Both kept for a look: Chromium's drawing of the CSS, and glslice's render.
+    # Both kept for a look: Chromium's drawing of the CSS, and glslice's render (out/ may not exist yet in a fresh clone).
+    os.makedirs(os.path.dirname(SHOT), exist_ok=True)
     with open(SHOT.replace(".png", "-css-chromium.png"), "wb") as f:
         f.write(base64.b64decode(shot["data"]))
     with open(SHOT.replace(".png", "-css-glslice.png"), "wb") as f:
