@@ -29,7 +29,7 @@ public struct ImageComparison: Sendable {
     private static func decodeEither(_ path: String, maxPixels: Int) throws -> StraightImage {
         let data = try PNGDecoder.readImageInput(path)
         do {
-            if WebPDecoder.isWebP(data) { return try WebPDecoder.decode(data: data, maxPixels: maxPixels) }
+            if ImageSignature.isWebP(data) { return try WebPDecoder.decode(data: data, maxPixels: maxPixels) }
             return try PNGDecoder.decode(data: data, maxPixels: maxPixels)
         } catch let error as GlsliceError {
             throw error.about(path)

@@ -134,15 +134,9 @@ public struct Inspection: Sendable, Encodable {
     static func slicing(_ source: SourceImage, insets: Insets, runs: LatticeRuns? = nil,
                         sourceScale: Double? = nil) throws -> (scale: Double, lattice: Lattice) {
         let scale = try source.hints.scale ?? Scale.source(of: source.file, option: sourceScale)
-        if let given = source.hints.lattice, !(source.hints.latticeOwner == .markers && runs != nil) {
-            guard insets == .zero, runs == nil else { throw GlsliceError(.usage, file: source.file, source.hints.latticeOwner.refusal) }
-            return (scale, given)
-        }
-        if source.hints.lattice != nil, insets != .zero {
-            throw GlsliceError(.usage, file: source.file, source.hints.latticeOwner.refusal)
-        }
         do {
-            return (scale, try Lattice(width: source.size.width, height: source.size.height, insets: insets, runs: runs, sourceScale: scale))
+            return (scale, try source.hints.drawnLattice(width: source.size.width, height: source.size.height,
+                                                         insets: insets, runs: runs, sourceScale: scale))
         } catch let error as GlsliceError {
             throw error.about(source.file)
         }

@@ -21,10 +21,10 @@ package struct FinishedOutput: Equatable {
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         let fileSize = Int(status.st_size)
         guard let magic = read(fd, at: 0, count: 12) else { return nil }
-        if magic[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+        if ImageSignature.isPNG(magic) {
             return readPNG(fd, fileSize: fileSize, key: key)
         }
-        if magic[0..<4].elementsEqual(Array("RIFF".utf8)) && magic[8..<12].elementsEqual(Array("WEBP".utf8)) {
+        if ImageSignature.isWebP(magic) {
             return readWebP(fd, fileSize: fileSize, key: key)
         }
         return nil

@@ -24,7 +24,7 @@ struct ChunkFramer {
     /// takes either format glslice writes).
     mutating func readImage() throws -> Data {
         try fill(to: 12)
-        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) else {
+        guard ImageSignature.isWebP(bytes) else {
             return try readPNG()
         }
         let end = 8 + bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
@@ -36,10 +36,9 @@ struct ChunkFramer {
     }
 
     mutating func readPNG() throws -> Data {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         try fill(to: 8)
         // Not a PNG (or too short): the decoder says so from these bytes.
-        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { return Data(bytes.prefix(8)) }
+        guard bytes.count >= 8, ImageSignature.isPNG(bytes) else { return Data(bytes.prefix(8)) }
         var offset = 8
         while true {
             try fill(to: offset + 8)

@@ -80,24 +80,23 @@ package enum PNGDecoder {
     }
 
     /// `path` read through `scope` (beneath a server's root: only a regular file there).
-    static func readInput(_ path: String, in scope: FileScope) throws -> Data {
-        if path == "-" && scope.folder == nil { return try read(descriptor: STDIN_FILENO, name: "<stdin>") }
+    /// `frame` reads the bytes (a PNG up to IEND unless it says otherwise).
+    static func readInput(_ path: String, in scope: FileScope,
+                          frame: (inout ChunkFramer) throws -> Data = { try $0.readPNG() }) throws -> Data {
+        if path == "-" && scope.folder == nil {
+            var reader = ChunkFramer(descriptor: STDIN_FILENO, name: "<stdin>")
+            return try frame(&reader)
+        }
         let (descriptor, _) = try scope.openForReading(path)
         defer { close(descriptor) }
-        return try read(descriptor: descriptor, name: path)
+        var reader = ChunkFramer(descriptor: descriptor, name: path)
+        return try frame(&reader)
     }
 
     /// The PNG or WebP at `path` (`-`: standard input), framed as `readInput`
-    /// frames a PNG; `ImageFile` tells the two apart.
+    /// frames a PNG (`compare` reads both; `ImageSignature` tells them apart).
     package static func readImageInput(_ path: String) throws -> Data {
-        if path == "-" {
-            var reader = ChunkFramer(descriptor: STDIN_FILENO, name: "<stdin>")
-            return try reader.readImage()
-        }
-        let (descriptor, _) = try FileScope.anywhere.openForReading(path)
-        defer { close(descriptor) }
-        var reader = ChunkFramer(descriptor: descriptor, name: path)
-        return try reader.readImage()
+        try readInput(path, in: .anywhere) { try $0.readImage() }
     }
 
     /// The PNG on an open descriptor, read up to IEND.

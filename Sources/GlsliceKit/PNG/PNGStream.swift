@@ -31,7 +31,7 @@ final class PNGStream {
     /// Signature, IHDR, then PLTE and tRNS for a palette, and an optional tEXt.
     func writeHead(width: Int, height: Int, bitDepth: Int, colour: ColourType,
                    palette: [UInt8], text: (key: String, value: String)?) throws {
-        try put([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        try put(ImageSignature.png)
         var ihdr = [UInt8]()
         ihdr += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
         ihdr += [UInt8(bitDepth), colour.rawValue, 0, 0, 0]

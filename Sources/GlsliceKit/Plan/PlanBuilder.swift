@@ -18,17 +18,8 @@ package enum PlanBuilder {
             let k = try scaleRatio(output: outputScale, source: sourceScale)
             let pixels = try outputSize(request, hints: hints, sourceScale: sourceScale)
             try check(pixels, limits: limits)
-            let lattice: Lattice
-            if let given = hints.lattice, !(hints.latticeOwner == .markers && request.lattice != nil) {
-                guard request.insets == .zero, request.lattice == nil else { throw GlsliceError(.usage, hints.latticeOwner.refusal) }
-                lattice = given
-            } else {
-                // A nine-patch's runs may be replaced by `lattice` (an edit to its markers, previewed
-                // before it is saved: docs/RENDERING.md §7); insets beside markers are still refused.
-                if hints.lattice != nil, request.insets != .zero { throw GlsliceError(.usage, hints.latticeOwner.refusal) }
-                lattice = try Lattice(width: sourceSize.width, height: sourceSize.height,
-                                      insets: request.insets, runs: request.lattice, sourceScale: sourceScale)
-            }
+            let lattice = try hints.drawnLattice(width: sourceSize.width, height: sourceSize.height,
+                                                 insets: request.insets, runs: request.lattice, sourceScale: sourceScale)
             var modes = request.modes
             if let mode = hints.defaultMode, modes == PerAxis(both: .auto) { modes = PerAxis(both: mode) }
             let caps = try request.borderWidth.map { try CapWidths.make($0, outputScale: outputScale, lattice: lattice, k: k) }

@@ -43,6 +43,21 @@ package struct SourceHints: Sendable, Equatable {
         self.recipe = recipe
     }
 
+    /// The lattice a request draws with, by the one rule every caller follows:
+    /// the source's own (markers, cap-insets); a nine-patch's stretch runs
+    /// replaced by `runs` (an edit to its markers, docs/RENDERING.md §7); else
+    /// what `insets` or `runs` give a plain PNG. Insets beside a source's own
+    /// lattice, or runs beside an image set's cap-insets, are refused.
+    package func drawnLattice(width: Int, height: Int, insets: Insets, runs: LatticeRuns?, sourceScale: Double) throws -> Lattice {
+        if let own = lattice {
+            guard insets == .zero else { throw GlsliceError(.usage, latticeOwner.refusal) }
+            guard let runs else { return own }
+            guard latticeOwner == .markers else { throw GlsliceError(.usage, latticeOwner.refusal) }
+            return try Lattice(width: width, height: height, insets: .zero, runs: runs, sourceScale: sourceScale)
+        }
+        return try Lattice(width: width, height: height, insets: insets, runs: runs, sourceScale: sourceScale)
+    }
+
     /// A `.9.png` or `npTc` source: its markers give the lattice, and it stretches
     /// unless the request names a mode (Android never tiles a nine-patch).
     package static func ninePatch(_ lattice: Lattice, _ bounds: NinePatchBounds) -> SourceHints {

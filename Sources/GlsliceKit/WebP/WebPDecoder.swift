@@ -4,11 +4,6 @@ import Foundation
 /// Decodes a WebP (any glslice writes, and lossy ones too) through libwebp
 /// into straight RGBA8, refusing one above the pixel limit before allocating it.
 package enum WebPDecoder {
-    /// Whether `data` starts as a WebP file does (RIFF, then WEBP).
-    package static func isWebP(_ data: Data) -> Bool {
-        data.count >= 12 && data.prefix(4).elementsEqual("RIFF".utf8) && data.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
-    }
-
     package static func decode(data: Data, maxPixels: Int) throws -> StraightImage {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0

@@ -116,15 +116,12 @@ package final class WebPWriter: RowSink {
         }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
+        let packet = xmp ?? []
         let status = pixels.withUnsafeBufferPointer { buffer in
-            if let xmp {
-                return xmp.withUnsafeBufferPointer { packet in
-                    gs_webp_encode_lossless(buffer.baseAddress, Int32(size.width), Int32(size.height), Int32(size.width * 4),
-                                            level, packet.baseAddress, packet.count, &output, &length)
-                }
+            packet.withUnsafeBufferPointer { packet in
+                gs_webp_encode_lossless(buffer.baseAddress, Int32(size.width), Int32(size.height), Int32(size.width * 4),
+                                        level, xmp == nil ? nil : packet.baseAddress, packet.count, &output, &length)
             }
-            return gs_webp_encode_lossless(buffer.baseAddress, Int32(size.width), Int32(size.height), Int32(size.width * 4),
-                                           level, nil, 0, &output, &length)
         }
         pixels = []
         defer { gs_webp_free(output) }

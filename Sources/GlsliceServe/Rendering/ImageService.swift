@@ -115,7 +115,7 @@ final class ImageService: Sendable {
         updateGauges()
         let started = ContinuousClock.now
         var job: PreparedJob
-        let held: Int
+        let digest: String, held: Int
         do {
             var stamps = FileStamp.contents(of: file, in: options.root.scope).map { [$0] } ?? []
             let source = try sources.resolve(input: file, outputScale: request.outputScale) { stamps.append(FileStamp(path: $0, in: options.root.scope)) }
@@ -124,10 +124,11 @@ final class ImageService: Sendable {
                 guard negotiated else { throw why }
                 job = job.written(as: .png)
             }
+            digest = job.digest // once: it encodes the request as JSON and hashes it
             metrics.stageTimes.add(.prepare, ContinuousClock.now - started, items: 1)
-            memo.remember(key, RequestMemo.Entry(digest: job.digest, format: job.request.format ?? .png, stamps: stamps))
-            if let image = cache.get(job.digest) {
-                return flights.finish(key, id: id, .success(Rendered(image: image, digest: job.digest, format: job.request.format ?? .png)))
+            memo.remember(key, RequestMemo.Entry(digest: digest, format: job.request.format ?? .png, stamps: stamps))
+            if let image = cache.get(digest) {
+                return flights.finish(key, id: id, .success(Rendered(image: image, digest: digest, format: job.request.format ?? .png)))
             }
             held = job.request.format == .webp ? AnswerBudget.webPEncoding(job.size) : 0
             guard held == 0 || answers.reserveEncoding(held) else {
@@ -139,7 +140,7 @@ final class ImageService: Sendable {
             return fail(key: key, id: id, error, file: file)
         }
         guard let gpu, !(drawsOnBoth && atGPU.withLock({ $0 }) >= pool.workers) else {
-            return encode(job, drawing: .onCPU, key: key, id: id, file: file, started: started, held: held)
+            return encode(job, digest: digest, drawing: .onCPU, key: key, id: id, file: file, started: started, held: held)
         }
         // The render thread goes back to the pool while the job waits for the GPU thread;
         // once drawn, the encoding is queued on the pool again (it was admitted already).
@@ -149,7 +150,8 @@ final class ImageService: Sendable {
             atGPU.withLock { $0 -= 1 }
             let queued = pool.resume { [self] in
                 switch drawn {
-                case .success(let drawing): encode(drawnJob, drawing: drawing, key: key, id: id, file: file, started: started, held: held)
+                case .success(let drawing):
+                    encode(drawnJob, digest: digest, drawing: drawing, key: key, id: id, file: file, started: started, held: held)
                 case .failure(let error):
                     answers.releaseEncoding(held)
                     fail(key: key, id: id, error, file: file)
@@ -164,7 +166,7 @@ final class ImageService: Sendable {
 
     /// On a render thread: the encode step into memory, the cache, the answer.
     /// `held` bytes of `--answer-mb` (a WebP's encoding memory) are let go once encoded.
-    private func encode(_ job: PreparedJob, drawing: Drawing, key: String, id: UInt64, file: String,
+    private func encode(_ job: PreparedJob, digest: String, drawing: Drawing, key: String, id: UInt64, file: String,
                         started: ContinuousClock.Instant, held: Int) {
         do {
             let data: [UInt8]
@@ -173,10 +175,10 @@ final class ImageService: Sendable {
                 data = try EncodeStep.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
             }
             let image = ByteBuffer(bytes: data)
-            cache.put(job.digest, image)
+            cache.put(digest, image)
             metrics.renders.increment()
             metrics.renderSeconds.record(ContinuousClock.now - started)
-            flights.finish(key, id: id, .success(Rendered(image: image, digest: job.digest, format: job.request.format ?? .png)))
+            flights.finish(key, id: id, .success(Rendered(image: image, digest: digest, format: job.request.format ?? .png)))
         } catch {
             fail(key: key, id: id, error, file: file)
         }
