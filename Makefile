@@ -55,6 +55,7 @@ demo: setup
 
 test: setup
 	python3 Scripts/check-flow.py
+	python3 Scripts/check-words.py
 	$(SWIFT) test
 
 # The preview page in headless Chromium (Debian's chromium), driven over the DevTools

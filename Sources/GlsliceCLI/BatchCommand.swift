@@ -75,7 +75,7 @@ struct BatchCommand: ParsableCommand {
         if let jobs {
             // Each worker is a thread with its own buffers; past this a number is a typo, not a machine.
             guard (1...BatchOptions.maxWorkers).contains(jobs) else {
-                throw GlsliceError(.usage, "--jobs must be from 1 to \(BatchOptions.maxWorkers), got \(jobs)")
+                throw UsageErrors.outOfRange("--jobs", "1 to \(BatchOptions.maxWorkers)", got: jobs)
             }
             options.workers = jobs
         }
@@ -89,7 +89,7 @@ struct BatchCommand: ParsableCommand {
             return
         }
         options.shard = chosen
-        guard cacheMb > 0 else { throw GlsliceError(.usage, "--cache-mb must be positive") }
+        guard cacheMb > 0 else { throw UsageErrors.notPositive("--cache-mb") }
         options.cacheBytes = cacheMb << 20
         options.limits = try engine.limits()
 

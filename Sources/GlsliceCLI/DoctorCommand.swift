@@ -85,7 +85,7 @@ struct DoctorCommand: ParsableCommand {
             },
             auto: Findings.Auto(backend: verdict?.useGPU == true ? "gpu" : "cpu", reason: verdict?.reason ?? "no GPU context"))
         if json { printJSON(findings) } else { printText(findings) }
-        guard context != nil else { throw GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context") }
+        guard context != nil else { throw UnavailableErrors.noContext() }
     }
 
     private func printText(_ findings: Findings) {

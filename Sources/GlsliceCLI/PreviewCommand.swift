@@ -34,8 +34,8 @@ struct PreviewCommand: ParsableCommand {
     var maxMegapixels: Int = ContactSheet.defaultMaxPixels / 1_000_000
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give at least one source") }
-        guard (1...100_000).contains(maxMegapixels) else { throw ValidationError("--max-megapixels must be 1 to 100000") }
+        guard !inputs.isEmpty else { throw UsageErrors.noSources() }
+        guard (1...100_000).contains(maxMegapixels) else { throw UsageErrors.outOfRange("--max-megapixels", "1 to 100000", got: maxMegapixels) }
     }
 
     func run() throws {

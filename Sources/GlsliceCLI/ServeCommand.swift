@@ -95,15 +95,16 @@ struct ServeCommand: AsyncParsableCommand {
     var drainTimeout: Double = 30
 
     func run() async throws {
-        guard cacheMb >= 0, sourceCacheMb >= 0 else { throw GlsliceError(.usage, "--cache-mb and --source-cache-mb must not be negative") }
-        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw GlsliceError(.usage, "--timeout must be 0 to 86400 seconds, got \(timeout)") }
+        guard cacheMb >= 0 else { throw UsageErrors.outOfRange("--cache-mb", "0 or more", got: cacheMb) }
+        guard sourceCacheMb >= 0 else { throw UsageErrors.outOfRange("--source-cache-mb", "0 or more", got: sourceCacheMb) }
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw UsageErrors.outOfRange("--timeout", "0 to 86400 seconds", got: timeout) }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
-            throw GlsliceError(.usage, "--idle-timeout must be 0 to 86400 seconds, got \(idleTimeout)")
+            throw UsageErrors.outOfRange("--idle-timeout", "0 to 86400 seconds", got: idleTimeout)
         }
         guard drainTimeout.isFinite, drainTimeout >= 0, drainTimeout <= 86_400 else {
-            throw GlsliceError(.usage, "--drain-timeout must be 0 to 86400 seconds, got \(drainTimeout)")
+            throw UsageErrors.outOfRange("--drain-timeout", "0 to 86400 seconds", got: drainTimeout)
         }
-        guard (1...1_048_576).contains(answerMb) else { throw GlsliceError(.usage, "--answer-mb must be 1 to 1048576, got \(answerMb)") }
+        guard (1...1_048_576).contains(answerMb) else { throw UsageErrors.outOfRange("--answer-mb", "1 to 1048576", got: answerMb) }
         let (host, port) = try ServeOptions.parseBind(bind)
         var settings = try ServeOptions(
             root: SourceRoot(root), host: host, port: port, signer: try keyFile.map(URLSigner.init(keyFile:)),
@@ -129,7 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
                 standardError("glslice: serving \(options.root.path) on http://\(shown):\(port)/ with \(server.backendDescription), \(options.workers) render threads\(options.preview ? "; preview at /" : "")\(options.signer != nil ? "; signed URLs only" : "")\n")
             }
         } catch {
-            throw GlsliceError(.unavailable, "cannot serve on \(bind): \(GlsliceServer.describe(error))")
+            throw UnavailableErrors.cannotServe(on: bind, GlsliceServer.describe(error))
         }
         if cutOff > 0 {
             standardError("glslice: stopped; \(cutOff) answer\(cutOff == 1 ? " was" : "s were") still being written after --drain-timeout and cut off\n")

@@ -48,7 +48,7 @@ func gpuDevice(_ option: Int?) throws -> Int? {
     if let option { return option }
     guard let text = ProcessInfo.processInfo.environment["GLSLICE_GPU"] else { return nil }
     guard let index = Int(text) else {
-        throw GlsliceError(.usage, "GLSLICE_GPU must be an EGL device index (see glslice doctor), got '\(text)'")
+        throw UsageErrors.gpuIndex(text)
     }
     return index
 }
@@ -62,5 +62,5 @@ func pixelPackRingSetting() -> Bool? {
 /// anything is read, as gzip refuses, saying how to redirect.
 func refuseTerminalOutput(_ output: String) throws {
     guard output == "-", isatty(STDOUT_FILENO) != 0 else { return }
-    throw GlsliceError(.usage, "-o -: standard output is a terminal; redirect it to a file (-o - > out.png) or a pipe (-o - | …), or give -o NAME.png")
+    throw UsageErrors.standardOutputIsATerminal()
 }

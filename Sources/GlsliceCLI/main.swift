@@ -34,13 +34,13 @@ func runGlslice() async -> Never {
         guard code == .validationFailure else { exitUnexpected(error) }
         let message = didYouMean(oneLine(GlsliceCommand.message(for: error)))
         standardError("glslice: \(message) (see '\(helpCommand(Array(CommandLine.arguments.dropFirst())))')\n")
-        exit(GlsliceError(.usage, "").exitCode)
+        exit(GlsliceError.Kind.usage.exitCode)
     }
 }
 
 /// An error that no part of glslice anticipated: a bug, exit 70.
 func exitUnexpected(_ error: any Error) -> Never {
-    let report = GlsliceError(.internal, "unexpected error: \(error) (a bug: please report it)")
+    let report = GlsliceError.from(error)
     standardError("glslice: \(oneLineForTerminal(report.description))\n")
     exit(report.exitCode)
 }
@@ -53,7 +53,7 @@ func refuseNonUTF8Arguments() throws {
         guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
         let shown = bytes.map { (0x20...0x7E).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
-        throw GlsliceError(.usage, "argument \(index) ('\(shown)') is not valid UTF-8; glslice needs UTF-8 file names (rename the file, or link it under a UTF-8 name)")
+        throw UsageErrors.notUTF8Argument(index, shown: shown)
     }
 }
 
@@ -61,13 +61,9 @@ func refuseNonUTF8Arguments() throws {
 /// mean"), or the list of commands, instead of ArgumentParser's "unexpected argument".
 func refuseUnknownCommand(_ arguments: [String]) throws {
     guard let word = arguments.first, !word.hasPrefix("-") else { return }
-    let names = GlsliceCommand.configuration.subcommands.map { $0._commandName } + ["help"]
-    guard !names.contains(word) else { return }
-    let nearest = names.map { ($0, editDistance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
-    if let (name, distance) = nearest, distance <= max(1, word.count / 3) {
-        throw GlsliceError(.usage, "unknown command '\(word)'; did you mean '\(name)'?")
-    }
-    throw GlsliceError(.usage, "unknown command '\(word)' (commands: \(names.dropLast().joined(separator: ", ")); see 'glslice --help')")
+    let names = GlsliceCommand.configuration.subcommands.map { $0._commandName }
+    guard !names.contains(word), word != "help" else { return }
+    throw UsageErrors.unknownCommand(word, commands: names)
 }
 
 /// `glslice SUBCOMMAND --help` for the subcommand the arguments name, else `glslice --help`.
@@ -78,9 +74,8 @@ func helpCommand(_ arguments: [String]) -> String {
 }
 
 /// ArgumentParser's "The value 'strech' is invalid for '--mode <M>'. Please
-/// provide one of …" for an option of `namedChoices`, with the nearest name
-/// offered, as an unknown command gets it: "--mode: unknown value 'strech';
-/// did you mean 'stretch'? (one of: …)". Other messages are left as they are.
+/// provide one of …" for an option of `namedChoices`, in glslice's words for
+/// it (the nearest name offered), as a manifest or a URL gets them.
 func didYouMean(_ message: String) -> String {
     guard let valueStart = message.range(of: "The value '"),
           let valueEnd = message.range(of: "' is invalid for '", range: valueStart.upperBound..<message.endIndex)
@@ -88,27 +83,7 @@ func didYouMean(_ message: String) -> String {
     let value = String(message[valueStart.upperBound..<valueEnd.lowerBound])
     let option = message[valueEnd.upperBound...].split(whereSeparator: { $0 == " " || $0 == "'" }).first.map(String.init) ?? ""
     guard let choices = namedChoices[option] else { return message }
-    let nearest = choices.map { ($0, editDistance(value.lowercased(), $0)) }.min { $0.1 < $1.1 }
-    let list = "(one of: \(choices.joined(separator: ", ")))"
-    // Two edits reach a swapped pair of letters ("tiel"), but never most of a short word.
-    if let (name, distance) = nearest, distance <= max(2, value.count / 3), distance < value.count {
-        return "\(option): unknown value '\(value)'; did you mean '\(name)'? \(list)"
-    }
-    return "\(option): unknown value '\(value)' \(list)"
-}
-
-/// Levenshtein distance between two words (insertions, deletions, substitutions).
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    var previous = Array(0...b.count)
-    for i in 1...max(a.count, 1) where !a.isEmpty {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...max(b.count, 1) where !b.isEmpty {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        previous = current
-    }
-    return a.isEmpty ? b.count : previous[b.count]
+    return UsageErrors.notAChoice(value, of: choices, subject: option).description
 }
 
 await runGlslice()

@@ -211,7 +211,7 @@ import GlsliceKit
         // Two 7000² sources shown at 1x: a sheet of about 7024 x 17400 px (122 Mpx).
         let overCap = try glslice(["preview", big, big, "--max-megapixels", "100", "-o", sheet])
         #expect(overCap.status == 65, "\(overCap.stderr)")
-        #expect(overCap.stderr.firstMatch(of: /a \d+x\d+ px contact sheet is over the 100 Mpx limit \(--max-megapixels\)/) != nil,
+        #expect(overCap.stderr.firstMatch(of: /a \d+x\d+ px contact sheet is above the limit of 100 Mpx \(--max-megapixels\)/) != nil,
                 "\(overCap.stderr)")
         // Under the cap but not under the memory limit: 490 MB of sheet, and a source read again.
         let overMemory = try glsliceUnderMemoryLimit(700_000, ["preview", big, big, "--max-megapixels", "1000", "-o", sheet])

@@ -18,11 +18,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (["render", "x.png", "--pixels", "9x9", "--mode", "strech", "-o", "o.png"], "--mode: unknown value 'strech'; did you mean 'stretch'?", "glslice render --help"),
+        (["render", "x.png", "--pixels", "9x9", "--mode", "strech", "-o", "o.png"], "--mode must be one of: stretch, tile, auto, repeat, round, space, got 'strech'; did you mean 'stretch'?", "glslice render --help"),
         (["render", "x.png", "--pixels", "9x9", "--mode-x", "tiel", "-o", "o.png"], "did you mean 'tile'?", "glslice render --help"),
-        (["batch", "m.jsonl", "--backend", "gpy"], "--backend: unknown value 'gpy'; did you mean 'gpu'? (one of: cpu, gpu, auto, hybrid)", "glslice batch --help"),
+        (["batch", "m.jsonl", "--backend", "gpy"], "--backend must be one of: cpu, gpu, auto, hybrid, got 'gpy'; did you mean 'gpu'?", "glslice batch --help"),
         (["render", "x.png", "--pixels", "9x9", "--compression", "smal", "-o", "o.png"], "did you mean 'small'?", "glslice render --help"),
-        (["render", "x.png", "--pixels", "9x9", "--filter", "zzz", "-o", "o.png"], "--filter: unknown value 'zzz' (one of: linear, nearest)", "glslice render --help"),
+        (["render", "x.png", "--pixels", "9x9", "--filter", "zzz", "-o", "o.png"], "--filter must be one of: linear, nearest, got 'zzz'", "glslice render --help"),
     ])
     func aNearMissIsNamed(arguments: [String], words: String, help: String) throws {
         let result = try glslice(arguments)

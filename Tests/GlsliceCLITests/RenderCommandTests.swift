@@ -79,7 +79,7 @@ import GlsliceKit
 
     @Test func insetsNotOnWholePixels() throws {
         try expectRefusal(["render", fixtures.appendingPathComponent("panel.png").path, "--insets", "8.5,8,8,8",
-                           "--pixels", "100x100"], code: 65, mentions: ["panel.png", "not a whole pixel"])
+                           "--pixels", "100x100"], code: 65, mentions: ["panel.png", "top inset 8.5 pt at @1x is not on whole pixels"])
     }
 
     @Test(arguments: [["--pixels", "0x10"], ["--pixels=-5x10"], ["--size", "10x0"], ["--size=-1x-1"]])
@@ -108,7 +108,7 @@ import GlsliceKit
         let result = try glslice(["render", button, "--pixels", "50x50", "-o", out], environment: ["GLSLICE_FAULT": "unexpected"])
         #expect(result.status == 70, "\(result.stderr)")
         #expect(result.stderrLines.count == 1)
-        #expect(result.stderr.hasPrefix("glslice: unexpected error: injected fault"))
+        #expect(result.stderr.hasPrefix("glslice: unexpected error (a bug: please report it): injected fault"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 

@@ -85,3 +85,17 @@ func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
     }
     return true
 }
+
+/// Runs one of Scripts/ with python3: its exit status and what it printed (stdout and stderr).
+func runScript(_ script: URL, _ arguments: [String] = []) throws -> (status: Int32, text: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path] + arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = out
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}

@@ -92,7 +92,7 @@ package enum ContactSheet {
     package static func make(paths: [String], insets: Insets = .zero, runs: LatticeRuns? = nil, maxPixels: Int = Limits().maxSourcePixels,
                             maxSheetPixels: Int = defaultMaxPixels) throws -> PremultipliedImage {
         guard paths.filter({ $0 == "-" }).count <= 1 else {
-            throw GlsliceError(.usage, "'-' (standard input) is given more than once; it can be read only once")
+            throw UsageErrors.standardInputTwice("is given more than once; it can be read only once")
         }
         let blocks = try paths.map { path in
             do { return try block(path: path, insets: insets, runs: runs, maxPixels: maxPixels) } catch let error as GlsliceError { throw error.about(path) }
@@ -100,14 +100,13 @@ package enum ContactSheet {
         let width = (blocks.map(\.width).max() ?? 0) + 2 * margin
         let height = blocks.map { $0.height + margin }.reduce(margin, +)
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        let size = "a \(width)x\(height) px contact sheet"
         guard !overflow, pixels <= maxSheetPixels else {
-            throw GlsliceError(.badInput, "\(size) is over the \(maxSheetPixels / 1_000_000) Mpx limit (--max-megapixels); "
-                               + "preview fewer or smaller sources at a time")
+            throw InputErrors.overLimit("a \(width)x\(height) px contact sheet", limit: "\(maxSheetPixels / 1_000_000) Mpx",
+                                        setBy: "--max-megapixels", advice: "preview fewer or smaller sources at a time")
         }
         // The canvas, and a dropped source read again (twice its pixels while it is premultiplied).
         let reread = blocks.filter { $0.pixels == nil }.map { $0.sourceSize.width * $0.sourceSize.height * 8 }.max() ?? 0
-        try ensureMemory(pixels * 4 + reread, for: size)
+        try ensureMemory(pixels * 4 + reread, for: "a \(width)x\(height) px contact sheet")
         var canvas = Canvas(width: width, height: height, background: [250, 250, 247, 255])
         var y = margin
         for block in blocks {

@@ -38,8 +38,7 @@ public struct ImageComparison: Sendable {
 
     package static func compare(_ a: StraightImage, _ b: StraightImage, tolerance: Int, files: (String, String)) throws -> ImageComparison {
         guard a.width == b.width, a.height == b.height else {
-            throw GlsliceError(.badInput,
-                "\(files.0) is \(a.width)x\(a.height) px but \(files.1) is \(b.width)x\(b.height) px; compare needs equal sizes")
+            throw InputErrors.sizesDiffer(files.0, "\(a.width)x\(a.height)", files.1, "\(b.width)x\(b.height)")
         }
         let count = a.width * a.height
         var differences = [UInt8](repeating: 0, count: count)

@@ -15,10 +15,10 @@ package enum ImageSetCapInsets {
         let data = try ImageSet.readContents(contentsPath, in: scope)
         guard var root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               var images = root["images"] as? [[String: Any]] else {
-            throw ImageSet.notASet(contentsPath)
+            throw InputErrors.notAnImageSet(contentsPath)
         }
         guard centerMode == .stretch || centerMode == .tile else {
-            throw GlsliceError(.usage, "an image set's centre is stretch or tile, not \(centerMode.rawValue)")
+            throw UsageErrors.centreModeOfImageSet(centerMode.rawValue)
         }
         var written: [String] = []
         for index in images.indices {
@@ -28,8 +28,7 @@ package enum ImageSetCapInsets {
             let caps = try PixelInsets(insets, sourceScale: variant.scale)
             let width = size.width - caps.left - caps.right, height = size.height - caps.top - caps.bottom
             guard width >= 1, height >= 1 else {
-                throw GlsliceError(.badInput, file: variant.file,
-                    "caps \(insets.formatted) pt at @\(formatNumber(variant.scale))x leave no centre in the \(size) px image")
+                throw InputErrors.capsLeaveNoCentre(variant.file, caps: insets.formatted, scale: variant.scale, size: "\(size)")
             }
             images[index]["resizing"] = [
                 "mode": "9-part",

@@ -10,13 +10,13 @@ enum ImageSetOptimizer {
         var out = output.hasSuffix("/") ? String(output.dropLast()) : output
         if out.hasSuffix("/Contents.json") { out = PathText.folder(of: out) }
         guard out.hasSuffix(".imageset") else {
-            throw GlsliceError(.usage, file: output, "the output of an image set must be a folder named NAME.imageset")
+            throw UsageErrors.imageSetOutputName(output)
         }
         let contentsPath = set.folder + "/Contents.json"
         let data = try ImageSet.readContents(contentsPath)
         guard var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               var entries = root["images"] as? [[String: Any]] else {
-            throw ImageSet.notASet(contentsPath)
+            throw InputErrors.notAnImageSet(contentsPath)
         }
         var files: [(name: String, data: Data)] = []
         var modes = Set(ResizeMode.allCases), checks = 0, before = 0, after = 0, bytesBefore = 0, bytesAfter = 0
@@ -79,7 +79,7 @@ enum ImageSetOptimizer {
         let (parent, name) = OutputFile.split(path)
         let temporary = parent + "/" + OutputFile.temporaryPrefix + name + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
         guard mkdir(temporary, 0o755) == 0 else {
-            throw GlsliceError(.cannotWrite, file: path, "cannot create a folder beside it: \(systemError())")
+            throw FileErrors.cannotCreateFolder(path, folder: "beside it", systemError())
         }
         do {
             for file in files { try OutputFile.write(file.data, to: temporary + "/" + file.name) }
@@ -88,7 +88,7 @@ enum ImageSetOptimizer {
                 return
             }
             guard gs_exchange(temporary, path) == 0 else {
-                throw GlsliceError(.cannotWrite, file: path, "cannot swap the new set into place: \(systemError())")
+                throw FileErrors.cannotRenameIntoPlace(path, systemError())
             }
             // `temporary` now holds the old set: only the files checked above, then the folder.
             for old in existing { unlink(temporary + "/" + old) }
@@ -105,7 +105,7 @@ enum ImageSetOptimizer {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw GlsliceError(.cannotWrite, file: path, "exists and is not an image set folder; remove it or choose another output")
+            throw FileErrors.notAnImageSetFolder(path)
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let contents = try? ImageSet.readContents(path + "/Contents.json")
@@ -115,8 +115,7 @@ enum ImageSetOptimizer {
             var status = stat()
             guard entry == "Contents.json" || named.contains(entry),
                   lstat(path + "/" + entry, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-                throw GlsliceError(.cannotWrite, file: path, "holds \(entry), which glslice did not write; "
-                                   + "optimize writes only into a new folder or an image set it could have written")
+                throw FileErrors.holdsForeignFile(path, entry)
             }
         }
         return names

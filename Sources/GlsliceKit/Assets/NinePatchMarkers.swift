@@ -43,8 +43,7 @@ package enum NinePatchMarkers {
         let image = PremultipliedImage(RGBAImage(width: W, height: h + 2, pixels: pixels))
         let reread = try NinePatch(parsing: image.straight())
         guard reread.lattice == lattice, reread.bounds == bounds else {
-            throw GlsliceError(.badInput, file: file,
-                "the padding or optical bounds do not fit the smaller nine-patch; nothing written")
+            throw InputErrors.boundsDoNotFitSmaller(file)
         }
         return image
     }

@@ -160,8 +160,7 @@ public enum Optimizer {
         let (modes, checks) = try equalModes(image, lattice, smaller, r.lattice)
         let missing = r.expectedModes.subtracting(modes)
         guard missing.isEmpty else {
-            throw GlsliceError(.internal, file: file,
-                "the smaller source would render differently in \(missing.map(\.rawValue).sorted().joined(separator: ", ")); nothing written")
+            throw InternalErrors.smallerRendersDifferently(file, modes: missing.map(\.rawValue).sorted())
         }
         return (smaller, r.lattice, modes, checks)
     }
@@ -174,7 +173,7 @@ public enum Optimizer {
                                 warn: (String) -> Void = { _ in }) throws -> Report {
         if ImageSet.isImageSet(path: input) {
             guard output != "-" else {
-                throw GlsliceError(.usage, file: input, "an image set is a folder of files; it cannot go to standard output (give -o NAME.imageset)")
+                throw UsageErrors.imageSetToStandardOutput(input)
             }
             return try ImageSetOptimizer.optimize(input: input, output: output, keepPeriod: keepPeriod, limits: limits)
         }
@@ -185,9 +184,7 @@ public enum Optimizer {
         let isNinePatch = source.hints.ninePatch != nil
         // Standard output has no name to check: it gets what the input is.
         guard output == "-" || isNinePatch == NinePatch.isNinePatch(path: output) else {
-            throw GlsliceError(.usage, file: output, isNinePatch
-                ? "a nine-patch's output must be named NAME.9.png (a compiled npTc source is written as a raw .9.png)"
-                : "a .9.png output needs a nine-patch input")
+            throw UsageErrors.ninePatchOutputName(output, inputIsNinePatch: isNinePatch)
         }
         let lattice = try Inspection.slicing(source, insets: insets, sourceScale: sourceScale).lattice
         let result = try proven(source.image, lattice: lattice, keepPeriod: keepPeriod, file: input)

@@ -13,7 +13,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
 
     public init(parsing text: String) throws {
         guard let value = BackendChoice(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, "unknown backend '\(text)' (expected gpu, cpu, hybrid or auto)")
+            throw UsageErrors.notAChoice(text, of: BackendChoice.allCases.map(\.rawValue), subject: "the backend")
         }
         self = value
     }

@@ -155,7 +155,7 @@ public final class BatchRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw GlsliceError(.cannotWrite, file: folder, "cannot create the output folder")
+            throw FileErrors.cannotCreateFolder(folder, FileErrors.reason(error))
         }
     }
 
@@ -170,7 +170,7 @@ public final class BatchRunner: Sendable {
             do {
                 let job = try reader.job(line: number, text: text)
                 if let earlier = duplicates.earlierLine(for: job, outputScope: outputScope) {
-                    throw GlsliceError(.usage, "output \(job.output) is also line \(earlier)'s output; each job needs its own")
+                    throw UsageErrors.sharedOutput(job.output, earlierLine: earlier)
                 }
                 guard queue.push(job) else { break }
             } catch {

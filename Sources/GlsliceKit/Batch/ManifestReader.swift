@@ -40,13 +40,12 @@ package final class ManifestReader: Sendable {
         self.allowOutside = allowOutside
         let fd = isStandardInput ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw GlsliceError(.noInput, file: self.path, errno == ENOENT ? "no such manifest file"
-                               : "cannot read the manifest: \(systemError())")
+            throw FileErrors.cannotOpen(self.path, errno)
         }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else {
             close(fd)
-            throw GlsliceError(.noInput, file: path, "the manifest is a folder, not a file")
+            throw FileErrors.isAFolderNotAFile(path)
         }
         state = Locked(LineState(descriptor: fd))
         manifestFolder = isStandardInput ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -66,7 +65,7 @@ package final class ManifestReader: Sendable {
     package func job(line: Int, text: Data) throws -> ManifestJob {
         do {
             guard !text.isEmpty else {
-                throw GlsliceError(.usage, "the line is longer than \(Self.maxLineBytes >> 20) MiB, the limit for one job")
+                throw UsageErrors.manifestLineTooLong(limit: Self.maxLineBytes)
             }
             let entry: ManifestEntry
             do {
@@ -74,7 +73,7 @@ package final class ManifestReader: Sendable {
             } catch let error as GlsliceError {
                 throw error
             } catch {
-                throw GlsliceError(.usage, "not valid JSON")
+                throw UsageErrors.notJSON()
             }
             let (output, inside) = try place(entry.output)
             // The format is settled here, so that it is part of the job's digest.
@@ -105,8 +104,7 @@ package final class ManifestReader: Sendable {
         let root = outputFolder.path
         let prefix = Array((root.hasSuffix("/") ? root : root + "/").utf8)
         guard output.utf8.starts(with: prefix) else {
-            throw GlsliceError(.usage, "output '\(entryOutput)' is outside the output folder \(root); "
-                               + "give --allow-outside-out-dir to allow it")
+            throw UsageErrors.outsideOutputFolder(entryOutput, root: root)
         }
         return (output, String(decoding: output.utf8.dropFirst(prefix.count), as: UTF8.self))
     }
@@ -213,16 +211,16 @@ struct ManifestEntry: Decodable {
 
     init(from decoder: any Decoder) throws {
         guard let container = try? decoder.container(keyedBy: Key.self) else {
-            throw GlsliceError(.usage, "each line must be a JSON object")
+            throw UsageErrors.notAJSONObject()
         }
         if let unknown = container.allKeys.map(\.stringValue).filter({ !Self.knownKeys.contains($0) }).sorted().first {
-            throw GlsliceError(.usage, "unknown key '\(unknown)' (known: \(Self.knownKeys.joined(separator: ", ")))")
+            throw UsageErrors.unknownKey("key", unknown, known: Self.knownKeys)
         }
         guard let input = try? container.decode(String.self, forKey: Key(stringValue: "input")), !input.isEmpty else {
-            throw GlsliceError(.usage, "missing \"input\"")
+            throw UsageErrors.missingKey("input")
         }
         guard let output = try? container.decode(String.self, forKey: Key(stringValue: "output")), !output.isEmpty else {
-            throw GlsliceError(.usage, "missing \"output\"")
+            throw UsageErrors.missingKey("output")
         }
         self.input = input
         self.output = output

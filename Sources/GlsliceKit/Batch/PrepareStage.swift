@@ -92,14 +92,16 @@ final class PrepareStage: Sendable {
                 do {
                     try scope.makeFolders(inside.folder)
                 } catch let error as GlsliceError {
-                    throw GlsliceError(.cannotWrite, file: job.output, error.message)
+                    var moved = error
+                    (moved.kind, moved.file) = (.cannotWrite, job.output)
+                    throw moved
                 }
             }
         default:
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw GlsliceError(.cannotWrite, file: job.output, "cannot create the folder \(folder)")
+                throw FileErrors.cannotCreateFolder(job.output, folder: folder, FileErrors.reason(error))
             }
         }
         folders.withLock { _ = $0.made.insert(folder) }

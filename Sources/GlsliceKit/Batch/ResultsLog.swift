@@ -17,29 +17,28 @@ final class ResultsLog: Sendable {
         self.path = path
         if path == "-" {
             descriptor = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
-            guard descriptor >= 0 else { throw GlsliceError(.cannotWrite, file: "<stdout>", "cannot write the results: \(systemError())") }
+            guard descriptor >= 0 else { throw FileErrors.cannotWrite("<stdout>", systemError()) }
             return
         }
         // Read-write, to look at what is there before truncating it.
         var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         if fd < 0 && (errno == EACCES || errno == ENXIO) { fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC) }
         guard fd >= 0 else {
-            throw GlsliceError(.cannotWrite, file: path, "cannot open the results file: \(systemError())")
+            throw FileErrors.cannotWrite(path, systemError())
         }
         do {
             var status = stat()
-            guard fstat(fd, &status) == 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot stat the results file") }
+            guard fstat(fd, &status) == 0 else { throw FileErrors.cannotWrite(path, systemError()) }
             var manifestStatus = stat()
             if stat(manifest, &manifestStatus) == 0, manifestStatus.st_dev == status.st_dev, manifestStatus.st_ino == status.st_ino {
-                throw GlsliceError(.usage, file: path, "--results names the manifest itself; give another file")
+                throw UsageErrors.resultsIsTheManifest(path)
             }
             if status.st_mode & S_IFMT == S_IFREG && status.st_size > 0 {
                 guard Self.looksLikeResults(fd) else {
-                    throw GlsliceError(.usage, file: path,
-                                       "--results names a file that is not a glslice results file; refusing to overwrite it")
+                    throw UsageErrors.resultsIsForeign(path)
                 }
                 if !append && ftruncate(fd, 0) != 0 {
-                    throw GlsliceError(.cannotWrite, file: path, "cannot truncate the results file")
+                    throw FileErrors.cannotWrite(path, systemError())
                 }
             }
         } catch {

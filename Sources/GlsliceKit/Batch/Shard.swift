@@ -16,7 +16,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     package init(parsing text: String) throws {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n > 0, (0..<n).contains(k) else {
-            throw GlsliceError(.usage, "shard must be K/N with 0 ≤ K < N, e.g. 0/4, got '\(text)'")
+            throw UsageErrors.notAShard(text)
         }
         self.init(index: k, count: n)
     }
@@ -42,7 +42,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     static func fromEnvironmentWithReason(_ env: [String: String]) throws -> (shard: Shard, reason: String)? {
         if let indexText = env["JOB_COMPLETION_INDEX"] {
             guard let countText = env["JOB_COMPLETIONS"] else {
-                throw GlsliceError(.usage, "JOB_COMPLETION_INDEX is set but JOB_COMPLETIONS is not; set both or pass --shard K/N")
+                throw UsageErrors.halfAnEnvironmentPair(set: "JOB_COMPLETION_INDEX", missing: "JOB_COMPLETIONS", "Kubernetes sets both for an Indexed Job")
             }
             let shard = try Shard(parsing: "\(indexText)/\(countText)")
             return (shard, "from Kubernetes: JOB_COMPLETION_INDEX=\(indexText) of JOB_COMPLETIONS=\(countText)")
@@ -50,10 +50,10 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
         guard env["SLURM_ARRAY_TASK_ID"] != nil else { return nil }
         func number(_ key: String) throws -> Int {
             guard let text = env[key] else {
-                throw GlsliceError(.usage, "SLURM_ARRAY_TASK_ID is set but \(key) is not (Slurm sets both for an array job); pass --shard K/N")
+                throw UsageErrors.halfAnEnvironmentPair(set: "SLURM_ARRAY_TASK_ID", missing: key, "Slurm sets both for an array job")
             }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw GlsliceError(.usage, "\(key) is '\(text)', not a whole number")
+                throw UsageErrors.environmentNotANumber(key, text)
             }
             return value
         }
@@ -61,7 +61,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
         let minimum = try number("SLURM_ARRAY_TASK_MIN")
         let step = env["SLURM_ARRAY_TASK_STEP"] == nil ? 1 : try number("SLURM_ARRAY_TASK_STEP")
         guard count > 0, step > 0 else {
-            throw GlsliceError(.usage, "SLURM_ARRAY_TASK_COUNT=\(count) and SLURM_ARRAY_TASK_STEP=\(step) must be positive")
+            throw UsageErrors.notPositive("SLURM_ARRAY_TASK_COUNT=\(count) and SLURM_ARRAY_TASK_STEP=\(step)")
         }
         // Any Int may come from the environment: every step is checked for overflow, never trapped.
         let span = (count - 1).multipliedReportingOverflow(by: step)
@@ -71,9 +71,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
         let offset = difference.partialValue
         guard !span.overflow, !last.overflow, !difference.overflow, maximum == last.partialValue, offset >= 0,
               offset % step == 0, offset / step < count else {
-            throw GlsliceError(.usage,
-                "the Slurm array is not a regular range (task \(id) of \(count) tasks from \(minimum) to \(maximum), step \(step)), "
-                + "so its tasks cannot be numbered 0…\(count - 1); submit it as --array=MIN-MAX[:STEP], e.g. --array=0-\(count - 1)")
+            throw UsageErrors.irregularSlurmArray(id: id, count: count, minimum: minimum, maximum: maximum, step: step)
         }
         let shard = Shard(index: offset / step, count: count)
         return (shard, "from Slurm: SLURM_ARRAY_TASK_ID=\(id), MIN=\(minimum), STEP=\(step), COUNT=\(count): "

@@ -64,7 +64,7 @@ package enum EncodeStep {
         var waitTime = Duration.zero
         switch drawing {
         case .onCPU:
-            guard let bands else { throw GlsliceError(.internal, "no renderer for an output drawn as it is encoded") }
+            guard let bands else { throw InternalErrors.noBandRenderer() }
             try banding.render(bands, size: job.size, into: writer) { drawTime += $0 }
         case .rows(let rows):
             try writer.write(premultipliedRows: rows.first, count: rows.rows, rowStride: rows.rowStride)

@@ -61,7 +61,7 @@ package final class SharedGPUDrawer: Sendable {
             thread.wait()
             throw error
         case nil:
-            throw GlsliceError(.internal, "the GPU thread ended before opening a context")
+            throw InternalErrors.gpuThreadEndedEarly()
         }
     }
 
@@ -98,7 +98,7 @@ package final class SharedGPUDrawer: Sendable {
     /// of them) on that thread once drawn, or the error.
     package func draw(_ job: PreparedJob, then completion: @escaping Completion) {
         guard requests.push(Request(job: job, completion: completion)) else {
-            completion(.failure(GlsliceError(.unavailable, "the GPU thread has stopped")))
+            completion(.failure(UnavailableErrors.gpuThreadStopped()))
             return
         }
     }
@@ -112,7 +112,7 @@ package final class SharedGPUDrawer: Sendable {
             done.signal()
         }
         done.wait()
-        return try (answer.withLock { $0 } ?? .failure(GlsliceError(.internal, "no answer"))).get()
+        return try (answer.withLock { $0 } ?? .failure(InternalErrors.noAnswer())).get()
     }
 
     /// Lets the requests queued finish, then ends the GPU thread.

@@ -58,7 +58,7 @@ final class AtlasRenderer<Item> {
             flush()
             spot = shelf.place(size)
         }
-        guard let spot else { throw GlsliceError(.internal, "output \(size) does not fit a \(side)² atlas") }
+        guard let spot else { throw InternalErrors.atlasFull("\(size)", side: side) }
         pending.append(Placement(item: item, plan: try upload(), x: spot.x, y: spot.y, size: size))
     }
 

@@ -8,7 +8,7 @@ enum GLCheck {
         guard code == GLenum(GL_NO_ERROR) else {
             // Drain any further queued errors so the next check is about the next call.
             while glGetError() != GLenum(GL_NO_ERROR) {}
-            throw GlsliceError(.internal, "\(call) failed: \(glErrorName(code))")
+            throw InternalErrors.glFailed(call, glErrorName(code))
         }
     }
 
@@ -23,7 +23,7 @@ enum GLCheck {
     /// Throws when an EGL call returned failure, with `eglGetError`'s code.
     static func egl(_ call: String, _ succeeded: Bool, kind: GlsliceError.Kind = .unavailable) throws {
         guard succeeded else {
-            throw GlsliceError(kind, "\(call) failed: \(eglErrorName(eglGetError()))")
+            throw UnavailableErrors.eglFailed(call, eglErrorName(eglGetError()), kind: kind)
         }
     }
 

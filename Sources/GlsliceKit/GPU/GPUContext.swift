@@ -77,13 +77,11 @@ package final class GPUContext {
     /// Throws `.unavailable` naming every attempt when none works.
     package static func make(device explicit: Int? = nil) throws -> GPUContext {
         if let headroom = addressSpaceHeadroom(), headroom < minimumHeadroom {
-            throw GlsliceError(.unavailable, "the address-space limit (ulimit -v) leaves \(headroom >> 20) MiB, "
-                               + "less than the \(minimumHeadroom >> 20) MiB a GL driver may map; raise it or use --backend cpu")
+            throw UnavailableErrors.addressSpace(headroom: headroom, needed: minimumHeadroom)
         }
         var attempts: [Attempt] = []
         if let context = make(device: explicit, attempts: &attempts) { return context }
-        throw GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context: "
-            + attempts.map { "\($0.candidate): \($0.failure ?? "?")" }.joined(separator: "; "))
+        throw UnavailableErrors.noContext(attempts: attempts.map { "\($0.candidate): \($0.failure ?? "?")" })
     }
 
     /// GL drivers do not survive running out of address space: under `ulimit -v`
@@ -132,7 +130,7 @@ package final class GPUContext {
         for (name, open) in candidates {
             do {
                 guard let display = open(), display != gs_egl_no_display() else {
-                    throw GlsliceError(.unavailable, "no EGL display: \(GLCheck.eglErrorName(eglGetError()))")
+                    throw UnavailableErrors.noDisplay(GLCheck.eglErrorName(eglGetError()))
                 }
                 let context = try GPUContext(display: display, description: name)
                 attempts.append(Attempt(candidate: name, failure: nil))
@@ -160,7 +158,7 @@ package final class GPUContext {
             try handles.makeCurrent()
             let info = try GLInfo.query()
             guard info.version.hasPrefix("OpenGL ES 3") else {
-                throw GlsliceError(.unavailable, "context is '\(info.version)', not OpenGL ES 3")
+                throw UnavailableErrors.notES3(info.version)
             }
             self.display = display
             self.handles = handles
@@ -194,7 +192,7 @@ package final class GPUContext {
         var count: EGLint = 0
         var chosen: EGLConfig?
         try GLCheck.egl("eglChooseConfig", eglChooseConfig(display, attributes, &chosen, 1, &count) == EGL_TRUE)
-        guard count > 0, let chosen else { throw GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config") }
+        guard count > 0, let chosen else { throw UnavailableErrors.noConfig() }
         return chosen
     }
 
@@ -250,7 +248,7 @@ struct ContextHandles {
     mutating func createContext(config: EGLConfig?) throws {
         let attributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
         guard let made = eglCreateContext(display, config, gs_egl_no_context(), attributes), made != gs_egl_no_context() else {
-            throw GlsliceError(.unavailable, "eglCreateContext (ES 3.0) failed: \(GLCheck.eglErrorName(eglGetError()))")
+            throw UnavailableErrors.eglFailed("eglCreateContext (ES 3.0)", GLCheck.eglErrorName(eglGetError()))
         }
         context = made
     }
@@ -258,7 +256,7 @@ struct ContextHandles {
     mutating func createPbuffer(config: EGLConfig?) throws {
         let attributes: [EGLint] = [EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE]
         guard let made = eglCreatePbufferSurface(display, config, attributes), made != gs_egl_no_surface() else {
-            throw GlsliceError(.unavailable, "eglCreatePbufferSurface failed: \(GLCheck.eglErrorName(eglGetError()))")
+            throw UnavailableErrors.eglFailed("eglCreatePbufferSurface", GLCheck.eglErrorName(eglGetError()))
         }
         surface = made
     }

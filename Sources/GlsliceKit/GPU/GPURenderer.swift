@@ -48,14 +48,14 @@ package final class GPURenderer {
         let program = try ShaderProgram.link(vertex: ShaderSource.vertex, fragment: ShaderSource.fragment)
         func location(_ name: String) throws -> GLint {
             let value = glGetUniformLocation(program, name)
-            guard value >= 0 else { throw GlsliceError(.internal, "glGetUniformLocation(\(name)) found nothing") }
+            guard value >= 0 else { throw InternalErrors.glFailed("glGetUniformLocation(\(name))", "found nothing") }
             return value
         }
         let uniforms = Uniforms(viewportSize: try location("viewportSize"), cell: try location("cell"), taps: try location("taps"))
         var attributeLocations: [GLuint] = []
         for attribute in GPURenderer.attributes {
             let value = glGetAttribLocation(program, attribute.name)
-            guard value >= 0 else { throw GlsliceError(.internal, "glGetAttribLocation(\(attribute.name)) found nothing") }
+            guard value >= 0 else { throw InternalErrors.glFailed("glGetAttribLocation(\(attribute.name))", "found nothing") }
             attributeLocations.append(GLuint(value))
         }
         var objects: [GLuint] = [0, 0, 0, 0]
@@ -121,7 +121,7 @@ package final class GPURenderer {
         try context.makeCurrent()
         let largest = max(source.width, source.height)
         guard largest <= context.limits.maxTextureSize else {
-            throw GlsliceError(.badInput, "source is \(source.width)x\(source.height) px, above this GPU's texture limit of \(context.limits.maxTextureSize)")
+            throw InputErrors.sourceOverTextureLimit(width: source.width, height: source.height, limit: context.limits.maxTextureSize)
         }
         return try UploadedPlan(renderer: self, plan: plan, source: source, sourceKey: sourceKey)
     }
@@ -255,7 +255,7 @@ package final class GPURenderer {
             try renderer.context.makeCurrent()
             let target = renderer.effectiveTarget
             guard plan.size.width <= target.width, band.count <= target.height else {
-                throw GlsliceError(.internal, "band \(plan.size.width)x\(band.count) exceeds the framebuffer limit \(target)")
+                throw InternalErrors.overGPULimit("a band of \(plan.size.width)x\(band.count) px", limit: "\(target)")
             }
             var quads = QuadList()
             quads.append(self, columns: 0..<plan.size.width, rows: band, at: (0, 0))
@@ -269,7 +269,7 @@ package final class GPURenderer {
             let width = plan.size.width
             let target = renderer.effectiveTarget
             guard band.count <= target.height else {
-                throw GlsliceError(.internal, "band of \(band.count) rows exceeds the framebuffer limit \(target.height)")
+                throw InternalErrors.overGPULimit("a band of \(band.count) rows", limit: "\(target.height)")
             }
             var x0 = 0
             while x0 < width {
@@ -305,7 +305,7 @@ package final class GPURenderer {
         try GLCheck.gl("glUniform2f(viewportSize)") { glUniform2f(uniforms.viewportSize, Float(width), Float(height)) }
         if list.runs.isEmpty { return }
         guard list.tapWidth <= context.limits.maxTextureSize, list.tapRows.count <= maxTapRows else {
-            throw GlsliceError(.internal, "taps of \(list.tapWidth)x\(list.tapRows.count) exceed this GPU's texture limit")
+            throw InternalErrors.overGPULimit("taps of \(list.tapWidth)x\(list.tapRows.count)", limit: "\(context.limits.maxTextureSize)")
         }
         let taps = list.tapTexels()
         try GLCheck.gl("glActiveTexture(taps)") { glActiveTexture(GLenum(GL_TEXTURE1)) }
@@ -344,7 +344,7 @@ package final class GPURenderer {
         }
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
-            throw GlsliceError(.internal, "glCheckFramebufferStatus: incomplete (0x\(String(status, radix: 16))) at \(size.0)x\(size.1)")
+            throw InternalErrors.framebufferIncomplete(UInt32(status), width: Int(size.0), height: Int(size.1))
         }
         renderbufferSize = size
     }

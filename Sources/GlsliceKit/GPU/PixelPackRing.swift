@@ -69,7 +69,7 @@ final class PixelPackRing {
         }
         try renderer.readPixels(width: width, height: height, rowLength: width, into: nil)
         guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {
-            throw GlsliceError(.internal, "glFenceSync failed: \(GLCheck.glErrorName(glGetError()))")
+            throw InternalErrors.glFailed("glFenceSync", GLCheck.glErrorName(glGetError()))
         }
         states[slot] = .reading(fence: fence)
         flights.append(Flight(slot: slot, bytes: bytes, deliver: deliver))
@@ -144,14 +144,14 @@ final class PixelPackRing {
             glDeleteSync(fence)
             states[slot] = .free
             guard status == GLenum(GL_ALREADY_SIGNALED) || status == GLenum(GL_CONDITION_SATISFIED) else {
-                throw GlsliceError(.internal, "glClientWaitSync failed: 0x\(String(status, radix: 16))")
+                throw InternalErrors.glFailed("glClientWaitSync", "0x\(String(status, radix: 16))")
             }
         }
         let target = GLenum(GL_PIXEL_PACK_BUFFER)
         try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
         defer { glBindBuffer(target, 0) }
         guard let mapped = glMapBufferRange(target, 0, flight.bytes, GLbitfield(GL_MAP_READ_BIT)) else {
-            throw GlsliceError(.internal, "glMapBufferRange failed: \(GLCheck.glErrorName(glGetError()))")
+            throw InternalErrors.glFailed("glMapBufferRange", GLCheck.glErrorName(glGetError()))
         }
         states[slot] = .lent
         let released = self.released, signal = releasedSignal

@@ -4,7 +4,7 @@ import CEGL
 enum ShaderProgram {
     static func compile(_ type: Int32, _ source: String, name: String) throws -> GLuint {
         let shader = glCreateShader(GLenum(type))
-        guard shader != 0 else { throw GlsliceError(.internal, "glCreateShader(\(name)) failed: \(GLCheck.glErrorName(glGetError()))") }
+        guard shader != 0 else { throw InternalErrors.glFailed("glCreateShader(\(name))", GLCheck.glErrorName(glGetError())) }
         source.withCString { text in
             var pointer: UnsafePointer<GLchar>? = text
             glShaderSource(shader, 1, &pointer, nil)
@@ -16,7 +16,7 @@ enum ShaderProgram {
             var log = [GLchar](repeating: 0, count: 2048)
             glGetShaderInfoLog(shader, GLsizei(log.count), nil, &log)
             glDeleteShader(shader)
-            throw GlsliceError(.internal, "compiling \(name) failed: \(cMessage(log))")
+            throw InternalErrors.shaderFailed("compiling \(name)", log: cMessage(log))
         }
         try GLCheck.gl("glCompileShader(\(name))")
         return shader
@@ -28,7 +28,7 @@ enum ShaderProgram {
         let fs = try compile(GL_FRAGMENT_SHADER, fragment, name: "nine_slice.frag")
         defer { glDeleteShader(fs) }
         let program = glCreateProgram()
-        guard program != 0 else { throw GlsliceError(.internal, "glCreateProgram failed") }
+        guard program != 0 else { throw InternalErrors.glFailed("glCreateProgram", GLCheck.glErrorName(glGetError())) }
         glAttachShader(program, vs)
         glAttachShader(program, fs)
         glLinkProgram(program)
@@ -38,7 +38,7 @@ enum ShaderProgram {
             var log = [GLchar](repeating: 0, count: 2048)
             glGetProgramInfoLog(program, GLsizei(log.count), nil, &log)
             glDeleteProgram(program)
-            throw GlsliceError(.internal, "linking the nine-slice program failed: \(cMessage(log))")
+            throw InternalErrors.shaderFailed("linking the nine-slice program", log: cMessage(log))
         }
         try GLCheck.gl("glLinkProgram")
         return program

@@ -10,7 +10,7 @@ public enum Compression: String, CaseIterable, Sendable, Codable {
 
     public init(parsing text: String) throws {
         guard let value = Compression(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, "unknown compression '\(text)' (expected fast, default or small)")
+            throw UsageErrors.notAChoice(text, of: Compression.allCases.map(\.rawValue), option: .compression)
         }
         self = value
     }

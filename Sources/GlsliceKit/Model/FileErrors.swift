@@ -1,3 +1,5 @@
+import Foundation
+
 /// The words for what goes wrong with files and folders, each condition
 /// worded once here (as swift-argument-parser words its errors in one
 /// generator); callers say which file and, where it differs, whose fault.
@@ -6,14 +8,28 @@ package enum FileErrors {
     package static func cannotRead(_ path: String, _ reason: String) -> GlsliceError {
         GlsliceError(.noInput, file: path, "cannot be read: \(reason)")
     }
+    /// `open` failed with `code`: missing, leading out of the folder it must stay beneath, or unreadable.
+    package static func cannotOpen(_ path: String, _ code: Int32) -> GlsliceError {
+        switch code {
+        case ENOENT, ENOTDIR: GlsliceError(.noInput, file: path, "no such file")
+        case EXDEV, ELOOP: GlsliceError(.noInput, file: path, "no such file beneath the folder (the path leads outside it)")
+        default: cannotRead(path, String(cString: strerror(code)))
+        }
+    }
+    package static func noSuchFolder(_ path: String) -> GlsliceError {
+        GlsliceError(.noInput, file: path, "no such folder")
+    }
+    package static func isAFolderNotAFile(_ path: String) -> GlsliceError {
+        GlsliceError(.noInput, file: path, "is a folder, not a file")
+    }
     package static func notARegularFile(_ path: String, kind: GlsliceError.Kind = .noInput) -> GlsliceError {
         GlsliceError(kind, file: path, "is not a regular file")
     }
     package static func notAFolder(_ path: String, kind: GlsliceError.Kind) -> GlsliceError {
         GlsliceError(kind, file: path, "is not a folder")
     }
-    package static func cannotOpenFolder(_ path: String, folder: String? = nil, _ reason: String, kind: GlsliceError.Kind) -> GlsliceError {
-        GlsliceError(kind, file: path, "cannot open the folder\(folder.map { " \($0)" } ?? ""): \(reason)")
+    package static func cannotOpenFolder(_ path: String, folder: String? = nil, _ reason: String?, kind: GlsliceError.Kind) -> GlsliceError {
+        GlsliceError(kind, file: path, "cannot open the folder\(folder.map { " \($0)" } ?? "")\(reason.map { ": \($0)" } ?? "")")
     }
 
     // Writing (exit 73).
@@ -36,11 +52,36 @@ package enum FileErrors {
         GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(reason)")
     }
 
-    // A writer used wrongly (a bug, exit 70).
-    package static func finishedTwice(_ name: String) -> GlsliceError {
-        GlsliceError(.internal, file: name, "finish called twice")
+    package static func cannotFlush(_ path: String, _ reason: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "cannot flush to disk: \(reason)")
     }
-    package static func rowsMissing(_ name: String, written: Int, height: Int) -> GlsliceError {
-        GlsliceError(.internal, file: name, "only \(written) of \(height) rows were written")
+    package static func cannotCreateFile(_ path: String, in folder: String, _ reason: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "cannot create a file in \(folder): \(reason)")
+    }
+    /// A folder `path` needs (`folder`, when it is not `path` itself) that cannot be made.
+    package static func cannotCreateFolder(_ path: String, folder: String? = nil, _ reason: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "cannot create the folder\(folder.map { " \($0)" } ?? ""): \(reason)")
+    }
+    /// What a Foundation file error says, in the system's words (`strerror`)
+    /// where an errno lies underneath, never "The operation could not be completed".
+    package static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        let posix = ns.domain == NSPOSIXErrorDomain ? ns : (ns.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        if let posix, posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+        return ns.localizedDescription
+    }
+    package static func readOnly(_ path: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "the file exists and is read-only; remove it or make it writable")
+    }
+    package static func notWritableKind(_ path: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "is a block device or socket; glslice writes only files, character devices and FIFOs")
+    }
+    /// An output image set's folder that glslice will not replace.
+    package static func notAnImageSetFolder(_ path: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "exists and is not an image set folder; remove it or choose another output")
+    }
+    package static func holdsForeignFile(_ path: String, _ entry: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "holds \(entry), which glslice did not write; "
+                     + "optimize writes only into a new folder or an image set it could have written")
     }
 }

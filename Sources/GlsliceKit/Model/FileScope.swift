@@ -45,7 +45,7 @@ package struct FileScope: Sendable, Equatable {
         let fd = Glibc.open(path, FileScope.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             switch errno {
-            case ENOENT: throw GlsliceError(.noInput, file: path, "no such folder")
+            case ENOENT: throw FileErrors.noSuchFolder(path)
             case ENOTDIR: throw FileErrors.notAFolder(path, kind: .noInput)
             default: throw FileErrors.cannotOpenFolder(path, systemError(), kind: .noInput)
             }
@@ -70,7 +70,7 @@ package struct FileScope: Sendable, Equatable {
     func openForReading(_ path: String, regularOnly: Bool = false) throws -> (descriptor: Int32, status: stat) {
         let regularOnly = regularOnly || folder != nil
         let fd = open(path, regularOnly ? O_RDONLY | O_NONBLOCK | O_NOCTTY : O_RDONLY)
-        guard fd >= 0 else { throw GlsliceError(.noInput, file: path, Self.openFailure(errno)) }
+        guard fd >= 0 else { throw FileErrors.cannotOpen(path, errno) }
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             let reason = systemError()
@@ -80,7 +80,7 @@ package struct FileScope: Sendable, Equatable {
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR {
             close(fd)
-            throw GlsliceError(.noInput, file: path, "is a folder, not a file")
+            throw FileErrors.isAFolderNotAFile(path)
         }
         if regularOnly && type != S_IFREG {
             close(fd)
@@ -157,21 +157,13 @@ package struct FileScope: Sendable, Equatable {
         switch code {
         case EXDEV, ELOOP: FileErrors.leadsOutside(path)
         case ENOTDIR: FileErrors.notAFolder(path, kind: .cannotWrite)
-        default: GlsliceError(.cannotWrite, file: path, "cannot create the folder: \(String(cString: strerror(code)))")
+        default: FileErrors.cannotCreateFolder(path, String(cString: strerror(code)))
         }
     }
 
     /// `O_PATH`: a descriptor that names a file without opening it for reading.
     static let pathOnly = gs_o_path()
 
-    /// The words for a failed open.
-    static func openFailure(_ code: Int32) -> String {
-        switch code {
-        case ENOENT, ENOTDIR: "no such file"
-        case EXDEV, ELOOP: "no such file beneath the folder (the path leads outside it)"
-        default: "cannot be read: \(String(cString: strerror(code)))"
-        }
-    }
 
     /// True where the kernel resolves beneath a folder itself (`openat2`, Linux 5.6).
     package static var kernelResolves: Bool { gs_has_openat2() != 0 }

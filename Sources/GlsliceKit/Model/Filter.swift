@@ -5,7 +5,7 @@ public enum Filter: String, CaseIterable, Sendable, Codable {
 
     public init(parsing text: String) throws {
         guard let filter = Filter(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, "unknown filter '\(text)' (expected linear or nearest)")
+            throw UsageErrors.notAChoice(text, of: Filter.allCases.map(\.rawValue), option: .filter)
         }
         self = filter
     }

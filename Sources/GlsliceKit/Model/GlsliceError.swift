@@ -1,4 +1,6 @@
 /// Every failure the library reports: one line for a person, one exit code for a script.
+/// The words are written once per kind, in `UsageErrors`, `InputErrors`,
+/// `FileErrors`, `UnavailableErrors` and `InternalErrors`.
 ///
 /// Exit codes follow sysexits(3) so farm scripts can tell "fix the command"
 /// from "fix the file" from "fix the machine".
@@ -52,16 +54,7 @@ public struct GlsliceError: Error, CustomStringConvertible, Sendable, Equatable 
         return (parts + [said]).joined(separator: ": ")
     }
 
-    public var exitCode: Int32 {
-        switch kind {
-        case .usage: 64
-        case .badInput: 65
-        case .noInput: 66
-        case .unavailable: 69
-        case .internal: 70
-        case .cannotWrite: 73
-        }
-    }
+    public var exitCode: Int32 { kind.exitCode }
 
     /// The line with options named as command-line flags, newlines as spaces.
     public var description: String { text(naming: .flag).replacingNewlines() }
@@ -69,7 +62,7 @@ public struct GlsliceError: Error, CustomStringConvertible, Sendable, Equatable 
     /// `error` as glslice words it: a `GlsliceError` as it is; anything else is
     /// a bug (internal, exit 70, HTTP 500) that names its cause.
     package static func from(_ error: any Error) -> GlsliceError {
-        error as? GlsliceError ?? GlsliceError(.internal, "unexpected error (a bug): \(error)")
+        error as? GlsliceError ?? InternalErrors.unexpected(error)
     }
 
     /// The same error, now naming `file` (kept if it already names one).
@@ -77,5 +70,19 @@ public struct GlsliceError: Error, CustomStringConvertible, Sendable, Equatable 
         var copy = self
         if copy.file == nil { copy.file = file }
         return copy
+    }
+}
+
+extension GlsliceError.Kind {
+    /// sysexits(3): the one table from a kind to an exit code.
+    package var exitCode: Int32 {
+        switch self {
+        case .usage: 64
+        case .badInput: 65
+        case .noInput: 66
+        case .unavailable: 69
+        case .internal: 70
+        case .cannotWrite: 73
+        }
     }
 }

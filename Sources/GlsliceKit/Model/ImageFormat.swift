@@ -6,8 +6,7 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
 
     public init(parsing text: String) throws {
         guard let format = ImageFormat(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, option: .format,
-                "must be one of: \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+            throw UsageErrors.notAChoice(text, of: ImageFormat.allCases.map(\.rawValue), option: .format)
         }
         self = format
     }
@@ -24,8 +23,7 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
         let ext = name[name.index(after: dot)...].lowercased()
         if let format = ImageFormat(rawValue: ext) { return format }
         if unwritable.contains(ext) {
-            throw GlsliceError(.usage, file: path,
-                "glslice writes PNG and WebP (lossless), not .\(ext); name the output .png or .webp")
+            throw UsageErrors.unwritableFormat(path, ext: ext)
         }
         return nil
     }

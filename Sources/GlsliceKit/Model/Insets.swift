@@ -26,10 +26,10 @@ public struct Insets: Sendable, Equatable {
         let values = parts.compactMap { Double($0) }
         guard values.count == parts.count, values.count == 4 || values.count == 1,
               values.allSatisfy({ $0.isFinite }) else {
-            throw GlsliceError(.usage, option: option, "must be T,L,B,R (top, left, bottom, right in points), got '\(text)'")
+            throw UsageErrors.notInsets(option: option, got: text)
         }
         guard values.allSatisfy({ $0 >= 0 }) else {
-            throw GlsliceError(.usage, option: option, "must not be negative, got '\(text)'")
+            throw UsageErrors.negative(option: option, got: text)
         }
         if values.count == 1 {
             self.init(top: values[0], left: values[0], bottom: values[0], right: values[0])
@@ -63,8 +63,7 @@ package struct PixelInsets: Sendable, Hashable, Codable {
     package init(_ insets: Insets, sourceScale: Double) throws {
         func convert(_ value: Double, _ name: String) throws -> Int {
             guard let px = wholePixels(value * sourceScale) else {
-                throw GlsliceError(.badInput,
-                    "\(name) inset \(formatNumber(value)) pt at @\(formatNumber(sourceScale))x is \(value * sourceScale) px, not a whole pixel")
+                throw InputErrors.offPixelGrid("\(name) inset", points: formatNumber(value), scale: sourceScale)
             }
             return px
         }

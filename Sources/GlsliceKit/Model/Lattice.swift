@@ -13,12 +13,12 @@ package struct Lattice: Sendable, Equatable {
             var position = 0
             for segment in segments {
                 guard segment.start == position, segment.length > 0 else {
-                    throw GlsliceError(.badInput, "lattice segments along \(axis) must cover the image in order")
+                    throw InputErrors.segmentsOutOfOrder(axis: axis)
                 }
                 position = segment.end
             }
             guard position == size else {
-                throw GlsliceError(.badInput, "lattice segments along \(axis) cover \(position) of \(size) px")
+                throw InputErrors.segmentsShort(axis: axis, covered: position, of: size)
             }
         }
         self.width = width
@@ -30,8 +30,7 @@ package struct Lattice: Sendable, Equatable {
     /// `[0,l) fixed, [l,W−r) scalable, [W−r,W) fixed`, zero-length segments dropped.
     package init(width: Int, height: Int, insets: PixelInsets) throws {
         guard insets.left + insets.right <= width, insets.top + insets.bottom <= height else {
-            throw GlsliceError(.badInput,
-                "insets \(insets.top),\(insets.left),\(insets.bottom),\(insets.right) px exceed the \(width)x\(height) px image")
+            throw InputErrors.insetsExceedImage("\(insets.top),\(insets.left),\(insets.bottom),\(insets.right)", width: width, height: height)
         }
         func threeSlice(_ low: Int, _ high: Int, _ size: Int) -> [Segment] {
             [Segment(0, low, scalable: false),
@@ -56,7 +55,7 @@ package struct Lattice: Sendable, Equatable {
     package init(width: Int, height: Int, insets: Insets, runs: LatticeRuns?, sourceScale: Double) throws {
         if let runs {
             guard insets == .zero else {
-                throw GlsliceError(.usage, option: .lattice, "cannot be given with insets: both say where the caps are")
+                throw UsageErrors.latticeWithInsets()
             }
             self = try runs.lattice(width: width, height: height, sourceScale: sourceScale)
         } else {
@@ -75,8 +74,7 @@ package struct Lattice: Sendable, Equatable {
     /// (`maxRegions`, aapt2's): a plan, and the GPU's vertices, grow with them.
     package func checkRegions(option: RequestOption? = nil) throws {
         guard regions <= Lattice.maxRegions else {
-            throw GlsliceError(.usage, option: option,
-                "makes \(x.count) columns x \(y.count) rows = \(regions) regions; a nine-patch may have at most \(Lattice.maxRegions) (aapt2's limit)")
+            throw InputErrors.tooManyRegions(columns: x.count, rows: y.count, maximum: Lattice.maxRegions, option: option)
         }
     }
 

@@ -31,7 +31,7 @@ public struct LatticeRuns: Sendable, Equatable {
     /// Parses `x=A-B,C-D;y=E-F` (either axis may be left out, in either order).
     public init(parsing text: String) throws {
         func refuse(_ why: String) -> GlsliceError {
-            GlsliceError(.usage, option: .lattice, "must be x=A-B,C-D;y=E-F (stretchable runs in points), \(why), got '\(text)'")
+            UsageErrors.notALattice(why, got: text)
         }
         var axes: [String: [Run]] = [:]
         for part in text.split(separator: ";", omittingEmptySubsequences: false) {
@@ -76,12 +76,11 @@ public struct LatticeRuns: Sendable, Equatable {
         func pixels(_ runs: [Run], _ size: Int, _ axis: String) throws -> [Range<Int>] {
             try runs.map { run in
                 guard let start = wholePixels(run.start * sourceScale), let end = wholePixels(run.end * sourceScale) else {
-                    throw GlsliceError(.badInput, option: .lattice,
-                        "run \(formatNumber(run.start))-\(formatNumber(run.end)) pt along \(axis) at @\(formatNumber(sourceScale))x is not on whole pixels")
+                    throw InputErrors.offPixelGrid("run", points: "\(formatNumber(run.start))-\(formatNumber(run.end))", along: axis,
+                                                   scale: sourceScale, option: .lattice)
                 }
                 guard end <= size else {
-                    throw GlsliceError(.badInput, option: .lattice,
-                        "run \(formatNumber(run.start))-\(formatNumber(run.end)) pt along \(axis) ends at \(end) px, past the \(size) px image")
+                    throw InputErrors.runPastImage("\(formatNumber(run.start))-\(formatNumber(run.end))", axis: axis, end: end, size: size)
                 }
                 return start..<end
             }

@@ -9,7 +9,7 @@ func ensureMemory(_ bytes: Int, for what: @autoclosure () -> String) throws {
     guard bytes > 0 else { return }
     let probe = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
     guard let probe, probe != MAP_FAILED else {
-        throw GlsliceError(.badInput, "not enough memory for \(what()) (\(max(1, bytes >> 20)) MiB)")
+        throw InputErrors.notEnoughMemory(for: what(), bytes: bytes)
     }
     munmap(probe, bytes)
 }

@@ -11,8 +11,8 @@ public enum OutputSize: Sendable, Equatable {
         case (let size?, nil): return try parsePoints(size)
         case (nil, let pixels?): return try parsePixels(pixels)
         case (nil, nil):
-            throw GlsliceError(.usage, "give the output size with \(style.name(.size)) WxH (points) or \(style.name(.pixels)) WxH")
-        case (_?, _?): throw GlsliceError(.usage, "\(style.name(.size)) and \(style.name(.pixels)) are alternatives; give one")
+            throw UsageErrors.noSize(style.name(.size), style.name(.pixels))
+        case (_?, _?): throw UsageErrors.sizeAndPixels(style.name(.size), style.name(.pixels))
         }
     }
 
@@ -26,7 +26,7 @@ public enum OutputSize: Sendable, Equatable {
     package static func parsePixels(_ text: String) throws -> OutputSize {
         let (w, h) = try parsePair(text, option: .pixels, unit: "pixels")
         guard let wi = wholePixels(w), let hi = wholePixels(h), Double(wi) == w, Double(hi) == h else {
-            throw GlsliceError(.usage, option: .pixels, "must be whole numbers, got '\(text)'")
+            throw UsageErrors.notWholePixels(option: .pixels, got: text)
         }
         return .pixels(PixelSize(width: wi, height: hi))
     }
@@ -34,10 +34,10 @@ public enum OutputSize: Sendable, Equatable {
     private static func parsePair(_ text: String, option: RequestOption, unit: String) throws -> (Double, Double) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite else {
-            throw GlsliceError(.usage, option: option, "must be WxH in \(unit), e.g. 200x44, got '\(text)'")
+            throw UsageErrors.notASize(option: option, unit: unit, got: text)
         }
         guard w > 0, h > 0 else {
-            throw GlsliceError(.usage, option: option, "must be positive, got '\(text)'")
+            throw UsageErrors.notPositive(option: option, got: text)
         }
         return (w, h)
     }
@@ -49,11 +49,10 @@ public enum OutputSize: Sendable, Equatable {
             return size
         case .points(let w, let h):
             guard let wp = wholePixels(w * scale), let hp = wholePixels(h * scale) else {
-                throw GlsliceError(.usage, option: .size,
-                    "\(formatNumber(w))x\(formatNumber(h)) pt at @\(formatNumber(scale))x is \(w * scale)x\(h * scale) px, not whole pixels")
+                throw InputErrors.offPixelGrid(nil, points: "\(formatNumber(w))x\(formatNumber(h))", scale: scale, kind: .usage, option: .size)
             }
             guard wp > 0, hp > 0 else {
-                throw GlsliceError(.usage, option: .size, "\(formatNumber(w))x\(formatNumber(h)) pt at @\(formatNumber(scale))x is empty")
+                throw UsageErrors.emptySize("\(formatNumber(w))x\(formatNumber(h))", scale: scale)
             }
             return PixelSize(width: wp, height: hp)
         }

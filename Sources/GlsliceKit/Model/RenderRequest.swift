@@ -60,7 +60,7 @@ public struct RenderRequest: Sendable, Equatable {
         let named = try ImageFormat.named(path)
         guard let format else { return named ?? .png }
         if let named, named != format {
-            throw GlsliceError(.usage, file: path, option: .format, "is \(format.rawValue) but the output is named .\(named.rawValue)")
+            throw UsageErrors.formatContradictsName(path, format: format.rawValue, named: named.rawValue)
         }
         return format
     }
@@ -139,8 +139,8 @@ extension RenderRequest {
         lattice = try texts[.lattice].map(LatticeRuns.init(parsing:))
         sourceScale = try texts[.sourceScale].map { try Scale.parse($0, option: .sourceScale) }
         let both = try texts[.mode].map(ResizeMode.init(parsing:)) ?? .auto
-        modes = PerAxis(x: try texts[.modeX].map(ResizeMode.init(parsing:)) ?? both,
-                        y: try texts[.modeY].map(ResizeMode.init(parsing:)) ?? both)
+        modes = PerAxis(x: try texts[.modeX].map { try ResizeMode(parsing: $0, option: .modeX) } ?? both,
+                        y: try texts[.modeY].map { try ResizeMode(parsing: $0, option: .modeY) } ?? both)
         filter = try texts[.filter].map(Filter.init(parsing:)) ?? .linear
         fillCenter = try texts[.center].map { try Self.truth($0, option: .center) } ?? true
         compression = try texts[.compression].map(Compression.init(parsing:)) ?? .default
@@ -155,7 +155,7 @@ extension RenderRequest {
         switch text.lowercased() {
         case "true", "on", "yes": return true
         case "false", "off", "no": return false
-        default: throw GlsliceError(.usage, option: option, "must be true or false")
+        default: throw UsageErrors.notTrueOrFalse(option: option)
         }
     }
 }
@@ -165,7 +165,7 @@ extension KeyedDecodingContainer where Key == RequestOption {
     func text(_ key: Key) throws -> String? {
         guard contains(key) else { return nil }
         guard let value = try? decode(String.self, forKey: key) else {
-            throw GlsliceError(.usage, option: key, "must be a string")
+            throw UsageErrors.wrongJSONType(option: key, string: true)
         }
         return value
     }
@@ -179,7 +179,7 @@ extension KeyedDecodingContainer where Key == RequestOption {
         if pair || list, let numbers = try? decode([Double].self, forKey: key), !pair || numbers.count == 2 {
             return numbers.map(formatNumber).joined(separator: pair ? "x" : ",")
         }
-        throw GlsliceError(.usage, option: key, message)
+        throw UsageErrors.wrongJSONType(option: key, pair: pair, list: list)
     }
 
     /// `true`/`false`, or the strings true, on, yes, false, off, no.

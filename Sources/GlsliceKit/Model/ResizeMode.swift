@@ -13,10 +13,12 @@ public enum ResizeMode: String, CaseIterable, Sendable, Codable {
     /// CSS `space`: whole tiles only, the leftover spread as transparent gaps.
     case space
 
-    public init(parsing text: String) throws {
+    public init(parsing text: String) throws { try self.init(parsing: text, option: .mode) }
+
+    /// `option` names which of `mode`, `mode-x` and `mode-y` gave `text`.
+    package init(parsing text: String, option: RequestOption) throws {
         guard let mode = ResizeMode(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage,
-                "unknown mode '\(text)' (expected one of: \(ResizeMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw UsageErrors.notAChoice(text, of: ResizeMode.allCases.map(\.rawValue), option: option)
         }
         self = mode
     }

@@ -22,8 +22,7 @@ package enum Scale {
     package static func source(of path: String, option: Double?) throws -> Double {
         let inferred = inferred(fromFileName: path)
         if let inferred, let option, abs(inferred - option) > 1e-9 {
-            throw GlsliceError(.usage, file: path, option: .sourceScale,
-                "\(formatNumber(option)) contradicts the @\(formatNumber(inferred))x in the file name")
+            throw UsageErrors.scaleContradictsName(path, given: option, inferred: inferred)
         }
         return inferred ?? option ?? 1
     }
@@ -31,7 +30,7 @@ package enum Scale {
     /// Parses a scale option value such as `2` or `1.5`.
     package static func parse(_ text: String, option: RequestOption) throws -> Double {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0 else {
-            throw GlsliceError(.usage, option: option, "must be a positive number, got '\(text)'")
+            throw UsageErrors.notAPositiveNumber(option: option, got: text)
         }
         return value
     }

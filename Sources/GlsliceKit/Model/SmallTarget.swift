@@ -10,8 +10,7 @@ public enum SmallTarget: String, CaseIterable, Sendable, Codable {
 
     public init(parsing text: String) throws {
         guard let value = SmallTarget(rawValue: text.lowercased()) else {
-            throw GlsliceError(.usage, option: .small,
-                "must be one of: \(SmallTarget.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+            throw UsageErrors.notAChoice(text, of: SmallTarget.allCases.map(\.rawValue), option: .small)
         }
         self = value
     }

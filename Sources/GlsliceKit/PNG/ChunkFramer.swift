@@ -29,7 +29,7 @@ struct ChunkFramer {
         }
         let end = 8 + bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
         guard end <= PNGDecoder.maxFileBytes else {
-            throw GlsliceError(.badInput, file: name, "the WebP is larger than \(PNGDecoder.maxFileBytes >> 20) MiB")
+            throw InputErrors.fileTooLong(name, format: "WebP", limit: PNGDecoder.maxFileBytes)
         }
         try fill(to: end)
         return Data(bytes.prefix(end))
@@ -47,13 +47,12 @@ struct ChunkFramer {
             guard length <= 0x7fff_ffff else { break } // libpng reports the bad length
             let end = offset + 12 + length
             guard end <= PNGDecoder.maxFileBytes else {
-                throw GlsliceError(.badInput, file: name,
-                                   "the PNG is larger than \(PNGDecoder.maxFileBytes >> 20) MiB, more than any source within the pixel limit needs")
+                throw InputErrors.fileTooLong(name, format: "PNG", limit: PNGDecoder.maxFileBytes)
             }
             if offset == 8 && !bytes[12..<16].elementsEqual("IHDR".utf8) {
                 // libpng's own words for this ("invalid location in png_set_unknown_chunks") say nothing to a user.
                 let type = String(decoding: bytes[12..<16].map { (0x20...0x7E).contains($0) ? $0 : 0x3F }, as: UTF8.self)
-                throw GlsliceError(.badInput, file: name, "corrupt PNG: the first chunk is '\(type)', but a PNG must start with IHDR")
+                throw InputErrors.firstChunkNotIHDR(name, type: type)
             }
             try fill(to: end)
             guard bytes.count >= end else { break }

@@ -87,18 +87,18 @@ final class OutputFile {
                     // A regular file is replaced whole; so is a symlink itself (never what it points at).
                     if existing.st_mode & S_IFMT == S_IFREG
                         && (existing.st_mode & 0o222 == 0 || faccessat(folder, name, W_OK, 0) != 0) {
-                        throw GlsliceError(.cannotWrite, file: path, "the file exists and is read-only; remove it or make it writable")
+                        throw FileErrors.readOnly(path)
                     }
                 case S_IFCHR, S_IFIFO:
                     let fd = openat(folder, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-                    guard fd >= 0 else { throw GlsliceError(.cannotWrite, file: path, "cannot open for writing: \(systemError())") }
+                    guard fd >= 0 else { throw FileErrors.cannotWrite(path, systemError()) }
                     descriptor = fd
                     direct = true
                     return
                 case S_IFDIR:
                     throw FileErrors.isAFolder(path)
                 default:
-                    throw GlsliceError(.cannotWrite, file: path, "is a block device or socket; glslice writes only files, character devices and FIFOs")
+                    throw FileErrors.notWritableKind(path)
                 }
             }
             direct = false
@@ -120,7 +120,7 @@ final class OutputFile {
                 if fd < 0 && errno != EEXIST { break }
             }
             guard fd >= 0 else {
-                throw GlsliceError(.cannotWrite, file: path, "cannot create a file in \(OutputFile.split(path).folder): \(systemError())")
+                throw FileErrors.cannotCreateFile(path, in: OutputFile.split(path).folder, systemError())
             }
             descriptor = fd
             temporaryName = hidden
@@ -161,7 +161,7 @@ final class OutputFile {
             return
         }
         if durable && fsync(descriptor) != 0 {
-            throw GlsliceError(.cannotWrite, file: path, "cannot flush to disk: \(systemError())")
+            throw FileErrors.cannotFlush(path, systemError())
         }
         if let temporaryName {
             guard renameat(folder, temporaryName, folder, name) == 0 else {

@@ -44,10 +44,9 @@ package enum PNGDecoder {
         guard status == Int32(GS_PNG_OK) else {
             let text = cMessage(message)
             switch Int(status) {
-            case Int(GS_PNG_NOT_PNG): throw GlsliceError(.badInput, text)
-            case Int(GS_PNG_TOO_LARGE): throw GlsliceError(.badInput, text)
-            case Int(GS_PNG_NO_MEMORY): throw GlsliceError(.badInput, "not enough memory to decode")
-            default: throw GlsliceError(.badInput, "corrupt PNG: \(text)")
+            case Int(GS_PNG_NOT_PNG), Int(GS_PNG_TOO_LARGE): throw InputErrors.decoderSays(text)
+            case Int(GS_PNG_NO_MEMORY): throw InputErrors.notEnoughMemory(for: "decoding the PNG", bytes: nil)
+            default: throw InputErrors.corruptPNG(text)
             }
         }
         let width = Int(image.width), height = Int(image.height)

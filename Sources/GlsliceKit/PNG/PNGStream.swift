@@ -94,7 +94,7 @@ final class PNGStream {
                 return write(descriptor, base + done, raw.count - done)
             }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw GlsliceError(.cannotWrite, file: name, "write failed: \(n < 0 ? systemError() : "nothing written")") }
+            guard n > 0 else { throw FileErrors.cannotWrite(name, n < 0 ? systemError() : "nothing written") }
             done += n
         }
         buffer.removeAll(keepingCapacity: true)

@@ -60,7 +60,7 @@ package final class PNGWriter: RowSink {
         switch target {
         case .standardOutput:
             descriptor = dup(STDOUT_FILENO)
-            guard descriptor >= 0 else { throw GlsliceError(.cannotWrite, file: "<stdout>", "cannot write to standard output") }
+            guard descriptor >= 0 else { throw FileErrors.cannotWrite("<stdout>", systemError()) }
             ownsDescriptor = true
         case .descriptor(let fd):
             descriptor = fd
@@ -132,10 +132,10 @@ package final class PNGWriter: RowSink {
     /// larger buffer, such as one output in a GPU atlas).
     package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
         guard writer != nil || palette != nil else {
-            throw GlsliceError(.internal, file: displayName, "write after finish")
+            throw InternalErrors.writeAfterFinish(displayName)
         }
         guard rowsWritten + count <= size.height else {
-            throw GlsliceError(.internal, file: displayName, "more than \(size.height) rows written")
+            throw InternalErrors.tooManyRows(displayName, height: size.height)
         }
         var done = 0
         if palette != nil { done = collect(rows, count: count, rowStride: rowStride) }
@@ -199,7 +199,7 @@ package final class PNGWriter: RowSink {
 
     /// The encoder rows go to; a bug when none is open.
     private func openEncoder() throws -> ScanlineEncoder {
-        guard let writer else { throw GlsliceError(.internal, file: displayName, "no encoder open") }
+        guard let writer else { throw InternalErrors.noEncoderOpen(displayName) }
         return writer
     }
 
@@ -207,10 +207,10 @@ package final class PNGWriter: RowSink {
     @discardableResult
     package func finish() throws -> Int {
         guard writer != nil || palette != nil else {
-            throw FileErrors.finishedTwice(displayName)
+            throw InternalErrors.finishedTwice(displayName)
         }
         guard rowsWritten == size.height else {
-            throw FileErrors.rowsMissing(displayName, written: rowsWritten, height: size.height)
+            throw InternalErrors.rowsMissing(displayName, written: rowsWritten, height: size.height)
         }
         if let palette {
             self.palette = nil

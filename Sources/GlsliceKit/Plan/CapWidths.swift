@@ -20,8 +20,7 @@ package struct CapWidths: Sendable, Equatable {
     package static func make(_ widths: Insets, outputScale: Double, lattice: Lattice, k: Double) throws -> PerAxis<CapWidths> {
         func caps(_ segments: [Segment], _ axis: String) throws -> (lead: Int, trail: Int) {
             guard segments.filter(\.scalable).count <= 1 else {
-                throw GlsliceError(.usage, option: .borderWidth,
-                    "needs one stretchable part along \(axis) (insets or a 3×3 nine-patch), not \(segments.filter(\.scalable).count)")
+                throw UsageErrors.borderWidthNeedsOneBand(axis: axis, bands: segments.filter(\.scalable).count)
             }
             let lead = segments.first.map { $0.scalable ? 0 : $0.length } ?? 0
             let trail = segments.count > 1 ? segments.last.map { $0.scalable ? 0 : $0.length } ?? 0 : 0
@@ -32,8 +31,7 @@ package struct CapWidths: Sendable, Equatable {
                   bottom: widths.bottom * outputScale, right: widths.right * outputScale)
         for (name, width, slice) in [("top", px.top, y.lead), ("left", px.left, x.lead),
                                      ("bottom", px.bottom, y.trail), ("right", px.right, x.trail)] where width > 0 && slice == 0 {
-            throw GlsliceError(.usage, option: .borderWidth,
-                "gives the \(name) cap \(formatNumber(width)) px but its slice is 0 px; give it insets, or a width of 0")
+            throw UsageErrors.borderWidthOfEmptySlice(name, width: width)
         }
         /// CSS: the first cross factor that is neither 0 nor infinite, else unscaled (here: k).
         func factor(_ a: (Double, Int), _ b: (Double, Int)) -> Double {

@@ -86,8 +86,7 @@ package enum Layout {
                 return segments.indices.map { segments[$0].scalable ? Double(segments[$0].length) * max(rest, 0) / Double(scalable) : natural[$0] }
             }
             if rest >= 1 - epsilon {
-                throw GlsliceError(.badInput,
-                    "no resizable area along \(axisName): the caps fill the source but the output is \(formatNumber(rest)) px longer")
+                throw InputErrors.noResizableArea(axis: axisName, longer: rest)
             }
             if rest <= epsilon { return natural }
         }

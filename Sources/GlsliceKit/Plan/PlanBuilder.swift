@@ -56,14 +56,13 @@ package enum PlanBuilder {
         guard let outset else { return box }
         func pixels(_ value: Double, _ side: String) throws -> Int {
             guard let px = wholePixels(value * outputScale), px <= Int(Int32.max) else {
-                throw GlsliceError(.usage, option: .outset,
-                    "\(side) \(formatNumber(value)) pt at @\(formatNumber(outputScale))x is not a whole number of pixels")
+                throw InputErrors.offPixelGrid(side, points: formatNumber(value), scale: outputScale, kind: .usage, option: .outset)
             }
             return px
         }
         let width = box.width.addingReportingOverflow(try pixels(outset.left, "left") + pixels(outset.right, "right"))
         let height = box.height.addingReportingOverflow(try pixels(outset.top, "top") + pixels(outset.bottom, "bottom"))
-        guard !width.overflow, !height.overflow else { throw GlsliceError(.usage, option: .outset, "is too large") }
+        guard !width.overflow, !height.overflow else { throw UsageErrors.tooLarge(option: .outset) }
         return PixelSize(width: width.partialValue, height: height.partialValue)
     }
 
@@ -72,8 +71,7 @@ package enum PlanBuilder {
     static func scaleRatio(output: Double, source: Double) throws -> Double {
         let k = output / source
         guard k >= 1.0 / 64 - 1e-12, k <= 64 + 1e-9 else {
-            throw GlsliceError(.usage,
-                "output scale @\(formatNumber(output))x over source scale @\(formatNumber(source))x is \(k), outside 1/64…64")
+            throw UsageErrors.scaleRatio(output: output, source: source, ratio: k)
         }
         return k
     }
@@ -82,8 +80,7 @@ package enum PlanBuilder {
         guard pixels.width <= Int(Int32.max), pixels.height <= Int(Int32.max),
               pixels.width.multipliedReportingOverflow(by: pixels.height).overflow == false,
               pixels.pixelCount <= limits.maxOutputPixels else {
-            throw GlsliceError(.badInput,
-                "output \(pixels) px is above the limit of \(limits.maxOutputPixels) pixels (--max-output-pixels)")
+            throw InputErrors.overLimit("output \(pixels) px", limit: "\(limits.maxOutputPixels) pixels", setBy: "--max-output-pixels")
         }
     }
 }

@@ -3,11 +3,6 @@ import Foundation
 /// An Xcode asset catalog image set (`NAME.imageset/Contents.json`, docs/RENDERING.md §7):
 /// one image per scale, each with its own `resizing` in its own pixels.
 package struct ImageSet: Sendable {
-    /// A Contents.json without an `images` list (worded once for every reader of one).
-    package static func notASet(_ contents: String) -> GlsliceError {
-        GlsliceError(.badInput, file: contents, "not an image set: expected {\"images\": [...]}")
-    }
-
     package struct Variant: Sendable {
         package var file: String
         package var scale: Double
@@ -61,19 +56,19 @@ package struct ImageSet: Sendable {
     /// never opened blocking (a FIFO is refused, not waited on).
     package static func readContents(_ path: String, in scope: FileScope = .anywhere) throws -> Data {
         let fd = scope.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw GlsliceError(.noInput, file: path, FileScope.openFailure(errno)) }
+        guard fd >= 0 else { throw FileErrors.cannotOpen(path, errno) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw FileErrors.notARegularFile(path, kind: .badInput)
         }
         guard status.st_size <= maxContentsBytes else {
-            throw GlsliceError(.badInput, file: path, "is \(status.st_size) bytes, over the \(maxContentsBytes >> 20) MiB an image set's Contents.json may have")
+            throw InputErrors.contentsTooLarge(path, bytes: Int(status.st_size), limit: maxContentsBytes)
         }
         var bytes: [UInt8] = []
         while bytes.count <= maxContentsBytes, readAppending(fd, into: &bytes, count: 64 << 10) > 0 {}
         guard bytes.count <= maxContentsBytes else {
-            throw GlsliceError(.badInput, file: path, "grew past the \(maxContentsBytes >> 20) MiB an image set's Contents.json may have")
+            throw InputErrors.contentsTooLarge(path, bytes: nil, limit: maxContentsBytes)
         }
         return Data(bytes)
     }
@@ -90,35 +85,34 @@ package struct ImageSet: Sendable {
         let contents = folder + "/Contents.json"
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let images = root["images"] as? [[String: Any]] else {
-            throw ImageSet.notASet(contents)
+            throw InputErrors.notAnImageSet(contents)
         }
         variants = try images.compactMap { entry in
             guard let file = entry["filename"] as? String else { return nil } // an empty slot in Xcode
             try Self.checkInside(folder: folder, file: file, contents: contents, links: linksChecked)
             guard entry["scale"] == nil || entry["scale"] is String else {
-                throw GlsliceError(.badInput, file: contents, "image \(file) has a numeric scale; Xcode writes it as a string such as \"2x\"")
+                throw InputErrors.numericScale(contents, image: file)
             }
             let scaleText = (entry["scale"] as? String) ?? "1x"
             // Within the scale ratios a render allows (1/64…64): past them the set is malformed, not the request.
             guard scaleText.hasSuffix("x"), let scale = Double(scaleText.dropLast()), scale.isFinite,
                   scale >= 1.0 / 64, scale <= 64 else {
-                throw GlsliceError(.badInput, file: contents, "image \(file) has scale '\(scaleText)'; expected 1x, 2x or 3x (1/64x to 64x)")
+                throw InputErrors.badScale(contents, image: file, scaleText)
             }
             guard entry["resizing"] == nil || entry["resizing"] is [String: Any] else {
-                throw GlsliceError(.badInput, file: contents,
-                                   "image \(file): \"resizing\" must be an object with mode, center and cap-insets")
+                throw InputErrors.resizingNotAnObject(contents, image: file)
             }
             let resizing = try (entry["resizing"] as? [String: Any]).map { try Self.resizing($0, file: file, contents: contents) }
             return Variant(file: folder + "/" + file, scale: scale, resizing: resizing)
         }
-        guard !variants.isEmpty else { throw GlsliceError(.badInput, file: contents, "the image set has no images") }
+        guard !variants.isEmpty else { throw InputErrors.noImages(contents) }
     }
 
     /// Xcode names images inside their set; a name that leads elsewhere (a
     /// path, `..`, or a symlink out of the folder) would read files the set does not own.
     private static func checkInside(folder: String, file: String, contents: String, links: Bool) throws {
         guard !file.isEmpty, !file.contains("/"), !file.contains("\0"), file != ".", file != ".." else {
-            throw GlsliceError(.badInput, file: contents, "filename '\(file)' must be a file name inside the image set, not a path")
+            throw InputErrors.fileNameIsAPath(contents, file)
         }
         guard links else { return }
         let path = folder + "/" + file
@@ -127,27 +121,26 @@ package struct ImageSet: Sendable {
             .resolvingSymlinksInPath().standardizedFileURL.path
         let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path
         guard resolved.hasPrefix(root + "/") else {
-            throw GlsliceError(.badInput, file: contents, "filename '\(file)' is a symbolic link out of the image set")
+            throw InputErrors.fileNameLinksOut(contents, file)
         }
     }
 
     private static func resizing(_ json: [String: Any], file: String, contents: String) throws -> Resizing {
-        func fail(_ message: String) -> GlsliceError { GlsliceError(.badInput, file: contents, "\(file): \(message)") }
         guard let modeText = json["mode"] as? String, let slicing = Resizing.Slicing(rawValue: modeText) else {
-            throw fail("resizing mode must be 9-part, 3-part-horizontal or 3-part-vertical")
+            throw InputErrors.badResizingMode(contents, image: file)
         }
         let center = json["center"] as? [String: Any] ?? [:]
         let centerMode: ResizeMode
         switch center["mode"] as? String ?? "stretch" {
         case "tile": centerMode = .tile
         case "stretch": centerMode = .stretch
-        case let other: throw fail("center mode '\(other)' must be tile or stretch")
+        case let other: throw InputErrors.badCenterMode(contents, image: file, other)
         }
         // Bounded so that sums of caps and centres can never overflow.
         func int(_ value: Any?, _ name: String) throws -> Int? {
             guard let value else { return nil }
             guard let n = value as? NSNumber, let whole = Int32(exactly: n.doubleValue), whole >= 0 else {
-                throw fail("\(name) must be a whole number of pixels from 0 to \(Int32.max)")
+                throw InputErrors.notWholePixelCount(contents, image: file, name)
             }
             return Int(whole)
         }
@@ -179,13 +172,13 @@ package struct ImageSet: Sendable {
         let image = loaded.image
         let caps = resizing.capInsets
         guard caps.left + caps.right <= image.width, caps.top + caps.bottom <= image.height else {
-            throw GlsliceError(.badInput, file: file, "cap-insets exceed the \(image.width)x\(image.height) px image")
+            throw InputErrors.capInsetsExceedImage(file, width: image.width, height: image.height)
         }
         func kept(_ length: Int, _ low: Int, _ high: Int, _ center: Int?) throws -> [Int] {
             let available = length - low - high
             guard let center else { return Array(0..<length) }
             guard center >= 1, center <= available else {
-                throw GlsliceError(.badInput, file: file, "center size \(center) does not fit the \(available) px between the caps")
+                throw InputErrors.centerSizeDoesNotFit(file, center: center, available: available)
             }
             return Array(0..<(low + center)) + Array((length - high)..<length)
         }

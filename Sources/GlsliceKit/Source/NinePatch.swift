@@ -67,8 +67,7 @@ package struct NinePatch: Sendable, Equatable {
         let w = image.width - 2, h = image.height - 2
         let columns = NinePatch.regionCount(top.black, w), rows = NinePatch.regionCount(left.black, h)
         guard columns * rows <= Lattice.maxRegions else {
-            throw GlsliceError(.badInput,
-                "too many regions in 9-patch: \(columns) columns x \(rows) rows = \(columns * rows); aapt2 allows \(Lattice.maxRegions)")
+            throw InputErrors.tooManyRegions(columns: columns, rows: rows, maximum: Lattice.maxRegions)
         }
         lattice = try Lattice(width: w, height: h, stretchX: top.black, stretchY: left.black)
         let padX = try border.padding(bottom.black, stretch: top.black, length: w, edge: .bottom)
@@ -92,12 +91,11 @@ package struct NinePatch: Sendable, Equatable {
         init(_ image: StraightImage) throws {
             let width = image.width, height = image.height
             guard width >= 3, height >= 3 else {
-                throw GlsliceError(.badInput, "a .9.png must be at least 3x3 (artwork plus its 1-px border), this is \(width)x\(height)")
+                throw InputErrors.ninePatchTooSmall(width: width, height: height)
             }
             let corner = image.rgba[0, 0]
             guard corner[3] == 0 || corner == [255, 255, 255, 255] else {
-                throw GlsliceError(.badInput,
-                    "nine-patch top-left corner pixel (0,0) is \(NinePatch.hex(corner)): it must be opaque white or transparent (it sets the neutral colour)")
+                throw InputErrors.badCorner(NinePatch.hex(corner))
             }
             self.image = image
             transparentNeutral = corner[3] == 0
@@ -132,13 +130,12 @@ package struct NinePatch: Sendable, Equatable {
                 if !isBlack, !isRed {
                     guard transparentNeutral ? p[3] == 0 : p == [255, 255, 255, 255] else {
                         let neutral = transparentNeutral ? "transparent" : "opaque white"
-                        throw GlsliceError(.badInput, pixel: PixelPosition(x: x, y: y),
-                            "nine-patch found an invalid color at (\(x),\(y)): \(NinePatch.hex(p)); border pixels must be \(neutral), black #000000FF or red #FF0000FF")
+                        throw InputErrors.invalidBorderColour(x: x, y: y, NinePatch.hex(p), neutral: neutral)
                     }
                 }
                 if isRed, edge == .top || edge == .left {
                     let axis = horizontal ? "x=\(x)" : "y=\(y)"
-                    throw GlsliceError(.badInput, "nine-patch found unexpected optical bounds (red pixel) on \(edge.rawValue) border at \(axis)")
+                    throw InputErrors.opticalBoundsOnStretchEdge(edge.rawValue, at: axis)
                 }
                 if let run = current, run.red == isRed, isBlack || isRed { continue }
                 close(at: i - 1)
@@ -153,8 +150,7 @@ package struct NinePatch: Sendable, Equatable {
         func padding(_ runs: [Range<Int>], stretch: [Range<Int>], length: Int, edge: Edge) throws -> (start: Int, end: Int) {
             guard runs.count <= 1 else {
                 let at = position(runs[1].lowerBound + 1, edge)
-                throw GlsliceError(.badInput,
-                    "nine-patch has too many padding sections on \(edge.rawValue) border (a second black run at (\(at.x),\(at.y)))")
+                throw InputErrors.tooManyPaddingSections(edge.rawValue, x: at.x, y: at.y)
             }
             if let run = runs.first { return (run.lowerBound, length - run.upperBound) }
             if let first = stretch.first, let last = stretch.last { return (first.lowerBound, length - last.upperBound) }
@@ -166,15 +162,13 @@ package struct NinePatch: Sendable, Equatable {
         func optical(_ runs: [Range<Int>], length: Int, edge: Edge) throws -> (start: Int, end: Int) {
             guard runs.count <= 2 else {
                 let at = position(runs[2].lowerBound + 1, edge)
-                throw GlsliceError(.badInput,
-                    "nine-patch has too many layout bounds sections on \(edge.rawValue) border (a third red run at (\(at.x),\(at.y)))")
+                throw InputErrors.tooManyLayoutBounds(edge.rawValue, x: at.x, y: at.y)
             }
             var start = 0, end = 0
             for run in runs {
                 if run.lowerBound == 0 { start = run.upperBound } else if run.upperBound == length { end = length - run.lowerBound } else {
                     let at = position(run.lowerBound + 1, edge)
-                    throw GlsliceError(.badInput,
-                        "nine-patch layout bounds on \(edge.rawValue) border must start at edge (a red run at (\(at.x),\(at.y)) touches neither end)")
+                    throw InputErrors.layoutBoundsOffEdge(edge.rawValue, x: at.x, y: at.y)
                 }
             }
             return (start, end)
@@ -205,24 +199,24 @@ package struct NinePatch: Sendable, Equatable {
     package static func compiled(chunk: Data, layoutBounds: Data? = nil, width: Int, height: Int) throws -> (lattice: Lattice, bounds: NinePatchBounds) {
         let bytes = [UInt8](chunk)
         guard bytes.count >= 32 else {
-            throw GlsliceError(.badInput, "npTc chunk is \(bytes.count) bytes, shorter than its 32-byte header")
+            throw InputErrors.npTcShorterThanHeader(bytes.count)
         }
         let xCount = Int(bytes[1]), yCount = Int(bytes[2]), colours = Int(bytes[3])
         guard bytes.count >= 32 + 4 * (xCount + yCount + colours) else {
-            throw GlsliceError(.badInput, "npTc chunk is \(bytes.count) bytes; \(xCount) x divs, \(yCount) y divs and \(colours) colours need \(32 + 4 * (xCount + yCount + colours))")
+            throw InputErrors.npTcShorterThanDivs(bytes.count, x: xCount, y: yCount, colours: colours)
         }
         func int32(_ offset: Int) -> Int {
             Int(Int32(bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
                       | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])))
         }
         func runs(_ count: Int, at offset: Int, length: Int, axis: String) throws -> [Range<Int>] {
-            guard count % 2 == 0 else { throw GlsliceError(.badInput, "npTc has \(count) \(axis) divs; they come in start/end pairs") }
+            guard count % 2 == 0 else { throw InputErrors.npTcOddDivs(count, axis: axis) }
             var runs: [Range<Int>] = []
             var previous = 0
             for pair in 0..<(count / 2) {
                 let start = int32(offset + 8 * pair), end = int32(offset + 8 * pair + 4)
                 guard start >= previous, end >= start, end <= length else {
-                    throw GlsliceError(.badInput, "npTc \(axis) div \(start)..\(end) is out of order or outside the \(length)-px image")
+                    throw InputErrors.npTcDivOutside(axis: axis, start: start, end: end, length: length)
                 }
                 if end > start { runs.append(start..<end) }
                 previous = end
@@ -236,7 +230,7 @@ package struct NinePatch: Sendable, Equatable {
         var optical = PixelInsets.zero
         if let layoutBounds {
             let b = [UInt8](layoutBounds)
-            guard b.count == 16 else { throw GlsliceError(.badInput, "npLb chunk is \(b.count) bytes; expected 16 (left, top, right, bottom)") }
+            guard b.count == 16 else { throw InputErrors.npLbSize(b.count) }
             func le32(_ o: Int) -> Int {
                 Int(Int32(bitPattern: UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16 | UInt32(b[o + 3]) << 24))
             }

@@ -7,13 +7,6 @@ package struct SourceHints: Sendable, Equatable {
     /// Who gave the lattice, for the message that refuses insets beside it.
     package enum LatticeOwner: Sendable, Equatable {
         case markers, capInsets
-
-        var refusal: String {
-            switch self {
-            case .markers: "a .9.png's markers give its lattice; drop the insets (a lattice of runs may replace the markers' own)"
-            case .capInsets: "the image set's cap-insets give its lattice; drop the insets or lattice"
-            }
-        }
     }
 
     /// The lattice from `.9.png`/`npTc` markers or image-set cap-insets; nil means the request's insets.
@@ -50,9 +43,9 @@ package struct SourceHints: Sendable, Equatable {
     /// lattice, or runs beside an image set's cap-insets, are refused.
     package func drawnLattice(width: Int, height: Int, insets: Insets, runs: LatticeRuns?, sourceScale: Double) throws -> Lattice {
         if let own = lattice {
-            guard insets == .zero else { throw GlsliceError(.usage, latticeOwner.refusal) }
+            guard insets == .zero else { throw UsageErrors.insetsBesideSourceLattice(fromMarkers: latticeOwner == .markers) }
             guard let runs else { return own }
-            guard latticeOwner == .markers else { throw GlsliceError(.usage, latticeOwner.refusal) }
+            guard latticeOwner == .markers else { throw UsageErrors.insetsBesideSourceLattice(fromMarkers: false) }
             return try Lattice(width: width, height: height, insets: .zero, runs: runs, sourceScale: sourceScale)
         }
         return try Lattice(width: width, height: height, insets: insets, runs: runs, sourceScale: sourceScale)

@@ -15,11 +15,11 @@ package enum WebPDecoder {
         switch Int(status) {
         case Int(GS_WEBP_OK): break
         case Int(GS_WEBP_TOO_LARGE):
-            throw GlsliceError(.badInput, "the WebP is \(width)x\(height) px, more than the limit of \(maxPixels) px")
-        case Int(GS_WEBP_NOT_WEBP): throw GlsliceError(.badInput, "not a WebP file")
-        default: throw GlsliceError(.badInput, "corrupt WebP: libwebp could not decode it")
+            throw InputErrors.overLimit("the WebP's \(width)x\(height) px", limit: "\(maxPixels) pixels", setBy: "--max-source-pixels")
+        case Int(GS_WEBP_NOT_WEBP): throw InputErrors.notWebP()
+        default: throw InputErrors.corruptWebP()
         }
-        guard let pixels else { throw GlsliceError(.internal, "libwebp returned no pixels") }
+        guard let pixels else { throw InternalErrors.noPixels(from: "libwebp") }
         let count = Int(width) * Int(height) * 4
         return StraightImage(RGBAImage(width: Int(width), height: Int(height),
                                        pixels: Array(UnsafeBufferPointer(start: pixels, count: count))))

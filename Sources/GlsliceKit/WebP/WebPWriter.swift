@@ -17,9 +17,9 @@ package final class WebPWriter: RowSink {
     package static let encodeBytesPerPixel = 36
 
     /// Why an output of `size` cannot be a WebP (a side past `maxSide`), or nil.
-    package static func refusal(for size: PixelSize) -> String? {
+    package static func refusal(for size: PixelSize) -> GlsliceError? {
         guard size.width > maxSide || size.height > maxSide else { return nil }
-        return "output \(size) px is above WebP's limit of \(maxSide) px a side; write it as PNG"
+        return InputErrors.overLimit("output \(size) px", owner: "WebP's", limit: "\(maxSide) px a side", advice: "write it as PNG")
     }
 
     private let target: OutputTarget
@@ -82,7 +82,7 @@ package final class WebPWriter: RowSink {
     }
 
     private static func check(_ size: PixelSize, name: String) throws {
-        if let why = refusal(for: size) { throw GlsliceError(.badInput, file: name, why) }
+        if let refusal = refusal(for: size) { throw refusal.about(name) }
     }
 
     private var displayName: String { inMemory ? "<memory>" : target.displayName }
@@ -94,7 +94,7 @@ package final class WebPWriter: RowSink {
     /// Keeps `count` rows, `rowStride` bytes apart, in their straight form.
     package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
         guard rowsWritten + count <= size.height else {
-            throw GlsliceError(.internal, file: displayName, "more rows than the image's \(size.height)")
+            throw InternalErrors.tooManyRows(displayName, height: size.height)
         }
         let width = size.width
         pixels.withUnsafeMutableBufferPointer { buffer in
@@ -109,10 +109,10 @@ package final class WebPWriter: RowSink {
     /// Encodes, writes and names the file. Returns the bytes written.
     @discardableResult
     package func finish() throws -> Int {
-        guard !finished else { throw FileErrors.finishedTwice(displayName) }
+        guard !finished else { throw InternalErrors.finishedTwice(displayName) }
         finished = true
         guard rowsWritten == size.height else {
-            throw FileErrors.rowsMissing(displayName, written: rowsWritten, height: size.height)
+            throw InternalErrors.rowsMissing(displayName, written: rowsWritten, height: size.height)
         }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
@@ -126,7 +126,7 @@ package final class WebPWriter: RowSink {
         pixels = []
         defer { gs_webp_free(output) }
         guard status == 0, let output else {
-            throw GlsliceError(.internal, file: displayName, "libwebp could not encode the image (error \(status))")
+            throw InternalErrors.libraryFailed("libwebp could not encode the image", status: Int32(status), file: displayName)
         }
         let data = Data(bytes: output, count: length)
         if inMemory {
@@ -139,7 +139,7 @@ package final class WebPWriter: RowSink {
         case .standardOutput: try writeAll(data, to: STDOUT_FILENO, name: displayName)
         case .descriptor(let fd): try writeAll(data, to: fd, name: displayName)
         case .file, .contained:
-            guard let file else { throw GlsliceError(.internal, file: displayName, "no file open") }
+            guard let file else { throw InternalErrors.noEncoderOpen(displayName) }
             try writeAll(data, to: file.descriptor, name: displayName)
             try file.commit()
         }

@@ -41,12 +41,12 @@ struct NinePatchSaver: Sendable {
                                                  scope: root.scope).source
             func runs(_ list: [[Int]], _ length: Int, _ axis: String) throws -> [Range<Int>] {
                 guard list.count <= LatticeRuns.maxRunsPerAxis else {
-                    throw GlsliceError(.usage, "more than \(LatticeRuns.maxRunsPerAxis) runs along \(axis)")
+                    throw UsageErrors.tooManyRuns(axis: axis, maximum: LatticeRuns.maxRunsPerAxis)
                 }
                 var previous = -1
                 return try list.map { pair in
                     guard pair.count == 2, pair[0] > previous, pair[0] < pair[1], pair[1] <= length else {
-                        throw GlsliceError(.usage, "runs along \(axis) must be [start, end] pixels of the \(length) px artwork, in order and apart")
+                        throw UsageErrors.runsOutOfOrder(axis: axis, length: length)
                     }
                     previous = pair[1]
                     return pair[0]..<pair[1]

@@ -159,7 +159,7 @@ final class ImageService: Sendable {
             }
             if !queued {
                 answers.releaseEncoding(held)
-                fail(key: key, id: id, GlsliceError(.unavailable, "the server is stopping"), file: file)
+                fail(key: key, id: id, UnavailableErrors.serverStopping(), file: file)
             }
         }
     }

@@ -61,25 +61,25 @@ public struct ServeOptions: Sendable {
                 accessLog: Bool = true, idleTimeout: Duration = .seconds(30),
                 maxConnections: Int = ServeOptions.defaultMaxConnections, answerBytes: Int = 256 << 20,
                 hostNames: [String] = [], resolve: (String) throws -> [String] = BindResolution.systemResolve) throws {
-        guard idleTimeout > .zero else { throw GlsliceError(.usage, "--idle-timeout must be positive") }
+        guard idleTimeout > .zero else { throw UsageErrors.notPositive("--idle-timeout") }
         guard (1...1_000_000).contains(maxConnections) else {
-            throw GlsliceError(.usage, "--max-connections must be 1 to 1000000, got \(maxConnections)")
+            throw UsageErrors.outOfRange("--max-connections", "1 to 1000000", got: maxConnections)
         }
-        guard answerBytes > 0 else { throw GlsliceError(.usage, "--answer-mb must be positive") }
-        guard (1...1024).contains(workers) else { throw GlsliceError(.usage, "--workers must be 1 to 1024, got \(workers)") }
-        guard (0...1_000_000).contains(queueLimit) else { throw GlsliceError(.usage, "--queue must be 0 to 1000000, got \(queueLimit)") }
-        guard (0...65535).contains(port) else { throw GlsliceError(.usage, "the port must be 0 to 65535, got \(port)") }
-        guard timeout > .zero else { throw GlsliceError(.usage, "--timeout must be positive") }
+        guard answerBytes > 0 else { throw UsageErrors.notPositive("--answer-mb") }
+        guard (1...1024).contains(workers) else { throw UsageErrors.outOfRange("--workers", "1 to 1024", got: workers) }
+        guard (0...1_000_000).contains(queueLimit) else { throw UsageErrors.outOfRange("--queue", "0 to 1000000", got: queueLimit) }
+        guard (0...65535).contains(port) else { throw UsageErrors.outOfRange("the port", "0 to 65535", got: port) }
+        guard timeout > .zero else { throw UsageErrors.notPositive("--timeout") }
         for name in hostNames where name.isEmpty || name.contains(where: { $0 == ":" || $0 == "/" || $0 == " " }) {
-            throw GlsliceError(.usage, "--host-name must be a bare name (example.com, no port or scheme), got '\(name)'")
+            throw UsageErrors.notAHostName(name)
         }
         let bound = try BindResolution(host: host, resolve: resolve)
         let loopback = bound.isLoopback
         if signer == nil && !loopback && !insecurePublic {
-            throw GlsliceError(.usage, "without --key-file the server listens on loopback only (127.0.0.1, ::1, localhost), not \(host) (\(bound.address)); give --key-file K to require signed URLs, or --insecure-public to serve anyone")
+            throw UsageErrors.publicWithoutKey(host, address: bound.address)
         }
         if preview == true && signer != nil {
-            throw GlsliceError(.usage, "the preview page asks for unsigned renders, so it cannot run with --key-file; run a second server on loopback without a key for previews")
+            throw UsageErrors.previewWithKey()
         }
         self.root = root
         self.host = host
@@ -124,6 +124,6 @@ public struct ServeOptions: Sendable {
     }
 
     private static func bindError(_ text: String) -> GlsliceError {
-        GlsliceError(.usage, "--bind must be HOST:PORT (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080), got '\(text)'")
+        UsageErrors.notABind(text)
     }
 }

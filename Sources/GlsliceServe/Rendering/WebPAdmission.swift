@@ -9,10 +9,12 @@ extension AnswerBudget {
     /// Why a WebP of `size` is never encoded here: past WebP's side limit, or
     /// needing more than all of `--answer-mb` (a 400: asking again will not help).
     func webPRefusal(_ size: PixelSize) -> GlsliceError? {
-        if let why = WebPWriter.refusal(for: size) { return GlsliceError(.badInput, option: .format, why) }
+        if var refusal = WebPWriter.refusal(for: size) {
+            refusal.option = .format
+            return refusal
+        }
         let bytes = Self.webPEncoding(size)
         guard bytes > capacity else { return nil }
-        return GlsliceError(.badInput, option: .format,
-            "webp: encoding a \(size) px WebP takes about \(bytes >> 20) MiB, more than --answer-mb \(capacity >> 20) allows; ask for format=png")
+        return InputErrors.webPOverAnswerBudget("\(size)", bytes: bytes, capacity: capacity)
     }
 }

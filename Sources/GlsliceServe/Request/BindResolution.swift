@@ -16,7 +16,7 @@ public struct BindResolution: Sendable, Equatable {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let addresses = try resolve(bare)
         guard let first = addresses.first else {
-            throw GlsliceError(.usage, "--bind: '\(host)' resolves to no address")
+            throw UsageErrors.bindResolvesToNothing(host)
         }
         address = first
         isLoopback = addresses.allSatisfy(Self.isLoopbackAddress)
@@ -30,7 +30,7 @@ public struct BindResolution: Sendable, Equatable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, nil, &hints, &list)
         guard status == 0 else {
-            throw GlsliceError(.usage, "--bind: cannot resolve '\(host)': \(String(cString: gai_strerror(status)))")
+            throw UsageErrors.unresolvedBind(host, String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(list) }
         var found: [String] = []

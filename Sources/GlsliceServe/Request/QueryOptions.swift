@@ -12,9 +12,9 @@ enum QueryOptions {
         var texts: [RequestOption: String] = [:]
         for (name, value) in items.pairs where name != URLSigner.parameter {
             guard let option = RequestOption(rawValue: name) else {
-                throw GlsliceError(.usage, "unknown parameter '\(name)' (known: \(knownKeys.joined(separator: ", ")))")
+                throw UsageErrors.unknownKey("parameter", name, known: knownKeys)
             }
-            guard texts[option] == nil else { throw GlsliceError(.usage, "parameter '\(name)' is given twice") }
+            guard texts[option] == nil else { throw UsageErrors.givenTwice("parameter", name) }
             texts[option] = value
         }
         return try RenderRequest(texts: texts, style: .queryParameter)

@@ -14,13 +14,13 @@ public struct SourceRoot: Sendable {
 
     public init(_ folder: String) throws {
         guard let resolved = realpath(folder, nil) else {
-            throw GlsliceError(.noInput, file: folder, "cannot open the source root: \(systemError())")
+            throw FileErrors.cannotOpenFolder(folder, systemError(), kind: .noInput)
         }
         path = String(cString: resolved)
         free(resolved)
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw GlsliceError(.noInput, file: folder, "the source root must be a folder")
+            throw FileErrors.notAFolder(folder, kind: .noInput)
         }
         scope = try FileScope.beneath(path)
     }

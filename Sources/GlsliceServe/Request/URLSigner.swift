@@ -15,7 +15,7 @@ public struct URLSigner: Sendable {
 
     public init(key: Data) throws {
         guard key.count >= Self.minimumKeyBytes else {
-            throw GlsliceError(.usage, "the key is \(key.count) bytes; use at least \(Self.minimumKeyBytes) (e.g. head -c 32 /dev/urandom | base64 > KEY)")
+            throw UsageErrors.shortKey(key.count, minimum: Self.minimumKeyBytes)
         }
         self.key = SymmetricKey(data: key)
     }
@@ -23,7 +23,7 @@ public struct URLSigner: Sendable {
     /// The key file's bytes, less one trailing newline (an editor's or `echo`'s).
     public init(keyFile: String) throws {
         guard var data = FileManager.default.contents(atPath: keyFile) else {
-            throw GlsliceError(.noInput, file: keyFile, "cannot read the key file")
+            throw FileErrors.cannotRead(keyFile, "no such file, or not readable")
         }
         if data.last == 0x0A { data.removeLast() }
         if data.last == 0x0D { data.removeLast() }
@@ -65,13 +65,13 @@ public struct URLSigner: Sendable {
             path = head[afterHost...]
         }
         guard path.hasPrefix("/render/") else {
-            throw GlsliceError(.usage, "'\(url)' is not a render URL: its path must start with /render/")
+            throw UsageErrors.notARenderURL(url)
         }
         guard let query = QueryItems(raw: halves.count > 1 ? halves[1] : nil) else {
-            throw GlsliceError(.usage, "'\(url)' has a malformed %-escape in its query")
+            throw UsageErrors.malformedEscape(url, in: "query")
         }
         guard let text = Self.canonical(path: path, query: query) else {
-            throw GlsliceError(.usage, "'\(url)' has a malformed %-escape in its path")
+            throw UsageErrors.malformedEscape(url, in: "path")
         }
         // Keep the client's spelling of the query, less an old signature however its name is escaped.
         let kept = halves.count > 1 ? halves[1].split(separator: "&").filter { !Self.isSignature($0) } : []

@@ -103,7 +103,7 @@ import Testing
                 "\(mixed.scales.problems)")
         // 14.5 pt is 29 px at @2x but not a whole pixel at @1x.
         let half = try Inspection.make(path: folder.appendingPathComponent("b@2x.png").path, insets: Insets(top: 14.5, left: 12, bottom: 14, right: 12))
-        #expect(half.scales.problems.contains { $0.contains("b.png") && $0.contains("not a whole pixel") }, "\(half.scales.problems)")
+        #expect(half.scales.problems.contains { $0.contains("b.png") && $0.contains("not on whole pixels") }, "\(half.scales.problems)")
     }
 }
 

@@ -73,8 +73,10 @@ func readResults(_ path: String) throws -> [[String: Any]] {
             ("[1, 2]", "JSON object"),
             (#"{"output": "a.png", "pixels": "1x1"}"#, "missing \"input\""),
             (#"{"input": "a.png", "output": "a.png", "pixels": "1x1", "colour": "red"}"#, "unknown key 'colour'"),
+            (#"{"input": "a.png", "output": "a.png", "pixles": "1x1"}"#, "unknown key 'pixles' (known: "),
+            (#"{"input": "a.png", "output": "a.png", "pixles": "1x1"}"#, "; did you mean 'pixels'?"),
             (#"{"input": "a.png", "output": "a.png", "pixels": "0x1"}"#, "positive"),
-            (#"{"input": "a.png", "output": "a.png", "pixels": "1x1", "mode": "zigzag"}"#, "unknown mode"),
+            (#"{"input": "a.png", "output": "a.png", "pixels": "1x1", "mode": "zigzag"}"#, "\"mode\" must be one of: stretch, tile, auto, repeat, round, space, got 'zigzag'"),
             (#"{"input": "a.png", "output": "a.png", "pixels": "1x1", "center": 3}"#, "true or false"),
         ]
         let path = try writeManifest(cases.map(\.0), in: folder)

@@ -109,7 +109,7 @@ import Testing
             (#"{"scale": "0", "pixels": "1x1"}"#, "\"scale\" must be a positive number, got '0'"),
             (#"{"pixels": "1x1", "insets": {"top": 1}}"#, "\"insets\" must be"),
             (#"{"pixels": "1x1", "mode": 3}"#, "\"mode\" must be a string"),
-            (#"{"pixels": "1x1", "filter": "cubic"}"#, "unknown filter 'cubic'"),
+            (#"{"pixels": "1x1", "filter": "cubic"}"#, "\"filter\" must be one of: linear, nearest, got 'cubic'"),
             (#"{"pixels": "1x1", "size": "1x1"}"#, "alternatives"),
             (#"{}"#, "give the output size"),
         ]

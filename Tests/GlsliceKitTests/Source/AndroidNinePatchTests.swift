@@ -81,7 +81,7 @@ import Testing
         ("red-middle.9.png", "layout bounds on bottom border must start at edge (a red run at (3,7) touches neither end)"),
         ("red-three.9.png", "too many layout bounds sections on right border (a third red run at (7,6))"),
         ("red-top.9.png", "unexpected optical bounds (red pixel) on top border at x=4"),
-        ("regions.9.png", "too many regions in 9-patch: 17 columns x 9 rows = 153; aapt2 allows 127"),
+        ("regions.9.png", "too many regions in 9-patch: 17 columns x 9 rows = 153 regions; aapt2 allows 127"),
         ("invalid-colour.9.png", "found an invalid color at (4,0): #808080FF"),
     ])
     func aapt2RefusalsAreRefusedWithTheirPosition(_ name: String, _ message: String) {

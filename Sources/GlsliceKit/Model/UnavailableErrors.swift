@@ -1,0 +1,32 @@
+/// The words for what this machine cannot do now (`.unavailable`: exit 69,
+/// HTTP 503): no GL context, a stopping server, a port already taken. Each
+/// condition is worded once here.
+package enum UnavailableErrors {
+    /// Every way of opening a context was tried (`attempts`: "what: why"); none worked.
+    package static func noContext(attempts: [String] = []) -> GlsliceError {
+        GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context"
+                     + (attempts.isEmpty ? "" : ": " + attempts.joined(separator: "; ")))
+    }
+    package static func addressSpace(headroom: Int, needed: Int) -> GlsliceError {
+        GlsliceError(.unavailable, "the address-space limit (ulimit -v) leaves \(headroom >> 20) MiB, "
+                     + "less than the \(needed >> 20) MiB a GL driver may map; raise it or use --backend cpu")
+    }
+    /// An EGL call that failed, with `eglGetError`'s name (`kind`: internal once a context is up).
+    package static func eglFailed(_ call: String, _ code: String, kind: GlsliceError.Kind = .unavailable) -> GlsliceError {
+        GlsliceError(kind, "\(call) failed: \(code)")
+    }
+    package static func noDisplay(_ code: String) -> GlsliceError {
+        GlsliceError(.unavailable, "no EGL display: \(code)")
+    }
+    package static func notES3(_ version: String) -> GlsliceError {
+        GlsliceError(.unavailable, "context is '\(version)', not OpenGL ES 3")
+    }
+    package static func noConfig() -> GlsliceError {
+        GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config")
+    }
+    package static func gpuThreadStopped() -> GlsliceError { GlsliceError(.unavailable, "the GPU thread has stopped") }
+    package static func serverStopping() -> GlsliceError { GlsliceError(.unavailable, "the server is stopping") }
+    package static func cannotServe(on bind: String, _ reason: String) -> GlsliceError {
+        GlsliceError(.unavailable, "cannot serve on \(bind): \(reason)")
+    }
+}

@@ -1,0 +1,228 @@
+/// The words for a command line, manifest line or query that is wrong in
+/// itself (`.usage`: exit 64, HTTP 400), each condition worded once here, as
+/// swift-argument-parser words its errors in one generator. Callers say which
+/// option; `GlsliceError.text(naming:)` spells it as each front end does.
+package enum UsageErrors {
+    // MARK: Values any option may have
+
+    /// A number outside what `flag` takes.
+    package static func outOfRange(_ flag: String, _ range: String, got: some CustomStringConvertible) -> GlsliceError {
+        GlsliceError(.usage, "\(flag) must be \(range), got \(got)")
+    }
+    package static func notPositive(_ subject: String) -> GlsliceError {
+        GlsliceError(.usage, "\(subject) must be positive")
+    }
+    package static func notPositive(option: RequestOption, got text: String) -> GlsliceError {
+        GlsliceError(.usage, option: option, "must be positive, got '\(text)'")
+    }
+    package static func notAPositiveNumber(option: RequestOption, got text: String) -> GlsliceError {
+        GlsliceError(.usage, option: option, "must be a positive number, got '\(text)'")
+    }
+    package static func negative(option: RequestOption, got text: String) -> GlsliceError {
+        GlsliceError(.usage, option: option, "must not be negative, got '\(text)'")
+    }
+    package static func tooLarge(option: RequestOption) -> GlsliceError {
+        GlsliceError(.usage, option: option, "is too large")
+    }
+    /// A word that is none of an option's choices, with the nearest offered;
+    /// `subject` names an option outside `RequestOption` (`--backend`).
+    package static func notAChoice(_ text: String, of choices: [String], option: RequestOption? = nil,
+                                   subject: String? = nil) -> GlsliceError {
+        GlsliceError(.usage, option: option,
+                     "\(subject.map { "\($0) " } ?? "")must be one of: \(choices.joined(separator: ", ")), got '\(text)'"
+                     + didYouMean(text, choices))
+    }
+    private static func didYouMean(_ word: String, _ names: [String]) -> String {
+        NearestName.to(word, among: names).map { "; did you mean '\($0)'?" } ?? ""
+    }
+    package static func notTrueOrFalse(option: RequestOption) -> GlsliceError {
+        GlsliceError(.usage, option: option, "must be true or false")
+    }
+    /// A manifest value of the wrong JSON type; what it may be follows from
+    /// the option's shape (`pair`: a size, `list`: insets, else a number).
+    package static func wrongJSONType(option: RequestOption, pair: Bool = false, list: Bool = false,
+                                      string: Bool = false) -> GlsliceError {
+        let shape = string ? "a string"
+            : pair ? "\"WxH\" or [W, H]"
+            : list ? "\"T,L,B,R\", [T, L, B, R] or a number"
+            : "a number or a string"
+        return GlsliceError(.usage, option: option, "must be \(shape)")
+    }
+
+    // MARK: Sizes, scales, insets and the lattice
+
+    package static func noSize(_ size: String, _ pixels: String) -> GlsliceError {
+        GlsliceError(.usage, "give the output size with \(size) WxH (points) or \(pixels) WxH")
+    }
+    package static func sizeAndPixels(_ size: String, _ pixels: String) -> GlsliceError {
+        GlsliceError(.usage, "\(size) and \(pixels) are alternatives; give one")
+    }
+    package static func notWholePixels(option: RequestOption, got text: String) -> GlsliceError {
+        GlsliceError(.usage, option: option, "must be whole numbers, got '\(text)'")
+    }
+    package static func notASize(option: RequestOption, unit: String, got text: String) -> GlsliceError {
+        GlsliceError(.usage, option: option, "must be WxH in \(unit), e.g. 200x44, got '\(text)'")
+    }
+    package static func emptySize(_ points: String, scale: Double) -> GlsliceError {
+        GlsliceError(.usage, option: .size, "\(points) pt at @\(formatNumber(scale))x is empty")
+    }
+    package static func scaleContradictsName(_ path: String, given: Double, inferred: Double) -> GlsliceError {
+        GlsliceError(.usage, file: path, option: .sourceScale,
+                     "\(formatNumber(given)) contradicts the @\(formatNumber(inferred))x in the file name")
+    }
+    package static func scaleRatio(output: Double, source: Double, ratio: Double) -> GlsliceError {
+        GlsliceError(.usage,
+                     "output scale @\(formatNumber(output))x over source scale @\(formatNumber(source))x is \(ratio), outside 1/64…64")
+    }
+    package static func notInsets(option: RequestOption, got text: String) -> GlsliceError {
+        GlsliceError(.usage, option: option, "must be T,L,B,R (top, left, bottom, right in points), got '\(text)'")
+    }
+    package static func notALattice(_ why: String, got text: String) -> GlsliceError {
+        GlsliceError(.usage, option: .lattice, "must be x=A-B,C-D;y=E-F (stretchable runs in points), \(why), got '\(text)'")
+    }
+    package static func latticeWithInsets() -> GlsliceError {
+        GlsliceError(.usage, option: .lattice, "cannot be given with insets: both say where the caps are")
+    }
+    /// Insets beside the lattice a source gives itself: a `.9.png`'s markers
+    /// (which a request's runs may replace) or an image set's cap-insets.
+    package static func insetsBesideSourceLattice(fromMarkers: Bool) -> GlsliceError {
+        GlsliceError(.usage, fromMarkers
+            ? "a .9.png's markers give its lattice; drop the insets (a lattice of runs may replace the markers' own)"
+            : "the image set's cap-insets give its lattice; drop the insets or lattice")
+    }
+    package static func borderWidthNeedsOneBand(axis: String, bands: Int) -> GlsliceError {
+        GlsliceError(.usage, option: .borderWidth,
+                     "needs one stretchable part along \(axis) (insets or a 3×3 nine-patch), not \(bands)")
+    }
+    package static func borderWidthOfEmptySlice(_ side: String, width: Double) -> GlsliceError {
+        GlsliceError(.usage, option: .borderWidth,
+                     "gives the \(side) cap \(formatNumber(width)) px but its slice is 0 px; give it insets, or a width of 0")
+    }
+    package static func centreModeOfImageSet(_ mode: String) -> GlsliceError {
+        GlsliceError(.usage, "an image set's centre is stretch or tile, not \(mode)")
+    }
+    /// The page's edited stretch runs (pixels of a `.9.png`'s artwork).
+    package static func tooManyRuns(axis: String, maximum: Int) -> GlsliceError {
+        GlsliceError(.usage, "more than \(maximum) runs along \(axis)")
+    }
+    package static func runsOutOfOrder(axis: String, length: Int) -> GlsliceError {
+        GlsliceError(.usage, "runs along \(axis) must be [start, end] pixels of the \(length) px artwork, in order and apart")
+    }
+
+    // MARK: Files named on the command line
+
+    package static func formatContradictsName(_ path: String, format: String, named ext: String) -> GlsliceError {
+        GlsliceError(.usage, file: path, option: .format, "is \(format) but the output is named .\(ext)")
+    }
+    package static func unwritableFormat(_ path: String, ext: String) -> GlsliceError {
+        GlsliceError(.usage, file: path, "glslice writes PNG and WebP (lossless), not .\(ext); name the output .png or .webp")
+    }
+    package static func standardInputTwice(_ rule: String) -> GlsliceError {
+        GlsliceError(.usage, "'-' (standard input) \(rule)")
+    }
+    package static func imageSetToStandardOutput(_ path: String) -> GlsliceError {
+        GlsliceError(.usage, file: path, "an image set is a folder of files; it cannot go to standard output (give -o NAME.imageset)")
+    }
+    package static func imageSetOutputName(_ path: String) -> GlsliceError {
+        GlsliceError(.usage, file: path, "the output of an image set must be a folder named NAME.imageset")
+    }
+    package static func ninePatchOutputName(_ path: String, inputIsNinePatch: Bool) -> GlsliceError {
+        GlsliceError(.usage, file: path, inputIsNinePatch
+            ? "a nine-patch's output must be named NAME.9.png (a compiled npTc source is written as a raw .9.png)"
+            : "a .9.png output needs a nine-patch input")
+    }
+    package static func standardOutputIsATerminal() -> GlsliceError {
+        GlsliceError(.usage, "-o -: standard output is a terminal; redirect it to a file (-o - > out.png) or a pipe (-o - | …), or give -o NAME.png")
+    }
+    package static func resultsIsTheManifest(_ path: String) -> GlsliceError {
+        GlsliceError(.usage, file: path, "--results names the manifest itself; give another file")
+    }
+    package static func resultsIsForeign(_ path: String) -> GlsliceError {
+        GlsliceError(.usage, file: path, "--results names a file that is not a glslice results file; refusing to overwrite it")
+    }
+
+    // MARK: Manifests and shards
+
+    package static func manifestLineTooLong(limit: Int) -> GlsliceError {
+        GlsliceError(.usage, "the line is longer than \(limit >> 20) MiB, the limit for one job")
+    }
+    package static func notJSON() -> GlsliceError { GlsliceError(.usage, "not valid JSON") }
+    package static func notAJSONObject() -> GlsliceError { GlsliceError(.usage, "each line must be a JSON object") }
+    /// A key or query parameter nobody reads (`what`: "key", "parameter").
+    package static func unknownKey(_ what: String, _ name: String, known: [String]) -> GlsliceError {
+        GlsliceError(.usage, "unknown \(what) '\(name)' (known: \(known.joined(separator: ", ")))" + didYouMean(name, known))
+    }
+    package static func givenTwice(_ what: String, _ name: String) -> GlsliceError {
+        GlsliceError(.usage, "\(what) '\(name)' is given twice")
+    }
+    package static func missingKey(_ key: String) -> GlsliceError { GlsliceError(.usage, "missing \"\(key)\"") }
+    package static func outsideOutputFolder(_ output: String, root: String) -> GlsliceError {
+        GlsliceError(.usage, "output '\(output)' is outside the output folder \(root); give --allow-outside-out-dir to allow it")
+    }
+    package static func sharedOutput(_ output: String, earlierLine: Int) -> GlsliceError {
+        GlsliceError(.usage, "output \(output) is also line \(earlierLine)'s output; each job needs its own")
+    }
+    package static func notAShard(_ text: String) -> GlsliceError {
+        GlsliceError(.usage, "shard must be K/N with 0 ≤ K < N, e.g. 0/4, got '\(text)'")
+    }
+    /// One of a pair of environment variables a scheduler sets together is missing.
+    package static func halfAnEnvironmentPair(set: String, missing: String, _ why: String) -> GlsliceError {
+        GlsliceError(.usage, "\(set) is set but \(missing) is not (\(why)); pass --shard K/N")
+    }
+    package static func environmentNotANumber(_ key: String, _ text: String) -> GlsliceError {
+        GlsliceError(.usage, "\(key) is '\(text)', not a whole number")
+    }
+    package static func irregularSlurmArray(id: Int, count: Int, minimum: Int, maximum: Int, step: Int) -> GlsliceError {
+        GlsliceError(.usage,
+            "the Slurm array is not a regular range (task \(id) of \(count) tasks from \(minimum) to \(maximum), step \(step)), "
+            + "so its tasks cannot be numbered 0…\(count - 1); submit it as --array=MIN-MAX[:STEP], e.g. --array=0-\(count - 1)")
+    }
+    package static func gpuIndex(_ text: String) -> GlsliceError {
+        GlsliceError(.usage, "GLSLICE_GPU must be an EGL device index (see glslice doctor), got '\(text)'")
+    }
+
+    // MARK: The server
+
+    package static func notABind(_ text: String) -> GlsliceError {
+        GlsliceError(.usage, "--bind must be HOST:PORT (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080), got '\(text)'")
+    }
+    package static func bindResolvesToNothing(_ host: String) -> GlsliceError {
+        GlsliceError(.usage, "--bind: '\(host)' resolves to no address")
+    }
+    package static func unresolvedBind(_ host: String, _ reason: String) -> GlsliceError {
+        GlsliceError(.usage, "--bind: cannot resolve '\(host)': \(reason)")
+    }
+    package static func notAHostName(_ name: String) -> GlsliceError {
+        GlsliceError(.usage, "--host-name must be a bare name (example.com, no port or scheme), got '\(name)'")
+    }
+    package static func publicWithoutKey(_ host: String, address: String) -> GlsliceError {
+        GlsliceError(.usage, "without --key-file the server listens on loopback only (127.0.0.1, ::1, localhost), not \(host) (\(address)); "
+            + "give --key-file K to require signed URLs, or --insecure-public to serve anyone")
+    }
+    package static func previewWithKey() -> GlsliceError {
+        GlsliceError(.usage, "the preview page asks for unsigned renders, so it cannot run with --key-file; run a second server on loopback without a key for previews")
+    }
+    package static func shortKey(_ bytes: Int, minimum: Int) -> GlsliceError {
+        GlsliceError(.usage, "the key is \(bytes) bytes; use at least \(minimum) (e.g. head -c 32 /dev/urandom | base64 > KEY)")
+    }
+    package static func notARenderURL(_ url: String) -> GlsliceError {
+        GlsliceError(.usage, "'\(url)' is not a render URL: its path must start with /render/")
+    }
+    /// `part`: "query" or "path".
+    package static func malformedEscape(_ url: String, in part: String) -> GlsliceError {
+        GlsliceError(.usage, "'\(url)' has a malformed %-escape in its \(part)")
+    }
+
+    // MARK: Commands
+
+    package static func notUTF8Argument(_ index: Int, shown: String) -> GlsliceError {
+        GlsliceError(.usage, "argument \(index) ('\(shown)') is not valid UTF-8; glslice needs UTF-8 file names (rename the file, or link it under a UTF-8 name)")
+    }
+    /// A first word that is no command: the nearest command offered, else the list.
+    package static func unknownCommand(_ word: String, commands: [String]) -> GlsliceError {
+        let nearest = didYouMean(word, commands)
+        return GlsliceError(.usage, "unknown command '\(word)'"
+                            + (nearest.isEmpty ? " (commands: \(commands.joined(separator: ", ")); see 'glslice --help')" : nearest))
+    }
+    package static func noSources() -> GlsliceError { GlsliceError(.usage, "give at least one source") }
+}
