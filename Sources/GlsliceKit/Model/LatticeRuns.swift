@@ -30,17 +30,15 @@ public struct LatticeRuns: Sendable, Equatable {
 
     /// Parses `x=A-B,C-D;y=E-F` (either axis may be left out, in either order).
     public init(parsing text: String) throws {
-        func refuse(_ why: String) -> GlsliceError {
-            UsageErrors.notALattice(why, got: text)
-        }
+        func refuse(_ fault: UsageErrors.LatticeFault) -> GlsliceError { UsageErrors.notALattice(fault, got: text) }
         var axes: [String: [Run]] = [:]
         for part in text.split(separator: ";", omittingEmptySubsequences: false) {
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = pair[0].trimmingCharacters(in: .whitespaces).lowercased()
-            guard pair.count == 2, name == "x" || name == "y" else { throw refuse("each part names an axis, x= or y=") }
-            guard axes[name] == nil else { throw refuse("\(name) is given twice") }
+            guard pair.count == 2, name == "x" || name == "y" else { throw refuse(.noAxis) }
+            guard axes[name] == nil else { throw refuse(.axisTwice(name)) }
             let runs = pair[1].split(separator: ",", omittingEmptySubsequences: false)
-            guard runs.count <= Self.maxRunsPerAxis else { throw refuse("more than \(Self.maxRunsPerAxis) runs along \(name)") }
+            guard runs.count <= Self.maxRunsPerAxis else { throw refuse(.tooManyRuns(name, Self.maxRunsPerAxis)) }
             var parsed: [Run] = []
             for run in runs {
                 // A leading '-' would be a negative number: split on the last '-' after the first character.
@@ -49,12 +47,12 @@ public struct LatticeRuns: Sendable, Equatable {
                       let start = Double(body[..<dash].trimmingCharacters(in: .whitespaces)),
                       let end = Double(body[body.index(after: dash)...].trimmingCharacters(in: .whitespaces)),
                       start.isFinite, end.isFinite else {
-                    throw refuse("each run is START-END")
+                    throw refuse(.notARun)
                 }
-                guard start >= 0 else { throw refuse("runs must not be negative") }
-                guard end > start else { throw refuse("a run must end after it starts") }
+                guard start >= 0 else { throw refuse(.negative) }
+                guard end > start else { throw refuse(.empty) }
                 if let last = parsed.last, start <= last.end {
-                    throw refuse("runs along \(name) must be in order and apart (touching runs are one run)")
+                    throw refuse(.outOfOrder(name))
                 }
                 parsed.append(Run(start: start, end: end))
             }

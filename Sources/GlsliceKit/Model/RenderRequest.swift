@@ -80,14 +80,14 @@ extension RenderRequest: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         var texts: [RequestOption: String] = [:]
-        texts[.size] = try c.flexibleText(.size, pair: true, "must be \"WxH\" or [W, H]")
-        texts[.pixels] = try c.flexibleText(.pixels, pair: true, "must be \"WxH\" or [W, H]")
-        texts[.scale] = try c.flexibleText(.scale, "must be a number or a string")
-        texts[.insets] = try c.flexibleText(.insets, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
+        texts[.size] = try c.flexibleText(.size, pair: true)
+        texts[.pixels] = try c.flexibleText(.pixels, pair: true)
+        texts[.scale] = try c.flexibleText(.scale)
+        texts[.insets] = try c.flexibleText(.insets, list: true)
         texts[.lattice] = try c.text(.lattice)
-        texts[.borderWidth] = try c.flexibleText(.borderWidth, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
-        texts[.outset] = try c.flexibleText(.outset, list: true, "must be \"T,L,B,R\", [T, L, B, R] or a number")
-        texts[.sourceScale] = try c.flexibleText(.sourceScale, "must be a number or a string")
+        texts[.borderWidth] = try c.flexibleText(.borderWidth, list: true)
+        texts[.outset] = try c.flexibleText(.outset, list: true)
+        texts[.sourceScale] = try c.flexibleText(.sourceScale)
         for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression, .small, .format] { texts[key] = try c.text(key) }
         texts[.center] = try c.flag(.center).map { $0 ? "true" : "false" }
         try self.init(texts: texts, style: .manifestKey)
@@ -172,7 +172,7 @@ extension KeyedDecodingContainer where Key == RequestOption {
 
     /// A value given as a string or as JSON numbers, turned into the
     /// command-line text: a number, `[W, H]` as `WxH` (`pair`), or a list as `a,b,c` (`list`).
-    func flexibleText(_ key: Key, pair: Bool = false, list: Bool = false, _ message: String) throws -> String? {
+    func flexibleText(_ key: Key, pair: Bool = false, list: Bool = false) throws -> String? {
         guard contains(key) else { return nil }
         if let text = try? decode(String.self, forKey: key) { return text }
         if !pair, let number = try? decode(Double.self, forKey: key) { return formatNumber(number) }

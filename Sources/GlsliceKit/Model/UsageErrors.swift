@@ -77,8 +77,21 @@ package enum UsageErrors {
     package static func notInsets(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be T,L,B,R (top, left, bottom, right in points), got '\(text)'")
     }
-    package static func notALattice(_ why: String, got text: String) -> GlsliceError {
-        GlsliceError(.usage, option: .lattice, "must be x=A-B,C-D;y=E-F (stretchable runs in points), \(why), got '\(text)'")
+    /// What is wrong with a `--lattice` text.
+    package enum LatticeFault {
+        case noAxis, axisTwice(String), tooManyRuns(String, Int), notARun, negative, empty, outOfOrder(String)
+    }
+    package static func notALattice(_ fault: LatticeFault, got text: String) -> GlsliceError {
+        let why = switch fault {
+        case .noAxis: "each part names an axis, x= or y="
+        case .axisTwice(let axis): "\(axis) is given twice"
+        case .tooManyRuns(let axis, let maximum): tooManyRuns(axis: axis, maximum: maximum).message
+        case .notARun: "each run is START-END"
+        case .negative: "runs must not be negative"
+        case .empty: "a run must end after it starts"
+        case .outOfOrder(let axis): "runs along \(axis) must be in order and apart (touching runs are one run)"
+        }
+        return GlsliceError(.usage, option: .lattice, "must be x=A-B,C-D;y=E-F (stretchable runs in points), \(why), got '\(text)'")
     }
     package static func latticeWithInsets() -> GlsliceError {
         GlsliceError(.usage, option: .lattice, "cannot be given with insets: both say where the caps are")
