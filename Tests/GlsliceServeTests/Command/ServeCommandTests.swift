@@ -23,7 +23,10 @@ import Testing
         defer { world.remove() }
         // Renders wait for this file (a failpoint), so the request is surely in flight at SIGTERM.
         let gate = world.folder.appendingPathComponent("gate")
-        let (process, err, port, seen) = try startServe(["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu"],
+        // A long drain: between SIGTERM and opening the gate this test waits (suspends) twice, and
+        // a loaded run may resume it only after the default 30 s drain has cut the answer off.
+        let (process, err, port, seen) = try startServe(["serve", "--root", world.root.path, "--bind", "127.0.0.1:0", "--backend", "cpu",
+                                                         "--drain-timeout", "600"],
                                                         environment: ["GLSLICE_RENDER_GATE": gate.path])
         // Before the world goes: a server still holding a render is killed, not left waiting.
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
@@ -115,7 +118,11 @@ import Testing
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
         var answer = answerSoFar
         kill(process.processIdentifier, SIGTERM)
-        try await Task.sleep(for: .seconds(1)) // the server drains while nothing is read
+        // The server drains while nothing is read. A blocking sleep, not `Task.sleep`: from SIGTERM
+        // on, the server waits at most --drain-timeout, and a suspended test may not be resumed for
+        // minutes while other suites' processes hold the test's threads (seen: the server had
+        // given up and exited 75 before this test ran again).
+        usleep(1_000_000)
         #expect(process.isRunning)
         answer.read(client, upTo: nil, seconds: 120)
         #expect(answer.complete, "\(answer.body) of \(answer.length) bytes")
