@@ -86,6 +86,15 @@ func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
     return true
 }
 
+/// Whether `body`, run on a thread of its own, returns true within `seconds`.
+/// For a call that blocks for good when the code under test fails to wake it:
+/// the test then fails instead of stalling the run (the thread stays blocked).
+func holdsWithin(seconds: Double = 10, _ body: @escaping @Sendable () -> Bool) -> Bool {
+    let result = Locked<Bool?>(nil)
+    Thread { let held = body(); result.withLock { $0 = held } }.start()
+    return waitUntil(seconds: seconds) { result.withLock { $0 } != nil } && result.withLock { $0 } == true
+}
+
 /// Runs one of Scripts/ with python3: its exit status and what it printed (stdout and stderr).
 func runScript(_ script: URL, _ arguments: [String] = []) throws -> (status: Int32, text: String) {
     let process = Process()

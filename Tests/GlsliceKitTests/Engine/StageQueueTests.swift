@@ -3,15 +3,16 @@ import Testing
 @testable import GlsliceKit
 
 /// The engine's queues and memory budget alone, without a batch around them.
-@Suite struct StageQueueTests {
+/// A queue or budget that fails to wake a waiter blocks its test for good: the time limit makes that a failure.
+@Suite(.timeLimit(.minutes(1))) struct StageQueueTests {
     @Test func cancelDropsWhatIsQueuedAndReturnsIt() {
         let queue = BoundedQueue<Int>(capacity: 8)
         for i in 0..<5 { #expect(queue.push(i)) }
         #expect(queue.pop() == 0)
         #expect(queue.cancel() == [1, 2, 3, 4]) // in order: the caller accounts for each
         #expect(!queue.push(5))
-        #expect(queue.pop() == nil)
-        #expect(queue.popBatch(limit: 4).isEmpty)
+        #expect(holdsWithin { queue.pop() == nil })
+        #expect(holdsWithin { queue.popBatch(limit: 4).isEmpty })
     }
 
     @Test func cancelWakesBlockedPushersAndPoppers() {
@@ -48,7 +49,11 @@ import Testing
         }
         producers.wait()
         queue.close()
-        consumers.wait()
+        // Every consumer must see the close (a popper left asleep would block `wait()` for good).
+        guard holdsWithin(seconds: 30, { consumers.wait(); return true }) else {
+            Issue.record("a consumer never saw the close")
+            return
+        }
         let all = seen.withLock { $0 }
         #expect(all.flatMap { $0 }.sorted() == (0..<4).flatMap { p in (0..<500).map { p * 1000 + $0 } })
         // Per consumer, each producer's items are increasing (FIFO is kept).
