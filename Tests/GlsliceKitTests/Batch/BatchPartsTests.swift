@@ -28,7 +28,8 @@ import Testing
 }
 
 /// The bounded queue between batch stages.
-/// A queue that fails to wake a waiter blocks its test for good: the time limit makes that a failure, not a stalled run.
+/// A wait that a missed wake-up would block for good runs through `holdsWithin`, so it fails
+/// instead of stalling the run; the time limit names any test that still blocks (it cannot unblock it).
 @Suite(.timeLimit(.minutes(1))) struct BoundedQueueTests {
     @Test func keepsOrderAndDrainsAfterClose() {
         let queue = BoundedQueue<Int>(capacity: 8)

@@ -3,7 +3,8 @@ import Testing
 @testable import GlsliceKit
 
 /// The engine's queues and memory budget alone, without a batch around them.
-/// A queue or budget that fails to wake a waiter blocks its test for good: the time limit makes that a failure.
+/// A wait that a missed wake-up would block for good runs through `holdsWithin`, so it fails
+/// instead of stalling the run; the time limit names any test that still blocks (it cannot unblock it).
 @Suite(.timeLimit(.minutes(1))) struct StageQueueTests {
     @Test func cancelDropsWhatIsQueuedAndReturnsIt() {
         let queue = BoundedQueue<Int>(capacity: 8)
