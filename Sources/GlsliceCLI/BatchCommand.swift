@@ -64,6 +64,9 @@ struct BatchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Decoded-source cache size in MiB (default 256).", valueName: "MiB"))
     var cacheMb: Int = 256
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("GPU memory in MiB the GPU backend holds at most: framebuffer, cell textures and read-back buffers (default 256; 16 or more).", valueName: "MiB"))
+    var gpuMb: Int = GPUMemory.defaultBudget >> 20
+
     @OptionGroup(title: "Backend and limits") var engine: EngineOptions
 
     func run() throws {
@@ -89,8 +92,12 @@ struct BatchCommand: ParsableCommand {
             return
         }
         options.shard = chosen
-        guard cacheMb > 0 else { throw UsageErrors.notPositive("--cache-mb") }
+        guard (1...1_048_576).contains(cacheMb) else { throw UsageErrors.outOfRange("--cache-mb", "1 to 1048576", got: cacheMb) }
         options.cacheBytes = cacheMb << 20
+        guard (GPUMemory.minimumBudget >> 20...1_048_576).contains(gpuMb) else {
+            throw UsageErrors.outOfRange("--gpu-mb", "\(GPUMemory.minimumBudget >> 20) to 1048576", got: gpuMb)
+        }
+        options.gpu.budgetBytes = gpuMb << 20
         options.limits = try engine.limits()
 
         // The total is counted only from a manifest that can be read twice (a

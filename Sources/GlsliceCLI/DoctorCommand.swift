@@ -119,10 +119,11 @@ struct DoctorCommand: ParsableCommand {
         print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
         if findings.auto.backend == "gpu" {
             let megapixels = Double(Backend.singleRenderGPUPixels) / 1e6
-            print("  with the CPU beside it in 'glslice batch' and 'glslice serve' (hybrid: both sides draw, the same bytes)")
+            print("  with the CPU beside it in 'glslice serve' (hybrid: both sides draw, the same bytes)")
             print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
         } else {
-            print("  (said here, and by 'glslice batch' before its first render; 'glslice render' says nothing and draws on the CPU)")
+            print("  (said here and by 'glslice serve'; 'glslice render' says nothing and draws on the CPU)")
         }
+        print("'glslice batch --backend auto' takes: cpu on every host (\(Backend.batchAutoFigures); --backend hybrid asks for both)")
     }
 }

@@ -47,7 +47,7 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard cases > 0 else { throw UsageErrors.notPositive("--cases") }
+        guard (1...10_000_000).contains(cases) else { throw UsageErrors.outOfRange("--cases", "1 to 10000000", got: cases) }
         let backend = try Backend.make(.gpu, device: gpuDevice(gpu))
         if !json { print("parity: \(cases) jobs, seed \(seed), cpu vs \(backend.description)") }
         let report = try Parity.run(cases: cases, seed: seed, candidate: backend)

@@ -33,12 +33,11 @@ struct PreviewCommand: ParsableCommand {
                                valueName: "N"))
     var maxMegapixels: Int = ContactSheet.defaultMaxPixels / 1_000_000
 
-    func validate() throws {
+    func run() throws {
+        // Checked here, not in `validate()`: ArgumentParser wraps what `validate()` throws
+        // in an error of its own, which would read as a bug (exit 70) instead of exit 64.
         guard !inputs.isEmpty else { throw UsageErrors.noSources() }
         guard (1...100_000).contains(maxMegapixels) else { throw UsageErrors.outOfRange("--max-megapixels", "1 to 100000", got: maxMegapixels) }
-    }
-
-    func run() throws {
         try refuseTerminalOutput(output)
         let sheet = try ContactSheet.make(paths: inputs, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
                                           runs: try lattice.map(LatticeRuns.init(parsing:)),

@@ -52,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("EGL device index to render on.", valueName: "N"))
     var gpu: Int?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("GPU memory in MiB the GPU thread holds at most: framebuffer, cell textures and read-back buffers (16 or more; /metrics shows glslice_gpu_bytes).", valueName: "MB"))
+    var gpuMb: Int = GPUMemory.defaultBudget >> 20
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Render threads, each with its own backend (the default is this machine's core count).", valueName: "N"))
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -95,11 +98,16 @@ struct ServeCommand: AsyncParsableCommand {
     var drainTimeout: Double = 30
 
     func run() async throws {
-        guard cacheMb >= 0 else { throw UsageErrors.outOfRange("--cache-mb", "0 or more", got: cacheMb) }
-        guard sourceCacheMb >= 0 else { throw UsageErrors.outOfRange("--source-cache-mb", "0 or more", got: sourceCacheMb) }
-        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else { throw UsageErrors.outOfRange("--timeout", "0 to 86400 seconds", got: timeout) }
+        // Bounded so that `<< 20` cannot overflow into a negative or zero cache (2^43 MiB did).
+        guard (0...1_048_576).contains(cacheMb) else { throw UsageErrors.outOfRange("--cache-mb", "0 to 1048576", got: cacheMb) }
+        guard (0...1_048_576).contains(sourceCacheMb) else {
+            throw UsageErrors.outOfRange("--source-cache-mb", "0 to 1048576", got: sourceCacheMb)
+        }
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw UsageErrors.outOfRange("--timeout", "more than 0 and at most 86400 seconds", got: timeout)
+        }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
-            throw UsageErrors.outOfRange("--idle-timeout", "0 to 86400 seconds", got: idleTimeout)
+            throw UsageErrors.outOfRange("--idle-timeout", "more than 0 and at most 86400 seconds", got: idleTimeout)
         }
         guard drainTimeout.isFinite, drainTimeout >= 0, drainTimeout <= 86_400 else {
             throw UsageErrors.outOfRange("--drain-timeout", "0 to 86400 seconds", got: drainTimeout)
@@ -115,6 +123,10 @@ struct ServeCommand: AsyncParsableCommand {
             accessLog: !noAccessLog, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             maxConnections: maxConnections, answerBytes: answerMb << 20, hostNames: hostName)
         settings.autoWebP = !noAutoWebp
+        guard (GPUMemory.minimumBudget >> 20...1_048_576).contains(gpuMb) else {
+            throw UsageErrors.outOfRange("--gpu-mb", "\(GPUMemory.minimumBudget >> 20) to 1048576", got: gpuMb)
+        }
+        settings.gpuBudgetBytes = gpuMb << 20
         let options = settings
         // Log lines go through a bounded buffer: a stderr nobody reads drops lines, never requests.
         let logBuffer = LogBuffer()

@@ -45,13 +45,20 @@ func oneLineForTerminal(_ text: String) -> String {
 /// The EGL device: `--gpu N`, else `GLSLICE_GPU`, else nil (hardware first).
 /// The environment is read here, in the command line, never inside the library.
 func gpuDevice(_ option: Int?) throws -> Int? {
-    if let option { return option }
+    if let option {
+        // Checked before any backend is opened, so it is refused even where the CPU draws.
+        guard (0...maxGPUIndex).contains(option) else { throw UsageErrors.outOfRange("--gpu", "0 to \(maxGPUIndex)", got: option) }
+        return option
+    }
     guard let text = ProcessInfo.processInfo.environment["GLSLICE_GPU"] else { return nil }
-    guard let index = Int(text) else {
+    guard let index = Int(text), (0...maxGPUIndex).contains(index) else {
         throw UsageErrors.gpuIndex(text)
     }
     return index
 }
+
+/// The largest EGL device index taken: no machine lists more devices.
+let maxGPUIndex = 255
 
 /// `GLSLICE_PBO=0|1`: forces the GPU readback through the pixel-pack ring or not (default: on hardware GPUs).
 func pixelPackRingSetting() -> Bool? {

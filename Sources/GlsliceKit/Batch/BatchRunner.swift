@@ -53,12 +53,15 @@ public final class BatchRunner: Sendable {
         try createOutputFolder()
         let results = try options.results.map { try ResultsLog(path: $0, append: options.resume, manifest: options.manifest) }
         var backendWarning: String?
-        let backend = try Backend.make(options.backend, device: options.device) { backendWarning = $0 }
+        let choice = Backend.batchChoice(options.backend)
+        let backend = try Backend.make(choice, device: options.device, gpuMemory: GPUMemory(budget: options.gpu.budgetBytes)) {
+            backendWarning = $0
+        }
         let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
                                      backend: backend.description, onError: onError, onProgress: onProgress)
         if let backendWarning { recorder.warnOnFirstRender(backendWarning, through: warn) }
         let start = Date()
-        let hybrid = Backend.drawsOnBoth(options.backend, openedGPU: backend.gpu != nil)
+        let hybrid = Backend.drawsOnBoth(choice, openedGPU: backend.gpu != nil)
         let drawnBy = run(reader: reader, recorder: recorder, drawer: backend.gpu.map { gpu in
             GPUDrawer(gpu: gpu, settings: options.gpu, budget: MemoryBudget(capacity: options.gpu.inFlightBytes),
                       recorder: recorder, times: times)
@@ -91,6 +94,8 @@ public final class BatchRunner: Sendable {
         let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
         let times = self.times
         let onCPU = drawer == nil
+        let gpuLimits = drawer?.limits
+        let stealing = hybrid && !onCPU
         let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in
             Self.read(reader, shard: options.shard, outputScope: outputScope, into: jobs, recorder: recorder)
         }
@@ -104,12 +109,19 @@ public final class BatchRunner: Sendable {
                 let ready = prepareStage.prepare(job)
                 times.add(.prepare, clock.now - start, items: 1)
                 guard let ready else { continue }
-                if onCPU { toEncode.push(EncodeWork(job: ready, drawing: .onCPU)) } else { toDraw.push(ready) }
+                let image = ready.prepared.source.image
+                if onCPU {
+                    toEncode.push(EncodeWork(job: ready, drawing: .onCPU))
+                } else if let refusal = gpuLimits?.refusal(sourceWidth: image.width, sourceHeight: image.height) {
+                    // Decided here, before a GL call: hybrid draws it on the CPU, so it never depends on which side took it.
+                    if stealing { toEncode.push(EncodeWork(job: ready, drawing: .onCPU)) } else { recorder.fail(ready.manifest, refusal, started: ready.started) }
+                } else {
+                    toDraw.push(ready)
+                }
             }
             if preparing.withLock({ $0 -= 1; return $0 == 0 }) { onCPU ? toEncode.close() : toDraw.close() }
         }
         let drawnBy = Locked(DrawnBy())
-        let stealing = hybrid && !onCPU
         let encode = WorkerThreads(count: workers, name: "glslice-encode") { _ in
             func encode(_ work: EncodeWork) {
                 probe?(.encode)

@@ -13,6 +13,8 @@ struct GPUDrawer: BatchDrawer {
     let times: StageTimes
     var banding = Banding()
 
+    var limits: GPUContext.GLLimits? { gpu.context.limits }
+
     /// Draws what `input` brings until it is closed and drained; pushes each output to `output`.
     func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws {
         let recorder = self.recorder

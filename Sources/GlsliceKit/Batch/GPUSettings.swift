@@ -6,9 +6,12 @@ package struct GPUSettings: Sendable {
     package var pixelPackRing: Bool?
     /// Bytes of drawn pixels allowed to wait for the encoders.
     package var inFlightBytes: Int
+    /// GPU memory the renderer is held to (`--gpu-mb`; see `GPUMemory`).
+    package var budgetBytes: Int
 
-    package init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20) {
+    package init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20, budgetBytes: Int = GPUMemory.defaultBudget) {
         self.pixelPackRing = pixelPackRing
         self.inFlightBytes = inFlightBytes
+        self.budgetBytes = budgetBytes
     }
 }

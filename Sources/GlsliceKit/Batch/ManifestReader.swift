@@ -67,6 +67,9 @@ package final class ManifestReader: Sendable {
             guard !text.isEmpty else {
                 throw UsageErrors.manifestLineTooLong(limit: Self.maxLineBytes)
             }
+            if let offset = Self.firstInvalidUTF8(text) {
+                throw UsageErrors.notUTF8(byteOffset: offset)
+            }
             let entry: ManifestEntry
             do {
                 entry = try JSONDecoder().decode(ManifestEntry.self, from: text)
@@ -74,6 +77,9 @@ package final class ManifestReader: Sendable {
                 throw error
             } catch {
                 throw UsageErrors.notJSON()
+            }
+            for (key, path) in [("input", entry.input), ("output", entry.output)] where path.utf8.contains(0) {
+                throw UsageErrors.nulInPath(key: key)
             }
             let (output, inside) = try place(entry.output)
             // The format is settled here, so that it is part of the job's digest.
@@ -88,11 +94,32 @@ package final class ManifestReader: Sendable {
         }
     }
 
+    /// The byte offset of the first byte that is not valid UTF-8, or nil.
+    static func firstInvalidUTF8(_ text: Data) -> Int? {
+        text.withUnsafeBytes { raw -> Int? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            // Fast path: plain ASCII, which nearly every manifest is.
+            if !bytes.contains(where: { $0 >= 0x80 }) { return nil }
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            var offset = 0
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): offset += UTF8.width(scalar)
+                case .emptyInput: return nil
+                case .error: return offset
+                }
+            }
+        }
+    }
+
     /// Only a line's output, placed as `job(line:text:)` places it, or nil for
     /// a line that has none: the duplicate check's read-ahead, which skips
     /// decoding the request (the main read reports what else is wrong).
     func output(text: Data) -> (output: String, inside: String?)? {
-        guard !text.isEmpty, let entry = try? JSONDecoder().decode(ManifestEntry.OutputOnly.self, from: text) else { return nil }
+        guard !text.isEmpty, Self.firstInvalidUTF8(text) == nil,
+              let entry = try? JSONDecoder().decode(ManifestEntry.OutputOnly.self, from: text),
+              !entry.output.utf8.contains(0) else { return nil }
         return try? place(entry.output)
     }
 

@@ -18,6 +18,9 @@ struct GPUBandWriter {
             let plan = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
             times.add(.draw, clock.now - start, items: 1)
             let size = job.size, stride = size.width * 4
+            // A band, drawn and read back, within its share of the GPU budget.
+            var banding = self.banding
+            banding.bandBytes = min(banding.bandBytes, gpu.memory.bandBytes(readBackSlots: ring?.count ?? 0))
             let rows = banding.rows(width: size.width, height: size.height, renderer: plan)
             var y = 0
             while y < size.height {

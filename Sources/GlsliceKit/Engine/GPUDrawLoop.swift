@@ -47,6 +47,7 @@ struct GPUDrawLoop<Item: Sendable> {
                 let stream = BandStream(depth: (ring?.count ?? 2) + 2)
                 deliver(item, .success(.stream(stream)))
                 GPUBandWriter(gpu: gpu, budget: budget, times: times, banding: banding).send(job(item), to: stream, ring: ring)
+                gpu.trimTextureCache()
             }
             ring?.poll()
             gpu.trimTextureCache()

@@ -19,6 +19,10 @@ package final class SharedGPUDrawer: Sendable {
     private let thread: WorkerThreads
     /// `gpu (RENDERER)`.
     package let description: String
+    /// What the GPU can draw: a caller checks a job against it before queuing it.
+    package let limits: GPUContext.GLLimits
+    /// The GPU memory its renderer holds (serve's `/metrics`).
+    package let memory: GPUMemory
     /// Busy time of the GPU thread (draw, draw-wait, read-back).
     package let times: StageTimes
 
@@ -31,9 +35,10 @@ package final class SharedGPUDrawer: Sendable {
     ///   - inFlightBytes: drawn pixels allowed to wait for their encoders.
     package init(device: Int?, acceptSoftware: Bool = true, gather: Duration = .milliseconds(2),
                 gap: Duration = .microseconds(200), inFlightBytes: Int = 512 << 20,
-                times: StageTimes = StageTimes()) throws {
+                memory: GPUMemory = GPUMemory(), times: StageTimes = StageTimes()) throws {
         self.times = times
-        let opened = Locked<Result<String, any Error>?>(nil)
+        self.memory = memory
+        let opened = Locked<Result<(String, GPUContext.GLLimits), any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let requests = self.requests
         thread = WorkerThreads(count: 1, name: "glslice-gpu") { _ in
@@ -42,8 +47,8 @@ package final class SharedGPUDrawer: Sendable {
                 let context = try GPUContext.make(device: device)
                 let verdict = Backend.autoVerdict(for: context)
                 guard acceptSoftware || verdict.useGPU else { throw Declined(reason: verdict.reason) }
-                gpu = try GPURenderer(context: context)
-                opened.withLock { $0 = .success("gpu (\(gpu.context.renderer))") }
+                gpu = try GPURenderer(context: context, memory: memory)
+                opened.withLock { $0 = .success(("gpu (\(gpu.context.renderer))", context.limits)) }
             } catch {
                 opened.withLock { $0 = .failure(error) }
                 ready.signal()
@@ -55,8 +60,9 @@ package final class SharedGPUDrawer: Sendable {
         }
         ready.wait()
         switch opened.withLock({ $0 }) {
-        case .success(let description)?:
+        case .success(let (description, limits))?:
             self.description = description
+            self.limits = limits
         case .failure(let error)?:
             thread.wait()
             throw error
@@ -69,16 +75,16 @@ package final class SharedGPUDrawer: Sendable {
     /// for `cpu`; for `auto`, a hardware GPU or none, `warn` saying why, with
     /// `Backend.autoVerdict`'s words. Whether the CPU draws beside it is
     /// `Backend.drawsOnBoth`.
-    package static func open(_ choice: BackendChoice, device: Int?, times: StageTimes,
+    package static func open(_ choice: BackendChoice, device: Int?, memory: GPUMemory = GPUMemory(), times: StageTimes,
                              warn: (String) -> Void) throws -> SharedGPUDrawer? {
         switch choice {
         case .cpu:
             return nil
         case .gpu, .hybrid:
-            return try SharedGPUDrawer(device: device, times: times)
+            return try SharedGPUDrawer(device: device, memory: memory, times: times)
         case .auto:
             do {
-                return try SharedGPUDrawer(device: device, acceptSoftware: false, times: times)
+                return try SharedGPUDrawer(device: device, acceptSoftware: false, memory: memory, times: times)
             } catch let declined as Declined {
                 warn(declined.reason)
             } catch {

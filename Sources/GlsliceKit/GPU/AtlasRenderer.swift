@@ -53,6 +53,12 @@ final class AtlasRenderer<Item> {
     func add(_ item: Item, size: PixelSize, upload: () throws -> GPURenderer.UploadedPlan) throws {
         // Two rows of the draw's taps texture per output.
         if (pending.count + 1) * 2 > renderer.maxTapRows { flush() }
+        if renderer.textureCacheOverBudget {
+            // Draw what is placed (its textures are then free to go) and trim, so
+            // many distinct sources in one gathering stay within the GPU budget.
+            flush()
+            renderer.trimTextureCache()
+        }
         var spot = shelf.place(size)
         if spot == nil {
             flush()

@@ -29,6 +29,15 @@ package final class GPUContext {
         package var maxTextureSize: Int
         package var maxRenderbufferSize: Int
         package var maxViewport: (width: Int, height: Int)
+
+        /// nil when a source of `width × height` can be drawn here; else the
+        /// refusal naming the limit. Known when the context opens, so a job is
+        /// sent to the side that can draw it before any GL call: hybrid gives
+        /// such a job to the CPU, and `--backend gpu` refuses it with these words.
+        package func refusal(sourceWidth width: Int, sourceHeight height: Int) -> GlsliceError? {
+            max(width, height) <= maxTextureSize ? nil
+                : InputErrors.sourceOverTextureLimit(width: width, height: height, limit: maxTextureSize)
+        }
     }
 
     /// One EGL device as `eglQueryDevicesEXT` lists it.

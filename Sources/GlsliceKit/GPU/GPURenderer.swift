@@ -11,6 +11,8 @@ import Shaders
 /// Not `Sendable`: one renderer, with its context, per rendering thread.
 package final class GPURenderer {
     package let context: GPUContext
+    /// The GPU memory held, and the budget it is held to.
+    package let memory: GPUMemory
     private let program: GLuint
     private let vertexArray: GLuint
     private let vertexBuffer: GLuint
@@ -42,8 +44,9 @@ package final class GPURenderer {
     var maxTapRows: Int { min(context.limits.maxTextureSize, 8192) }
     static let floatsPerVertex = attributes.reduce(0) { $0 + $1.size }
 
-    package init(context: GPUContext) throws {
+    package init(context: GPUContext, memory: GPUMemory = GPUMemory()) throws {
         self.context = context
+        self.memory = memory
         try context.makeCurrent()
         let program = try ShaderProgram.link(vertex: ShaderSource.vertex, fragment: ShaderSource.fragment)
         func location(_ name: String) throws -> GLint {
@@ -112,6 +115,9 @@ package final class GPURenderer {
             if !cached.isEmpty { glDeleteTextures(GLsizei(cached.count), cached) }
             glDeleteProgram(program)
         }
+        memory.set(.framebuffer, 0)
+        memory.add(.textures, -textureCacheBytes)
+        memory.set(.taps, 0)
     }
 
     /// Uploads the cells of `source` that `plan` draws. With a `sourceKey`
@@ -119,10 +125,7 @@ package final class GPURenderer {
     /// same source through a cache that `trimTextureCache` bounds.
     package func upload(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> UploadedPlan {
         try context.makeCurrent()
-        let largest = max(source.width, source.height)
-        guard largest <= context.limits.maxTextureSize else {
-            throw InputErrors.sourceOverTextureLimit(width: source.width, height: source.height, limit: context.limits.maxTextureSize)
-        }
+        if let refusal = context.limits.refusal(sourceWidth: source.width, sourceHeight: source.height) { throw refusal }
         return try UploadedPlan(renderer: self, plan: plan, source: source, sourceKey: sourceKey)
     }
 
@@ -132,17 +135,37 @@ package final class GPURenderer {
         var y: Range<Int>
     }
 
-    private var textureCache: [TextureKey: (name: GLuint, lastUse: UInt64)] = [:]
+    private var textureCache: [TextureKey: (name: GLuint, lastUse: UInt64, bytes: Int)] = [:]
     private var textureClock: UInt64 = 0
+    /// Bytes the cached textures hold.
+    private(set) var textureCacheBytes = 0
+    /// The most textures cached, whatever their bytes (each is a GL object).
+    static let maxCachedTextures = 512
 
-    /// Deletes the least recently used cached textures beyond `limit`. Call it
-    /// only when no prepared job that still has to draw uses the cache.
-    func trimTextureCache(limit: Int = 512) {
-        guard textureCache.count > limit, (try? context.makeCurrent()) != nil else { return }
-        let victims = textureCache.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(textureCache.count - limit)
-        let names = victims.map(\.value.name)
+    /// Whether the cache holds more than its share of the GPU budget, so the
+    /// caller should finish its draws and `trimTextureCache`.
+    var textureCacheOverBudget: Bool {
+        textureCacheBytes > memory.textureBytes || textureCache.count > Self.maxCachedTextures
+    }
+
+    /// Deletes the least recently used cached textures until the cache is within
+    /// its bytes (half the GPU budget) and its count. Call it only when no
+    /// prepared job that still has to draw uses the cache.
+    func trimTextureCache() {
+        guard textureCacheOverBudget, (try? context.makeCurrent()) != nil else { return }
+        var victims: [TextureKey] = [], names: [GLuint] = []
+        var bytes = textureCacheBytes, count = textureCache.count
+        for (key, entry) in textureCache.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+            guard bytes > memory.textureBytes || count > Self.maxCachedTextures else { break }
+            victims.append(key)
+            names.append(entry.name)
+            bytes -= entry.bytes
+            count -= 1
+        }
         glDeleteTextures(GLsizei(names.count), names)
-        for victim in victims { textureCache[victim.key] = nil }
+        for victim in victims { textureCache[victim] = nil }
+        memory.add(.textures, bytes - textureCacheBytes)
+        textureCacheBytes = bytes
     }
 
     /// A texture holding `rect` of `source`: from the
@@ -152,9 +175,10 @@ package final class GPURenderer {
         textureClock += 1
         let key = sourceKey.map { TextureKey(source: $0, x: rect.x, y: rect.y) }
         if let key, let hit = textureCache[key] {
-            textureCache[key] = (hit.name, textureClock)
+            textureCache[key] = (hit.name, textureClock, hit.bytes)
             return (hit.name, false)
         }
+        let bytes = rect.x.count * rect.y.count * 4
         var texture: GLuint = 0
         try GLCheck.gl("glGenTextures") { glGenTextures(1, &texture) }
         do {
@@ -189,8 +213,10 @@ package final class GPURenderer {
             glDeleteTextures(1, &texture)
             throw error
         }
+        memory.add(.textures, bytes)
         if let key {
-            textureCache[key] = (texture, textureClock)
+            textureCache[key] = (texture, textureClock, bytes)
+            textureCacheBytes += bytes
             return (texture, false)
         }
         return (texture, true)
@@ -203,6 +229,7 @@ package final class GPURenderer {
         let textures: [GLuint]
         /// The textures this job made and deletes (the rest belong to the cache).
         private let owned: [GLuint]
+        private let ownedBytes: Int
         /// Per cell: the texture index and the pieces to draw.
         let draws: [(texture: Int, cell: CellPlan)]
 
@@ -212,6 +239,7 @@ package final class GPURenderer {
             var draws: [(Int, CellPlan)] = []
             var textures: [GLuint] = []
             var owned: [GLuint] = []
+            var ownedBytes = 0
             do {
                 for cell in plan.cells {
                     // A transparent cell is the cleared framebuffer; a one-colour cell needs one texel, not its whole rect.
@@ -220,15 +248,20 @@ package final class GPURenderer {
                     if cell.fill != nil { rect = (rect.x.lowerBound..<rect.x.lowerBound + 1, rect.y.lowerBound..<rect.y.lowerBound + 1) }
                     let texture = try renderer.texture(source: source, sourceKey: sourceKey, rect: rect)
                     textures.append(texture.name)
-                    if texture.owned { owned.append(texture.name) }
+                    if texture.owned {
+                        owned.append(texture.name)
+                        ownedBytes += rect.x.count * rect.y.count * 4
+                    }
                     draws.append((textures.count - 1, cell))
                 }
             } catch {
                 if !owned.isEmpty { glDeleteTextures(GLsizei(owned.count), owned) }
+                renderer.memory.add(.textures, -ownedBytes)
                 throw error
             }
             self.textures = textures
             self.owned = owned
+            self.ownedBytes = ownedBytes
             self.draws = draws
         }
 
@@ -236,6 +269,7 @@ package final class GPURenderer {
             if !owned.isEmpty, (try? renderer.context.makeCurrent()) != nil {
                 glDeleteTextures(GLsizei(owned.count), owned)
             }
+            renderer.memory.add(.textures, -ownedBytes)
         }
 
         /// Rows per band that fit the framebuffer limits.
@@ -308,6 +342,7 @@ package final class GPURenderer {
             throw InternalErrors.overGPULimit("taps of \(list.tapWidth)x\(list.tapRows.count)", limit: "\(context.limits.maxTextureSize)")
         }
         let taps = list.tapTexels()
+        memory.set(.taps, taps.count * 4)
         try GLCheck.gl("glActiveTexture(taps)") { glActiveTexture(GLenum(GL_TEXTURE1)) }
         try taps.withUnsafeBytes { raw in
             try GLCheck.gl("glTexImage2D(taps)") {
@@ -327,14 +362,21 @@ package final class GPURenderer {
         }
     }
 
-    /// Keeps one renderbuffer at least `width × height`, growing it as needed.
+    /// Keeps one renderbuffer of at least `width × height`, sized for the draw at
+    /// hand: it grows to the union of its draws only while that stays small (atlases
+    /// of varying shapes then share one), and is made anew, smaller, after a large
+    /// draw. (Growing to the union of `40000x1` and `1x40000` held 1 GiB.)
     func ensureFramebuffer(width: Int, height: Int) throws {
         try GLCheck.gl("glBindFramebuffer") { glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer) }
-        if renderbuffer != 0 && renderbufferSize.width >= width && renderbufferSize.height >= height { return }
+        let current = renderbufferSize
+        let fits = current.width >= width && current.height >= height
+        let needed = width * height * 4
+        if renderbuffer != 0 && fits && GPUMemory.keeps(capacity: current.width * current.height * 4, needed: needed) { return }
         if renderbuffer == 0 {
             try GLCheck.gl("glGenRenderbuffers") { glGenRenderbuffers(1, &renderbuffer) }
         }
-        let size = (max(width, renderbufferSize.width), max(height, renderbufferSize.height))
+        let union = (max(width, current.width), max(height, current.height))
+        let size = union.0 * union.1 * 4 <= max(4 << 20, 2 * needed) ? union : (width, height)
         try GLCheck.gl("glBindRenderbuffer") { glBindRenderbuffer(GLenum(GL_RENDERBUFFER), renderbuffer) }
         try GLCheck.gl("glRenderbufferStorage") {
             glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(size.0), GLsizei(size.1))
@@ -347,6 +389,7 @@ package final class GPURenderer {
             throw InternalErrors.framebufferIncomplete(UInt32(status), width: Int(size.0), height: Int(size.1))
         }
         renderbufferSize = size
+        memory.set(.framebuffer, size.0 * size.1 * 4)
     }
 }
 

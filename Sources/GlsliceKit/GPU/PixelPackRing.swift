@@ -63,9 +63,11 @@ final class PixelPackRing {
         defer { times?.add(.readBack, clock.now - start) }
         try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
         defer { glBindBuffer(target, 0) }
-        if capacities[slot] < bytes {
+        // Sized for this read: a slot made large for one band shrinks back on its next smaller read.
+        if !GPUMemory.keeps(capacity: capacities[slot], needed: bytes) {
             try GLCheck.gl("glBufferData(GL_PIXEL_PACK_BUFFER)") { glBufferData(target, bytes, nil, GLenum(GL_STREAM_READ)) }
             capacities[slot] = bytes
+            renderer.memory.set(.readBack, capacities.reduce(0, +))
         }
         try renderer.readPixels(width: width, height: height, rowLength: width, into: nil)
         guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {

@@ -74,7 +74,7 @@ package enum InputErrors {
                      "no resizable area along \(axis): the caps fill the source but the output is \(formatNumber(longer)) px longer")
     }
     package static func sourceOverTextureLimit(width: Int, height: Int, limit: Int) -> GlsliceError {
-        GlsliceError(.badInput, "source is \(width)x\(height) px, above this GPU's texture limit of \(limit)")
+        GlsliceError(.badInput, "source is \(width)x\(height) px, above this GPU's texture limit of \(limit) (--backend cpu or hybrid draws it)")
     }
 
     // MARK: Nine-patch markers (in aapt2's words where aapt2 has them)

@@ -160,6 +160,14 @@ package enum UsageErrors {
         GlsliceError(.usage, "the line is longer than \(limit >> 20) MiB, the limit for one job")
     }
     package static func notJSON() -> GlsliceError { GlsliceError(.usage, "not valid JSON") }
+    /// JSON is UTF-8 (RFC 8259 §8.1); `offset` counts bytes from the line's start.
+    package static func notUTF8(byteOffset offset: Int) -> GlsliceError {
+        GlsliceError(.usage, "not valid UTF-8 at byte \(offset) of the line (JSON must be UTF-8)")
+    }
+    /// The kernel ends a path at its first NUL, so the file written would not be the one named.
+    package static func nulInPath(key: String) -> GlsliceError {
+        GlsliceError(.usage, "\"\(key)\" holds a NUL character (\\u0000), which no file name can")
+    }
     package static func notAJSONObject() -> GlsliceError { GlsliceError(.usage, "each line must be a JSON object") }
     /// A key or query parameter nobody reads (`what`: "key", "parameter").
     package static func unknownKey(_ what: String, _ name: String, known: [String]) -> GlsliceError {

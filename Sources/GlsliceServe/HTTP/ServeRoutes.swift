@@ -19,11 +19,28 @@ struct ServeRoutes: Sendable {
             collection.on(RouterPath(pattern), method: method, use: handler)
             table.record(method, pattern)
         }
+        /// GET, and HEAD with the same status and headers and no body (RFC 9110 §9.1:
+        /// a server supports HEAD wherever it supports GET; load balancers probe with it).
         func get(_ pattern: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+            on(.get, pattern, handler)
+            on(.head, pattern) { request, context in
+                Self.headOnly(try await handler(request, context))
+            }
+        }
+        /// A GET route whose HEAD answer is worked out by a handler of its own (`/render`).
+        func getOnly(_ pattern: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
             on(.get, pattern, handler)
         }
         func head(_ pattern: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
             on(.head, pattern, handler)
+        }
+        /// `response` without its body, its length kept in Content-Length.
+        static func headOnly(_ response: Response) -> Response {
+            var head = Response(status: response.status, headers: response.headers)
+            if let length = response.body.contentLength, head.headers[.contentLength] == nil {
+                head.headers[.contentLength] = String(length)
+            }
+            return head
         }
         func post(_ pattern: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
             on(.post, pattern, handler)
@@ -40,10 +57,11 @@ struct ServeRoutes: Sendable {
         let server = self.server
         routes.get("/healthz") { _, _ in server.health() }
         routes.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            server.service.updateGauges()
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: server.metrics.text())))
         }
-        routes.get("/render/**") { request, _ in
+        routes.getOnly("/render/**") { request, _ in
             await server.respond(to: request)
         }
         // What a CDN or `curl -I` asks: the same status and headers, no body (and no share of --answer-mb).

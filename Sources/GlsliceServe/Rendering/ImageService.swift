@@ -45,7 +45,8 @@ final class ImageService: Sendable {
         self.answers = answers
         self.metrics = metrics
         self.beforeRender = beforeRender
-        let gpu = try SharedGPUDrawer.open(options.backend, device: options.device, times: metrics.stageTimes, warn: warn)
+        let gpu = try SharedGPUDrawer.open(options.backend, device: options.device, memory: GPUMemory(budget: options.gpuBudgetBytes),
+                                           times: metrics.stageTimes, warn: warn)
         self.gpu = gpu
         drawsOnBoth = Backend.drawsOnBoth(options.backend, openedGPU: gpu != nil)
         backendDescription = (gpu?.description ?? "cpu") + (drawsOnBoth ? " and cpu (hybrid)" : "")
@@ -139,7 +140,14 @@ final class ImageService: Sendable {
         } catch {
             return fail(key: key, id: id, error, file: file)
         }
-        guard let gpu, !(drawsOnBoth && atGPU.withLock({ $0 }) >= pool.workers) else {
+        let image = job.source.image
+        let refusal = gpu?.limits.refusal(sourceWidth: image.width, sourceHeight: image.height)
+        if let refusal, !drawsOnBoth { // --backend gpu: refused before a GL call, whichever thread took it
+            answers.releaseEncoding(held)
+            return fail(key: key, id: id, refusal, file: file)
+        }
+        // Hybrid draws what the GPU cannot take on the CPU, so a URL never succeeds or fails by chance.
+        guard let gpu, refusal == nil, !(drawsOnBoth && atGPU.withLock({ $0 }) >= pool.workers) else {
             return encode(job, digest: digest, drawing: .onCPU, key: key, id: id, file: file, started: started, held: held)
         }
         // The render thread goes back to the pool while the job waits for the GPU thread;
@@ -189,10 +197,12 @@ final class ImageService: Sendable {
         flights.finish(key, id: id, .failure(Refusal(error, file: file, root: options.root)))
     }
 
-    private func updateGauges() {
+    /// Sets the gauges from what is held now (also before `/metrics` is answered, so GPU bytes are current).
+    func updateGauges() {
         let load = self.load
         metrics.queueDepth.set(Double(load.queued))
         metrics.rendersRunning.set(Double(load.running))
         metrics.cacheBytes.set(Double(cache.stats.bytes))
+        metrics.gpuBytes.set(Double(gpu?.memory.bytes ?? 0))
     }
 }

@@ -11,29 +11,41 @@ final class RequestMemo: Sendable {
         var stamps: [FileStamp]
     }
 
-    /// Keys held before the memo starts again: a bound, not an LRU.
-    static let capacity = 100_000
+    /// Bytes of keys, digests and stamps held before the memo starts again: a
+    /// bound, not an LRU. In bytes, not keys: 100,000 URLs with the longest
+    /// allowed `lattice` held 320 MiB under a bound of 100,000 keys.
+    static let capacityBytes = 16 << 20
 
     private let scope: FileScope
-    private let entries = Locked<[String: Entry]>([:])
+    private let entries = Locked<(table: [String: Entry], bytes: Int)>(([:], 0))
 
     init(scope: FileScope) { self.scope = scope }
 
     /// The entry for `key` while every file it stamped is unchanged.
     func entry(for key: String) -> Entry? {
-        guard let entry = entries.withLock({ $0[key] }) else { return nil }
+        guard let entry = entries.withLock({ $0.table[key] }) else { return nil }
         return entry.stamps.allSatisfy { $0.isCurrent(in: scope) } ? entry : nil
     }
 
     func remember(_ key: String, _ entry: Entry) {
+        let bytes = Self.bytes(key, entry)
         entries.withLock { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = entry
+            if entries.bytes + bytes > Self.capacityBytes {
+                // Its table's storage goes too, so memory after a reset is back near empty.
+                entries = ([:], 0)
+            }
+            if let old = entries.table.updateValue(entry, forKey: key) { entries.bytes -= Self.bytes(key, old) }
+            entries.bytes += bytes
         }
     }
 
+    /// What one entry holds, near enough: its strings' bytes, its stamps and the table's overhead.
+    static func bytes(_ key: String, _ entry: Entry) -> Int {
+        96 + key.utf8.count + entry.digest.utf8.count + entry.stamps.reduce(0) { $0 + 64 + $1.path.utf8.count }
+    }
+
     /// Keys held and the file stamps they keep, all told.
-    var size: (keys: Int, stamps: Int) {
-        entries.withLock { ($0.count, $0.values.reduce(0) { $0 + $1.stamps.count }) }
+    var size: (keys: Int, stamps: Int, bytes: Int) {
+        entries.withLock { ($0.table.count, $0.table.values.reduce(0) { $0 + $1.stamps.count }, $0.bytes) }
     }
 }

@@ -41,6 +41,8 @@ public struct ServeOptions: Sendable {
     /// Answer lossless WebP to a render URL without `format` whose `Accept` names
     /// `image/webp` (imgproxy's `IMGPROXY_AUTO_WEBP`); off, such URLs get PNG.
     public var autoWebP = true
+    /// GPU memory the shared GPU thread's renderer is held to (`--gpu-mb`).
+    public var gpuBudgetBytes = 256 << 20
 
     /// Connections: below the file-descriptor limit, with room for sources and logs.
     public static var defaultMaxConnections: Int {

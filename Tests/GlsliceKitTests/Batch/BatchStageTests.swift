@@ -17,8 +17,12 @@ final class FakeDrawer: BatchDrawer, @unchecked Sendable {
     /// Paint each output one colour of its own (`colour(for:)`) instead of
     /// rendering it: a file then shows whether it holds this drawer's pixels.
     let paint: Bool
+    /// What it says it can draw (nil: anything), as a GPU's limits say.
+    let limits: GPUContext.GLLimits?
 
-    init(budget: MemoryBudget? = nil, bandRows: Int = 0, delay: Duration = .zero, paint: Bool = false) {
+    init(budget: MemoryBudget? = nil, bandRows: Int = 0, delay: Duration = .zero, paint: Bool = false,
+         limits: GPUContext.GLLimits? = nil) {
+        self.limits = limits
         self.budget = budget
         self.bandRows = bandRows
         self.delay = delay
