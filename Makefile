@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory time-tool fixtures clean
+.PHONY: readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -81,10 +81,12 @@ bench-serve: setup
 # `glslice serve` for 10 minutes at 64 connections (wrk's mix of renders, previews and bad
 # requests, slow readers, idle and half-sent connections), RSS every 10 s; fails when RSS
 # after the first minute leaves 10% of its level then (Scripts/soak-serve.py; SOAK_SECONDS=600).
+# SOAK_BACKEND=gpu serves on the GPU and adds wide, tall and many-source URLs.
+SOAK_BACKEND ?= cpu
 soak-serve: setup
 	@$(MAKE) --no-print-directory install-missing PACKAGES="wrk"
 	@mkdir -p out
-	set -o pipefail; python3 Scripts/soak-serve.py $(GLSLICE) | tee out/soak-serve.txt
+	set -o pipefail; SOAK_BACKEND=$(SOAK_BACKEND) python3 Scripts/soak-serve.py $(GLSLICE) | tee out/soak-serve-$(SOAK_BACKEND).txt
 
 # A single-node Slurm cluster on this machine (as root): three array shapes over one
 # manifest must render every job once, byte-identical to one machine (Scripts/test-slurm.sh).
@@ -134,6 +136,13 @@ bench-memory: setup time-tool
 # limit, two and three concurrent WebPs by name and by Accept (Scripts/bench-serve-memory.py).
 bench-serve-memory: setup
 	python3 Scripts/bench-serve-memory.py $(GLSLICE)
+
+# GPU memory under hostile shapes (issue 39): serve's RSS after 40000x1 then 1x40000 on the
+# GPU, 30 insets-only URLs on one 3000² source, hybrid with 20 jobs past the GPU's texture
+# limit among 40 (RUNS=10 runs), a batch's peak RSS (Scripts/bench-gpu-memory.py).
+bench-gpu-memory: setup time-tool
+	@mkdir -p out
+	set -o pipefail; python3 Scripts/bench-gpu-memory.py $(GLSLICE) | tee out/bench-gpu-memory.txt
 
 # /usr/bin/time -v measures peak RSS in the benchmarks (Debian package `time`).
 time-tool:

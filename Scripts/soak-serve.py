@@ -12,6 +12,11 @@ The 64 connections are:
 RSS (VmRSS) is sampled every 10 s. The soak passes when every sample after the
 first minute is within 10% of the sample at 60 s, wrk saw no socket errors, and
 no answer was a 5xx other than 503. SOAK_SECONDS changes 600.
+
+SOAK_BACKEND=gpu (or hybrid) serves with that backend, and adds to each cycle what
+holds GPU memory: a wide output (up to 40000x1), a tall one (up to 1x40000), and
+64x64 renders of 24 distinct 1500² noise sources whose insets differ (each uploads
+its own cells). glslice_gpu_bytes from /metrics is reported with the RSS.
 """
 import os
 import re
@@ -28,6 +33,9 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GLSLICE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/glslice"))
 SECONDS = int(os.environ.get("SOAK_SECONDS", "600"))
+BACKEND = os.environ.get("SOAK_BACKEND", "cpu")
+GPU_MIX = BACKEND != "cpu"
+NOISE_SOURCES, NOISE_SIDE = 24, 1500
 WRK_CONNECTIONS, SLOW, IDLE = 56, 4, 4
 
 SOURCES = [("button@2x.png", "insets=14,12,14,12"), ("panel.png", "insets=8"), ("texture.png", "insets=6&mode=tile"),
@@ -48,7 +56,26 @@ def mix():
             render += 1
         out += ["/preview/sources", "/preview/info/bubble.9.png", "/preview/info/button.imageset?scale=2",
                 "/render/panel.png?size=0x0", "/render/missing.png?size=40x40", "/render/..%2f..%2fetc%2fpasswd?size=9x9"]
+        if GPU_MIX:
+            out += [f"/render/panel.png?pixels={20000 + cycle * 97 % 20000}x1&insets=8",
+                    f"/render/panel.png?pixels=1x{20000 + cycle * 89 % 20000}&insets=8"]
+            out += [f"/render/noise-{(cycle * 3 + k) % NOISE_SOURCES}.png?pixels=64x64&insets={1 + (cycle + k) % 40}" for k in range(3)]
     return out
+
+
+def noise_png(path, side, seed):
+    """An opaque noise PNG, written with zlib (no pixel repeats, so every cell is its own texture)."""
+    import random
+    import struct
+    import zlib
+    rng = random.Random(seed)
+    row = lambda: b"\0" + rng.randbytes(side * 3)
+    raw = b"".join(row() for _ in range(side))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
 
 
 def lua(paths):
@@ -68,6 +95,15 @@ def rss_mib(pid):
     with open(f"/proc/{pid}/status") as status:
         text = status.read()
     return int(re.search(r"VmRSS:\s+(\d+) kB", text).group(1)) / 1024, int(re.search(r"VmHWM:\s+(\d+) kB", text).group(1)) / 1024
+
+
+def gpu_mib(port):
+    try:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30).read().decode()
+    except OSError:
+        return float("nan")
+    match = re.search(r"^glslice_gpu_bytes (\S+)", text, re.M)
+    return float(match.group(1)) / (1 << 20) if match else float("nan")
 
 
 def metrics(port):
@@ -124,11 +160,14 @@ def main():
     work = tempfile.mkdtemp(prefix="glslice-soak-")
     root = os.path.join(work, "root")
     shutil.copytree(os.path.join(ROOT, "Fixtures"), root, ignore=shutil.ignore_patterns("bad", "pngsuite"))
+    if GPU_MIX:
+        for index in range(NOISE_SOURCES):
+            noise_png(os.path.join(root, f"noise-{index}.png"), NOISE_SIDE, index)
     script = os.path.join(work, "mix.lua")
     with open(script, "w") as f:
         f.write(lua(mix()))
     log = open(os.path.join(work, "serve.log"), "w")
-    proc = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", "cpu", "--queue", "256"],
+    proc = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", BACKEND, "--queue", "256"],
                             stderr=subprocess.PIPE, text=True)
     seen = ""
     while True:
@@ -154,7 +193,7 @@ def main():
     samples = []
     while wrk.poll() is None:
         elapsed = time.time() - start
-        samples.append((round(elapsed), *rss_mib(proc.pid)))
+        samples.append((round(elapsed), *rss_mib(proc.pid), gpu_mib(port) if GPU_MIX else 0.0))
         time.sleep(max(0, 10 * len(samples) - (time.time() - start)))
     out = wrk.stdout.read()
     stop.set()
@@ -169,17 +208,19 @@ def main():
     socket_errors = re.search(r"Socket errors: (.*)", out)
     total = sum(by_status.values())
     server_errors = sum(n for s, n in by_status.items() if s.startswith("5") and s != "503")
-    base = next((rss for t, rss, _ in samples if t >= 60), samples[-1][1])
-    after = [rss for t, rss, _ in samples if t > 60]
+    base = next((rss for t, rss, _, _ in samples if t >= 60), samples[-1][1])
+    after = [rss for t, rss, _, _ in samples if t > 60]
     worst = max((abs(rss - base) / base for rss in after), default=0)
-    print(f"## serve soak: {SECONDS} s, {WRK_CONNECTIONS} wrk + {SLOW} slow readers + {IDLE} idle/half-sent connections\n")
+    print(f"## serve soak (--backend {BACKEND}{', wide, tall and many-source URLs' if GPU_MIX else ''}): {SECONDS} s, {WRK_CONNECTIONS} wrk + {SLOW} slow readers + {IDLE} idle/half-sent connections\n")
     print(f"- requests/s (wrk): {rate.group(1) if rate else '?'}; answers by status (server): "
           + ", ".join(f"{s}: {n}" for s, n in sorted(by_status.items())) + f" (total {total})")
     print(f"- wrk socket errors: {socket_errors.group(1) if socket_errors else 'none'}; 5xx other than 503: {server_errors}")
     print(f"- slow readers: {counts['slow_answers']} answers, {counts['slow_bytes']} bytes read, {counts['slow_errors']} errors; "
           f"idle/half-sent connections closed by the server: {counts['idle_closed']}")
     print(f"- server exit after SIGTERM: {status}")
-    print(f"- RSS MiB every 10 s: " + ", ".join(f"{t}s {rss:.0f}" for t, rss, _ in samples))
+    print(f"- RSS MiB every 10 s: " + ", ".join(f"{t}s {rss:.0f}" for t, rss, _, _ in samples))
+    if GPU_MIX:
+        print(f"- GPU MiB held (glslice_gpu_bytes) every 10 s: " + ", ".join(f"{t}s {gpu:.0f}" for t, _, _, gpu in samples))
     print(f"- peak RSS (VmHWM) {samples[-1][2]:.0f} MiB; after the first minute RSS stays within {worst * 100:.1f}% of {base:.0f} MiB")
     ok = worst <= 0.10 and not socket_errors and server_errors == 0 and status == 0
     print(f"\nsoak-serve: {'PASS' if ok else 'FAIL'}")

@@ -114,10 +114,7 @@ struct BatchCommand: ParsableCommand {
             progress?.update(done: count)
         }
         let summary = try withExtendedLifetime(interrupt) {
-            try runner.run { words in
-                progress?.clear()
-                warn(words)
-            }
+            try runner.run()
         }
         progress?.clear()
         if json {

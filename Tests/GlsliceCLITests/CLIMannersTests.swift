@@ -90,22 +90,4 @@ import GlsliceKit
         try webp.prefix(webp.count - 10).write(to: folder.appendingPathComponent("a.webp"))
         #expect(try batch().contains("1 rendered, 2 skipped"))
     }
-
-    /// The backend's warning (auto on llvmpipe) is for a batch that renders:
-    /// none when every job is skipped or fails.
-    @Test func backendWarningOnlyWhenAJobRenders() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let manifest = folder.appendingPathComponent("jobs.jsonl")
-        try #"{"input": "missing.png", "output": "x.png", "pixels": "10x10"}"# .write(to: manifest, atomically: true, encoding: .utf8)
-        let failing = try glslice(["batch", manifest.path], in: folder)
-        #expect(failing.status == 1)
-        #expect(!failing.stderr.contains("warning:"), "\(failing.stderr)")
-        let panel = fixtures.appendingPathComponent("panel.png").path
-        try #"{"input": "\#(panel)", "output": "p.png", "pixels": "40x40", "insets": "8"}"# .write(to: manifest, atomically: true, encoding: .utf8)
-        #expect(try glslice(["batch", manifest.path], in: folder).status == 0)
-        let skipped = try glslice(["batch", manifest.path, "--resume"], in: folder)
-        #expect(skipped.status == 0 && skipped.stderr.contains("0 rendered, 1 skipped"), "\(skipped.stderr)")
-        #expect(!skipped.stderr.contains("warning:"), "\(skipped.stderr)")
-    }
 }

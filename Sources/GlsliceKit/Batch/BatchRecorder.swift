@@ -14,13 +14,6 @@ final class BatchRecorder: Sendable {
         var results: ResultsLog?
         /// Set once a results line could not be written (a full disk): said once, and the batch fails.
         var resultsFailed = false
-        /// Said before the first job that renders (the backend's warning): nothing, when every job is skipped or fails.
-        var firstRenderWarning: (words: String, say: @Sendable (String) -> Void)?
-    }
-
-    /// Says `words` through `say` when the first job renders, if one does.
-    func warnOnFirstRender(_ words: String, through say: @escaping @Sendable (String) -> Void) {
-        state.withLock { $0.firstRenderWarning = (words, say) }
     }
 
     init(manifest: String, results: ResultsLog?, resultsPath: String?, backend: String,
@@ -52,9 +45,6 @@ final class BatchRecorder: Sendable {
     }
 
     func succeed(_ job: BatchJob, bytes: Int) {
-        if let warning = state.withLock({ state in defer { state.firstRenderWarning = nil }; return state.firstRenderWarning }) {
-            warning.say(warning.words)
-        }
         record(JobResult(line: job.manifest.line, output: job.output, status: .ok, error: nil,
                          milliseconds: Date().timeIntervalSince(job.started) * 1000, bytes: bytes,
                          ninePatch: job.ninePatch))

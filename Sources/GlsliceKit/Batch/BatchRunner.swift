@@ -45,21 +45,17 @@ public final class BatchRunner: Sendable {
         return count
     }
 
-    /// - Parameter warn: told of the backend's warning (`auto` on llvmpipe)
-    ///   just before the first job renders; not when every job is skipped or fails.
-    public func run(warn: @escaping @Sendable (String) -> Void = { _ in }) throws -> BatchSummary {
+    /// Runs the manifest. `auto` is the CPU here (`Backend.batchChoice`), so
+    /// no backend is ever fallen back from, and nothing is warned of.
+    public func run() throws -> BatchSummary {
         let reader = try ManifestReader(path: options.manifest, outputFolder: options.outputFolder,
                                         allowOutside: options.allowOutsideOutputFolder)
         try createOutputFolder()
         let results = try options.results.map { try ResultsLog(path: $0, append: options.resume, manifest: options.manifest) }
-        var backendWarning: String?
         let choice = Backend.batchChoice(options.backend)
-        let backend = try Backend.make(choice, device: options.device, gpuMemory: GPUMemory(budget: options.gpu.budgetBytes)) {
-            backendWarning = $0
-        }
+        let backend = try Backend.make(choice, device: options.device, gpuMemory: GPUMemory(budget: options.gpu.budgetBytes))
         let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
                                      backend: backend.description, onError: onError, onProgress: onProgress)
-        if let backendWarning { recorder.warnOnFirstRender(backendWarning, through: warn) }
         let start = Date()
         let hybrid = Backend.drawsOnBoth(choice, openedGPU: backend.gpu != nil)
         let drawnBy = run(reader: reader, recorder: recorder, drawer: backend.gpu.map { gpu in
