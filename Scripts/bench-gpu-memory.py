@@ -80,22 +80,27 @@ def stop(proc):
 
 
 def wide_then_tall(root):
-    proc, port = start_server(root, "--backend", "gpu", "--cache-mb", "0")
-    get(port, "/render/panel.png?pixels=40x40&insets=8")
-    before = rss_mib(proc.pid)
-    wide = get(port, "/render/panel.png?pixels=40000x1&insets=8")
-    after_wide = rss_mib(proc.pid)
-    tall = get(port, "/render/panel.png?pixels=1x40000&insets=8")
-    after_tall = rss_mib(proc.pid)
-    time.sleep(2)
-    idle, gpu = rss_mib(proc.pid), gpu_mib(port)
-    stop(proc)
-    print("## 1. serve --backend gpu: 40000x1, then 1x40000\n")
-    print("| point | RSS MiB |\n|---|---|")
-    print(f"| before | {before:.0f} |\n| after 40000x1 ({wide[0]}, {len(wide[1])} B) | {after_wide:.0f} |")
-    print(f"| after 1x40000 ({tall[0]}, {len(tall[1])} B) | {after_tall:.0f} |\n| idle 2 s later | {idle:.0f} |")
-    print(f"\nGPU bytes held at the end: {gpu:.1f} MiB; growth {idle - before:+.0f} MiB (target: within 150 MB)\n")
-    return idle - before <= 150 * 1e6 / (1 << 20)
+    rows = []
+    for backend in ["gpu", "cpu"]:
+        proc, port = start_server(root, "--backend", backend, "--cache-mb", "0")
+        get(port, "/render/panel.png?pixels=40x40&insets=8")
+        before = rss_mib(proc.pid)
+        wide = get(port, "/render/panel.png?pixels=40000x1&insets=8")
+        after_wide = rss_mib(proc.pid)
+        tall = get(port, "/render/panel.png?pixels=1x40000&insets=8")
+        after_tall = rss_mib(proc.pid)
+        time.sleep(2)
+        idle, gpu = rss_mib(proc.pid), gpu_mib(port)
+        stop(proc)
+        rows.append((backend, before, after_wide, after_tall, idle, gpu, wide[0], tall[0]))
+    print("## 1. serve: 40000x1, then 1x40000 (--cache-mb 0)\n")
+    print("| backend | before | after 40000x1 | after 1x40000 | idle 2 s later | growth | GPU bytes held at the end |")
+    print("|---|---|---|---|---|---|---|")
+    for backend, before, after_wide, after_tall, idle, gpu, s1, s2 in rows:
+        print(f"| {backend} ({s1}, {s2}) | {before:.0f} | {after_wide:.0f} | {after_tall:.0f} | {idle:.0f} | {idle - before:+.0f} | "
+              f"{gpu:.1f} MiB |")
+    print("\nRSS in MiB; target: the GPU's growth within 150 MB\n")
+    return rows[0][4] - rows[0][1] <= 150 * 1e6 / (1 << 20) and rows[0][6] == 200 and rows[0][7] == 200
 
 
 def insets_only(root):
