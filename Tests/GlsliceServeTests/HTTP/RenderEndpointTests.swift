@@ -188,8 +188,9 @@ import Testing
                 (.get, "/nope", .notFound, nil),
                 (.get, "/render", .notFound, nil),
                 (.delete, "/render/panel.png", .methodNotAllowed, "GET, HEAD"),
-                (.post, "/healthz", .methodNotAllowed, "GET"),
-                (.head, "/metrics", .methodNotAllowed, "GET"),
+                // HEAD is served wherever GET is (RFC 9110 §9.1), so both are allowed.
+                (.post, "/healthz", .methodNotAllowed, "GET, HEAD"),
+                (.put, "/metrics", .methodNotAllowed, "GET, HEAD"),
                 (.get, "/preview/save-nine-patch", .methodNotAllowed, "POST"),
             ]
             for (method, path, status, allow) in cases {
