@@ -147,7 +147,7 @@ def hybrid_over_limit(work):
                 f.write(json.dumps({**line, "output": line["output"].replace("OUT", out)}) + "\n")
         run = subprocess.run([GLSLICE, "batch", manifest, "--backend", backend, "--json"], capture_output=True, text=True)
         summary = json.loads(run.stdout) if run.stdout.strip() else {}
-        return summary.get("ok", 0), summary.get("failed", -1)
+        return summary.get("rendered", 0), summary.get("failed", -1)
 
     batch("cpu", "cpu")
     reference = {i: open(os.path.join(work, f"cpu/{i}.png"), "rb").read() for i in range(40)}

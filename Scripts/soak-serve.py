@@ -16,7 +16,9 @@ no answer was a 5xx other than 503. SOAK_SECONDS changes 600.
 SOAK_BACKEND=gpu (or hybrid) serves with that backend, and adds to each cycle what
 holds GPU memory: a wide output (up to 40000x1), a tall one (up to 1x40000), and
 64x64 renders of 24 distinct 1500² noise sources whose insets differ (each uploads
-its own cells). glslice_gpu_bytes from /metrics is reported with the RSS.
+its own cells), with `--cache-mb 0` so that every request is drawn (a cached answer
+would leave the GPU idle after the first minute). glslice_gpu_bytes from /metrics is
+reported with the RSS.
 """
 import os
 import re
@@ -167,7 +169,8 @@ def main():
     with open(script, "w") as f:
         f.write(lua(mix()))
     log = open(os.path.join(work, "serve.log"), "w")
-    proc = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", BACKEND, "--queue", "256"],
+    proc = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", BACKEND, "--queue", "256"]
+                            + (["--cache-mb", "0"] if GPU_MIX else []),
                             stderr=subprocess.PIPE, text=True)
     seen = ""
     while True:

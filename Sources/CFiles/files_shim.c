@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -107,4 +108,8 @@ int gs_exchange(const char *a, const char *b) {
 #else
     return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */);
 #endif
+}
+
+int gs_fix_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
 }

@@ -61,10 +61,10 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Print the shard this run would take and why, and render nothing.")
     var printShard = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Decoded-source cache size in MiB (default 256).", valueName: "MiB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Decoded-source cache size in MiB.", valueName: "MiB"))
     var cacheMb: Int = 256
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("GPU memory in MiB the GPU backend holds at most: framebuffer, cell textures and read-back buffers (default 256; 16 or more).", valueName: "MiB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("GPU memory in MiB the GPU backend holds at most: framebuffer, cell textures and read-back buffers (16 or more).", valueName: "MiB"))
     var gpuMb: Int = GPUMemory.defaultBudget >> 20
 
     @OptionGroup(title: "Backend and limits") var engine: EngineOptions
@@ -121,6 +121,11 @@ struct BatchCommand: ParsableCommand {
             printJSON(SummaryJSON(summary, stages: stats))
         } else {
             standardError("glslice: \(summary.line)\n")
+            if summary.total == 0 {
+                // Exit 0 still: a Slurm or Kubernetes array task whose shard owns no lines has done its part.
+                standardError("glslice: \(manifest) held no jobs\(options.shard == .all ? "" : " for shard \(options.shard)")"
+                              + " (each non-blank line is one; see 'glslice batch --help')\n")
+            }
             if stats {
                 standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time):\n")
                 for stage in summary.stages { standardError("glslice: \(stage.line)\n") }

@@ -122,7 +122,7 @@ struct DoctorCommand: ParsableCommand {
             print("  with the CPU beside it in 'glslice serve' (hybrid: both sides draw, the same bytes)")
             print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
         } else {
-            print("  (said here and by 'glslice serve'; 'glslice render' says nothing and draws on the CPU)")
+            print("  (said here and in serve's /healthz, not as a warning: 'glslice render' and 'glslice serve' draw on the CPU)")
         }
         print("'glslice batch --backend auto' takes: cpu on every host (\(Backend.batchAutoFigures); --backend hybrid asks for both)")
     }

@@ -5,7 +5,7 @@ struct GlsliceCommand: ParsableCommand {
         commandName: "glslice",
         abstract: "Render resizable (nine-slice) images: end caps unchanged, the rest stretched or tiled.",
         discussion: """
-        Exit codes: 0 success, 64 bad command line, 65 bad input (corrupt PNG, insets or sizes that do not fit, over a limit), 66 input missing or unreadable, 69 backend unavailable, 70 internal error (a bug: please report it), 73 output cannot be written.
+        Exit codes: 0 success, 1 batch: some jobs failed (compare: the images differ; parity: the backends disagree), 64 bad command line, 65 bad input (not a PNG, corrupt, insets or sizes that do not fit, over a limit), 66 input missing or unreadable, 69 backend unavailable (serve: the address cannot be bound), 70 internal error (a bug: please report it), 73 output cannot be written, 75 serve stopped with answers still being written after --drain-timeout, 130 batch interrupted (it prints the --resume command that finishes the job).
         """,
         version: "0.1.0",
         subcommands: [RenderCommand.self, BatchCommand.self, InspectCommand.self, OptimizeCommand.self, PreviewCommand.self,

@@ -128,6 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         settings.gpuBudgetBytes = gpuMb << 20
         let options = settings
+        // A server lives for days: large blocks go back to the system when freed (`LargeAllocations`).
+        LargeAllocations.returnToTheSystem()
         // Log lines go through a bounded buffer: a stderr nobody reads drops lines, never requests.
         let logBuffer = LogBuffer()
         LoggingSystem.bootstrap { label in logBuffer.handler(label: label) }

@@ -151,3 +151,66 @@ import Testing
         #expect(text.contains("'glslice batch --backend auto' takes: cpu on every host"), "\(text)")
     }
 }
+
+/// Issue 40's messages: each names the cause and the way out.
+@Suite struct NewcomerMessageTests {
+    /// A source that is no PNG is named for what it is (bytes written by hand: each format's magic).
+    @Test(arguments: [("jpeg.png", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01], "a JPEG file, not a PNG"),
+                      ("gif.png", Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0], "a GIF file, not a PNG"),
+                      ("webp.png", Array("RIFF".utf8) + [4, 0, 0, 0] + Array("WEBPVP8L".utf8), "a WebP file, not a PNG"),
+                      ("empty.png", [], "the file is empty (0 bytes), not a PNG"),
+                      ("text.png", Array("hello, world".utf8), "not a PNG file (bad signature)")])
+    func aSourceThatIsNoPNGIsNamed(name: String, bytes: [UInt8], words: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: input)
+        let result = try glslice(["render", input.path, "--pixels", "10x10", "-o", folder.appendingPathComponent("o.png").path])
+        #expect(result.status == 65)
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("\(input.path): \(words)"), "\(result.stderr)")
+        if !bytes.isEmpty && !words.contains("bad signature") { #expect(result.stderr.contains("save or convert it as PNG")) }
+    }
+
+    @Test func anOutDirThatIsAFileIsNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.txt")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        let manifest = folder.appendingPathComponent("m.jsonl")
+        try #"{"input": "\#(fixtures.appendingPathComponent("panel.png").path)", "output": "a.png", "pixels": "9x9"}"#
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try glslice(["batch", manifest.path, "--out-dir", file.path])
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("\(file.path): is a file, not a folder: --out-dir names the folder"), "\(result.stderr)")
+        #expect(!result.stderr.contains("File exists"))
+    }
+
+    @Test func anEmptyManifestSaysItHeldNoJobs() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("m.jsonl")
+        try "\n\n".write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try glslice(["batch", manifest.path])
+        #expect(result.status == 0) // an array task whose shard owns no lines has done its part
+        #expect(result.stderr.contains("\(manifest.path) held no jobs (each non-blank line is one"), "\(result.stderr)")
+        let sharded = try glslice(["batch", manifest.path, "--shard", "2/3"])
+        #expect(sharded.stderr.contains("held no jobs for shard 2/3"), "\(sharded.stderr)")
+    }
+
+    @Test func aPublicBindSaysItsAddressOnce() throws {
+        let result = try glsliceWithin(60, ["serve", "--root", fixtures.path, "--bind", "0.0.0.0:0"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("not 0.0.0.0;") && !result.stderr.contains("(0.0.0.0)"), "\(result.stderr)")
+    }
+
+    @Test func helpSaysEachDefaultOnceAndEveryExitCode() throws {
+        let batch = String(decoding: try glslice(["batch", "--help"]).stdout, as: UTF8.self)
+        #expect(!batch.contains("(default 256)"), "\(batch)")
+        #expect(batch.contains("(default: 256)"))
+        // ArgumentParser wraps the discussion at the terminal's width: compare with spaces.
+        let top = String(decoding: try glslice(["--help"]).stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for code in ["0 success", "1 batch", "64 ", "65 ", "66 ", "69 ", "70 ", "73 ", "75 serve", "130 batch"] {
+            #expect(top.contains(code), "\(code)")
+        }
+    }
+}

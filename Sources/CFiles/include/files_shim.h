@@ -26,4 +26,8 @@ int gs_o_path(void);
 /* 1 when openat2 answers here (for doctor and the tests), else 0. */
 int gs_has_openat2(void);
 
+/* mallopt(M_MMAP_THRESHOLD, bytes), which Swift's Glibc module does not
+   export (malloc.h): 1 on success, 0 when glibc refused it. */
+int gs_fix_mmap_threshold(int bytes);
+
 #endif

@@ -9,6 +9,12 @@
 ///    gradient, stays smooth; `auto` would tile a point of two pixels at @2x).
 /// Of 1. and 2., the one with the larger centre.
 /// Caps grow outward to whole points, so a centre of equal lines stays equal.
+/// Then, across the axes: a texture tiles on both. When one axis tiles and
+/// the other would stretch a run of equal lines (1.), those lines carry the
+/// texture's detail, and stretching them turns a brick wall into stripes; so
+/// the other axis tiles too, with the tiling axis's caps where they fit (a
+/// frame is usually even, and a designer supplies one period of a texture,
+/// which no search along that axis alone can see repeat).
 package struct CapGuess: Sendable, Equatable {
     /// The caps in points.
     package var insets: Insets
@@ -19,6 +25,10 @@ package struct CapGuess: Sendable, Equatable {
         var lead: Int
         var trail: Int
         var mode: ResizeMode
+        /// Which rule found it.
+        var rule: Rule = .plain
+
+        enum Rule { case equalLines, periods, plain }
     }
 
     /// Sources larger than this along an axis get the plain guess (3.) on it:
@@ -28,11 +38,20 @@ package struct CapGuess: Sendable, Equatable {
     package static func guess(_ image: PremultipliedImage, scale: Double) -> CapGuess {
         // Caps in whole points are whole pixels only at a whole-number scale; else whole pixels.
         let point = scale >= 1 && scale == scale.rounded() ? Int(scale) : 1
-        let x = axis(RegionAnalysis.lineNumbers(Segment(0, image.width, scalable: true), axis: .x, image), point: point)
-        let y = axis(RegionAnalysis.lineNumbers(Segment(0, image.height, scalable: true), axis: .y, image), point: point)
+        var x = axis(RegionAnalysis.lineNumbers(Segment(0, image.width, scalable: true), axis: .x, image), point: point)
+        var y = axis(RegionAnalysis.lineNumbers(Segment(0, image.height, scalable: true), axis: .y, image), point: point)
+        if x.rule == .periods, y.rule == .equalLines { y = tiled(y, like: x, length: image.height) }
+        if y.rule == .periods, x.rule == .equalLines { x = tiled(x, like: y, length: image.width) }
         let points = { (pixels: Int) in Double(pixels) / scale }
         return CapGuess(insets: Insets(top: points(y.lead), left: points(x.lead), bottom: points(y.trail), right: points(x.trail)),
                         modes: PerAxis(x: x.mode, y: y.mode))
+    }
+
+    /// `guess` tiled, across a texture whose other axis tiles with caps `other`:
+    /// those caps when they leave a centre, else its own.
+    static func tiled(_ guess: AxisGuess, like other: AxisGuess, length: Int) -> AxisGuess {
+        let fits = other.lead + other.trail < length
+        return AxisGuess(lead: fits ? other.lead : guess.lead, trail: fits ? other.trail : guess.trail, mode: .tile, rule: .periods)
     }
 
     /// The guess for one axis whose lines are numbered `lines` (equal lines, equal numbers).
@@ -43,7 +62,7 @@ package struct CapGuess: Sendable, Equatable {
         guard n > point else { return AxisGuess(lead: 0, trail: 0, mode: .stretch) }
         var found: [AxisGuess] = []
         if let run = longestInnerRun(lines), up(run.start) + up(n - run.end) < n {
-            found.append(AxisGuess(lead: up(run.start), trail: up(n - run.end), mode: .stretch))
+            found.append(AxisGuess(lead: up(run.start), trail: up(n - run.end), mode: .stretch, rule: .equalLines))
         }
         if n <= searchLimit, let periodic = widestPeriodicCentre(lines, point: point) { found.append(periodic) }
         // The larger centre: a brick texture's two periods over the two equal columns of its mortar.
@@ -78,7 +97,7 @@ package struct CapGuess: Sendable, Equatable {
                 let centre = Array(lines[lead..<(n - trail)])
                 let period = RegionAnalysis.smallestPeriod(centre)
                 if period >= 2, centre.count % period == 0, centre.count / period >= 2 {
-                    return AxisGuess(lead: lead, trail: trail, mode: .tile)
+                    return AxisGuess(lead: lead, trail: trail, mode: .tile, rule: .periods)
                 }
             }
         }

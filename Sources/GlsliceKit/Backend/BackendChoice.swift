@@ -2,8 +2,9 @@
 public enum BackendChoice: String, CaseIterable, Sendable {
     case cpu
     case gpu
-    /// A hardware GPU when there is one; else the CPU, with a one-line warning
-    /// (no context, or only a software rasteriser such as llvmpipe).
+    /// A hardware GPU when there is one; else the CPU, silently (no context, or
+    /// only a software rasteriser such as llvmpipe: `doctor` says why). In
+    /// `batch`, the CPU on every host (`Backend.batchChoice`).
     case auto
     /// The GPU and the CPU together (`batch` and `serve`): the GPU thread draws
     /// what it can take, and a CPU thread that would otherwise wait draws a job

@@ -160,6 +160,10 @@ public final class BatchRunner: Sendable {
 
     private func createOutputFolder() throws {
         guard let folder = options.outputFolder else { return }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw FileErrors.outputFolderIsAFile(folder)
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {

@@ -72,11 +72,12 @@ package final class SharedGPUDrawer: Sendable {
     }
 
     /// The shared GPU thread `choice` asks for (serve's `Backend.make`): none
-    /// for `cpu`; for `auto`, a hardware GPU or none, `warn` saying why, with
-    /// `Backend.autoVerdict`'s words. Whether the CPU draws beside it is
-    /// `Backend.drawsOnBoth`.
+    /// for `cpu`; for `auto`, a hardware GPU or none. Over a software rasteriser
+    /// `told` gets `Backend.autoVerdict`'s words (information: choosing the CPU
+    /// there is what `auto` is for); with no usable context, `warn` gets one line
+    /// (docs/RENDERING.md §6). Whether the CPU draws beside it is `Backend.drawsOnBoth`.
     package static func open(_ choice: BackendChoice, device: Int?, memory: GPUMemory = GPUMemory(), times: StageTimes,
-                             warn: (String) -> Void) throws -> SharedGPUDrawer? {
+                             warn: (String) -> Void, told: (String) -> Void) throws -> SharedGPUDrawer? {
         switch choice {
         case .cpu:
             return nil
@@ -86,7 +87,7 @@ package final class SharedGPUDrawer: Sendable {
             do {
                 return try SharedGPUDrawer(device: device, acceptSoftware: false, memory: memory, times: times)
             } catch let declined as Declined {
-                warn(declined.reason)
+                told(declined.reason)
             } catch {
                 warn(Backend.noGPU(error))
             }

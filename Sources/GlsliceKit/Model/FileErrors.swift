@@ -58,6 +58,10 @@ package enum FileErrors {
     package static func cannotCreateFile(_ path: String, in folder: String, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot create a file in \(folder): \(reason)")
     }
+    /// `--out-dir` naming a file (the system would say only "File exists").
+    package static func outputFolderIsAFile(_ path: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "is a file, not a folder: --out-dir names the folder the outputs go to (made when missing)")
+    }
     /// A folder `path` needs (`folder`, when it is not `path` itself) that cannot be made.
     package static func cannotCreateFolder(_ path: String, folder: String? = nil, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot create the folder\(folder.map { " \($0)" } ?? ""): \(reason)")

@@ -16,6 +16,12 @@ package enum InputErrors {
     }
     package static func corruptWebP() -> GlsliceError { GlsliceError(.badInput, "corrupt WebP: libwebp could not decode it") }
     package static func notWebP() -> GlsliceError { GlsliceError(.badInput, "not a WebP file") }
+    /// A source that is no PNG: empty, or another image format, named with the way out.
+    package static func notAPNG(empty: Bool, format: String?) -> GlsliceError {
+        if empty { return GlsliceError(.badInput, "the file is empty (0 bytes), not a PNG") }
+        guard let format else { return GlsliceError(.badInput, "not a PNG file (bad signature)") }
+        return GlsliceError(.badInput, "a \(format) file, not a PNG: glslice reads PNG sources (and .9.png nine-patches); save or convert it as PNG")
+    }
     /// A source file longer than any source within the pixel limit needs (`format`: PNG, WebP).
     package static func fileTooLong(_ file: String, format: String, limit: Int) -> GlsliceError {
         GlsliceError(.badInput, file: file,

@@ -217,7 +217,7 @@ package enum UsageErrors {
         GlsliceError(.usage, "--host-name must be a bare name (example.com, no port or scheme), got '\(name)'")
     }
     package static func publicWithoutKey(_ host: String, address: String) -> GlsliceError {
-        GlsliceError(.usage, "without --key-file the server listens on loopback only (127.0.0.1, ::1, localhost), not \(host) (\(address)); "
+        GlsliceError(.usage, "without --key-file the server listens on loopback only (127.0.0.1, ::1, localhost), not \(host == address ? host : "\(host) (\(address))"); "
             + "give --key-file K to require signed URLs, or --insecure-public to serve anyone")
     }
     package static func previewWithKey() -> GlsliceError {

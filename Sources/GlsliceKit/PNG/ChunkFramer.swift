@@ -38,7 +38,10 @@ struct ChunkFramer {
     mutating func readPNG() throws -> Data {
         try fill(to: 8)
         // Not a PNG (or too short): the decoder says so from these bytes.
-        guard bytes.count >= 8, ImageSignature.isPNG(bytes) else { return Data(bytes.prefix(8)) }
+        guard bytes.count >= 8, ImageSignature.isPNG(bytes) else {
+            try fill(to: 12) // enough for `ImageSignature.otherFormat` to name a WebP
+            return Data(bytes.prefix(12))
+        }
         var offset = 8
         while true {
             try fill(to: offset + 8)

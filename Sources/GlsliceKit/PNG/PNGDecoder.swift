@@ -33,6 +33,10 @@ package enum PNGDecoder {
     /// byte of 16-bit samples, as aapt2 reads nine-patch markers; rendering
     /// uses libpng's accurate scaling (docs/RENDERING.md §4).
     package static func decodeFile(data: Data, maxPixels: Int, highByte: Bool = false) throws -> DecodedFile {
+        // Named here, before libpng: an empty file or a JPEG says so, rather than "bad signature".
+        if !ImageSignature.isPNG(data) {
+            throw InputErrors.notAPNG(empty: data.isEmpty, format: ImageSignature.otherFormat(data))
+        }
         var image = gs_png_image()
         var message = [CChar](repeating: 0, count: Int(GS_PNG_MESSAGE_SIZE))
         let flags = highByte ? Int32(GS_PNG_HIGH_BYTE) : 0

@@ -37,7 +37,7 @@ public enum Render {
         if source.source.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }
         let job = try PreparedJob(request: request, source: source, limits: limits)
         do {
-            // Why `auto` fell back to the CPU is said by `doctor` and by a batch, not on every render.
+            // Why `auto` took the CPU is said by `doctor` (and serve's /healthz), never as a warning.
             let renderer = try Backend.make(backend, device: device, singleOutput: job.size).prepare(job.plan, source: source.image)
             let encoded = try EncodeStep.encode(job, bands: renderer, to: .output(target))
             return Result(size: job.size, bytes: encoded.byteCount)

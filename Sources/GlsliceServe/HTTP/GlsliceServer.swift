@@ -189,13 +189,15 @@ public final class GlsliceServer: Sendable {
 
     func health() -> Response {
         let load = service.load
-        return Self.json(200, Health(status: "ok", backend: service.backendDescription, workers: service.pool.workers,
-                                     queued: load.queued, rendering: load.running))
+        return Self.json(200, Health(status: "ok", backend: service.backendDescription, backendReason: service.autoReason,
+                                     workers: service.pool.workers, queued: load.queued, rendering: load.running))
     }
 
     struct Health: Encodable {
         var status: String
         var backend: String
+        /// Why `--backend auto` took the CPU over a software rasteriser, when it did.
+        var backendReason: String?
         var workers: Int
         var queued: Int
         var rendering: Int

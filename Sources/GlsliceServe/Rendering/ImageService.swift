@@ -14,6 +14,8 @@ final class ImageService: Sendable {
     let pool: WorkerPool
     /// The GPU thread every render shares; nil draws on the CPU, on the render threads.
     let gpu: SharedGPUDrawer?
+    /// Why `auto` took the CPU over a software rasteriser (`/healthz` says it; it is no warning).
+    let autoReason: String?
     /// What renders draw with: `cpu`, or `gpu (RENDERER)`.
     let backendDescription: String
     /// Renders handed to the GPU thread and not yet back on a render thread.
@@ -45,9 +47,11 @@ final class ImageService: Sendable {
         self.answers = answers
         self.metrics = metrics
         self.beforeRender = beforeRender
+        var autoReason: String?
         let gpu = try SharedGPUDrawer.open(options.backend, device: options.device, memory: GPUMemory(budget: options.gpuBudgetBytes),
-                                           times: metrics.stageTimes, warn: warn)
+                                           times: metrics.stageTimes, warn: warn) { autoReason = $0 }
         self.gpu = gpu
+        self.autoReason = autoReason
         drawsOnBoth = Backend.drawsOnBoth(options.backend, openedGPU: gpu != nil)
         backendDescription = (gpu?.description ?? "cpu") + (drawsOnBoth ? " and cpu (hybrid)" : "")
         pool = WorkerPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
