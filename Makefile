@@ -191,7 +191,12 @@ install: build
 	install -m 755 $(GLSLICE) "$(DESTDIR)$(PREFIX)/bin/glslice"
 	$(GLSLICE) --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice"
 	$(GLSLICE) --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_glslice"
-	@echo "install: $(DESTDIR)$(PREFIX)/bin/glslice (is $(PREFIX)/bin on your PATH?)"
+	@echo "install: $(DESTDIR)$(PREFIX)/bin/glslice"
+	@echo "install: bash completion in $(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice (bash-completion finds it there for PREFIX ~/.local, /usr/local or /usr; for another PREFIX, source it from ~/.bashrc)"
+	@echo "install: zsh completion in $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_glslice"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
+	  *) echo "install: $(PREFIX)/bin is not on your PATH; add it: echo 'export PATH=\"$(PREFIX)/bin:\$$PATH\"' >> ~/.bashrc" ;; esac
+	@echo "install: for zsh, put the completions on fpath before compinit: fpath=($(PREFIX)/share/zsh/site-functions \$$fpath)"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/glslice" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice" \

@@ -21,7 +21,8 @@ struct BatchCommand: ParsableCommand {
 
         Examples (from the repository root):
           glslice batch Fixtures/jobs.jsonl --out-dir out/
-          glslice batch Fixtures/jobs.jsonl --out-dir out/ --results r.jsonl --resume
+          glslice batch Fixtures/jobs.jsonl --out-dir out/ \\
+              --results out/r.jsonl --resume
           glslice batch Fixtures/jobs.jsonl --out-dir out/ --shard 1/4
           glslice batch Fixtures/jobs.jsonl --out-dir out/ --stats --json
           cd Fixtures && glslice batch - --out-dir ../out/ < jobs.jsonl

@@ -10,18 +10,21 @@ struct CompareCommand: ParsableCommand {
         Differences are per channel of straight RGBA as decoded. The heat map shows equal pixels dark grey, differences within the tolerance blue, and larger ones from yellow to red. Exit status: 0 when no pixel differs by more than the tolerance, 1 when some do, 65 when the images differ in size (both sizes are named).
 
         Examples (from the repository root):
+          # The examples write into out/ (git ignores it):
+          mkdir -p out
+
           # Two renders of one texture, tiled and rounded:
           glslice render Fixtures/texture.png --insets 6 --mode tile \\
-              --pixels 300x200 -o tile.png
+              --pixels 300x200 -o out/tile.png
           glslice render Fixtures/texture.png --insets 6 --mode round \\
-              --pixels 300x200 -o round.png
+              --pixels 300x200 -o out/round.png
 
           # Where does CSS round rescale the bricks? (exit 1: they differ)
-          glslice compare tile.png round.png --diff heat.png
+          glslice compare out/tile.png out/round.png --diff out/heat.png
 
           # Allow 1 level per channel, and print JSON for a script (exit 1:
           # the bricks still differ by more):
-          glslice compare tile.png round.png --tolerance 1 --json
+          glslice compare out/tile.png out/round.png --tolerance 1 --json
         """
     )
 

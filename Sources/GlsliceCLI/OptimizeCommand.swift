@@ -10,16 +10,20 @@ struct OptimizeCommand: ParsableCommand {
         Each scalable band shrinks to 1 px when it is solid or a gradient along the other axis; with --keep-period, a texture that holds a whole number of periods shrinks to one period (equal only when tiled). Caps are never changed, so insets stay as they were. Before writing, the old and new sources are rendered at 20 or more sizes (smaller than the caps, natural, wide, tall, large), at two scales and with both filters, in every mode; nothing is written if any pixel differs in a mode that must agree. The report names the modes the result is byte-identical in. A smaller image whose file would not be fewer bytes than the input is not written: the input is copied and the report says it is already minimal. A .9.png gets new markers, an .imageset new PNGs and centre sizes in Contents.json.
 
         Examples (from the repository root):
-          # A panel whose centre is one colour:
-          glslice optimize Fixtures/panel.png --insets 8,8,8,8 -o panel-small.png
+          # The examples write into out/ (git ignores it):
+          mkdir -p out
+
+          # A @2x button whose centre is wider than it needs (50x58 px -> 49x58 px):
+          glslice optimize Fixtures/button@2x.png --insets 14,12,14,12 \\
+              -o out/button-small@2x.png
 
           # A nine-patch, keeping the markers (this one is already minimal:
           # its smaller form is a larger file, so it is copied as it is):
-          glslice optimize Fixtures/bubble.9.png -o bubble-small.9.png
+          glslice optimize Fixtures/bubble.9.png -o out/bubble-small.9.png
 
           # A brick texture, kept at one period for tiling:
           glslice optimize Fixtures/texture.png --insets 6,6,6,6 --keep-period \\
-              -o texture-small.png
+              -o out/texture-small.png
         """
     )
 

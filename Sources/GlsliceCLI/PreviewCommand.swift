@@ -9,11 +9,16 @@ struct PreviewCommand: ParsableCommand {
         For each source: the source magnified (nearest sampling) with its cap lines in magenta, its other lattice lines in cyan, a nine-patch's padding box in green and optical bounds dashed red; then, for each mode (the source's default first), renders smaller than the caps, at the natural size, wide, tall and large. Everything is drawn on a checkerboard so that alpha shows, and every tile is labelled. Sources are shown at their own size (magnified when small), so a sheet of large sources is large: its size is checked before anything is drawn, against --max-megapixels and the memory left (ulimit -v), and refused with exit 65.
 
         Examples (from the repository root):
+          # The examples write into out/ (git ignores it):
+          mkdir -p out
+
           # The sample sources on one sheet:
-          glslice preview Fixtures/bubble.9.png Fixtures/button.imageset -o sheet.png
+          glslice preview Fixtures/bubble.9.png Fixtures/button.imageset \\
+              -o out/sheet.png
 
           # A plain PNG with its caps:
-          glslice preview Fixtures/texture.png --insets 6,6,6,6 -o texture-sheet.png
+          glslice preview Fixtures/texture.png --insets 6,6,6,6 \\
+              -o out/texture-sheet.png
         """
     )
 

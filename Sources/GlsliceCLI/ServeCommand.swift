@@ -19,15 +19,16 @@ struct ServeCommand: AsyncParsableCommand {
           # Designers' preview on this machine: open http://127.0.0.1:8080/
           glslice serve --root Fixtures
 
-          # A farm node: signed URLs only, 4 render threads, 512 MiB of cached
-          # answers (reachable from other machines with --bind 0.0.0.0:8080):
-          head -c 32 /dev/urandom | base64 > serve.key
-          glslice serve --root Fixtures --bind 127.0.0.1:8081 \\
-              --key-file serve.key --workers 4 --cache-mb 512
-
-          # Then, from another shell, a 320x200 px panel:
-          #   curl -o p.png \\
+          # Then, from another shell, a 320x200 px panel from that server:
+          #   curl -o out/panel-320x200.png \\
           #     'http://127.0.0.1:8080/render/panel.png?pixels=320x200&insets=8'
+
+          # A farm node: signed URLs only (see 'glslice sign'), 4 render threads,
+          # 512 MiB of cached answers (reachable from other machines with
+          # --bind 0.0.0.0:8081); its key is a secret, kept out of the repository:
+          head -c 32 /dev/urandom | base64 > /tmp/glslice-serve.key
+          glslice serve --root Fixtures --bind 127.0.0.1:8081 \\
+              --key-file /tmp/glslice-serve.key --workers 4 --cache-mb 512
         """
     )
 

@@ -11,11 +11,11 @@ struct SignCommand: ParsableCommand {
         discussion: """
         The signature (sig=) is the HMAC-SHA256 of the URL's path and query in a canonical form: every escape decoded and written one way, the query sorted, any old sig left out. So the same URL signs the same whichever way a client escapes it.
 
-        Examples:
-          head -c 32 /dev/urandom | base64 > serve.key
+        Examples (the key is a secret: keep it out of the repository):
+          head -c 32 /dev/urandom | base64 > /tmp/glslice-serve.key
           glslice sign '/render/panel.png?pixels=320x200&insets=8' \\
-              --key-file serve.key
-          glslice sign --key-file serve.key \\
+              --key-file /tmp/glslice-serve.key
+          glslice sign --key-file /tmp/glslice-serve.key \\
               'http://farm:8080/render/button@2x.png?size=187x44&scale=3'
 
         """

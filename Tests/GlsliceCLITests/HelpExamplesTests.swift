@@ -109,5 +109,8 @@ import GlsliceKit
             }
             if serves { #expect(result.stderr.contains("listening"), "\(example.command): \(result.stderr.prefix(400))") }
         }
+        // Nothing is left in the clone's root but what was there and out/ (git ignores it).
+        let litter = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !["Fixtures", "out"].contains($0) }
+        #expect(litter.isEmpty, "\(subcommand) --help's examples wrote \(litter) into the root")
     }
 }

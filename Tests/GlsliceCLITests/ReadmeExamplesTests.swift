@@ -59,9 +59,44 @@ import GlsliceKit
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.copyItem(at: fixtures, to: root.appendingPathComponent("Fixtures"))
+        try runBlocks(Self.blocks(try String(contentsOf: Self.readme, encoding: .utf8)), in: root)
+        // What the examples promised: the served PNG is the rendered one, and --resume skipped.
+        let served = try Data(contentsOf: root.appendingPathComponent("out/served.png"))
+        let rendered = try glslice(["render", "Fixtures/button@2x.png", "--insets", "14,12,14,12", "--size", "120x44", "-o", "-"], in: root)
+        #expect(served == rendered.stdout)
+        let results = try String(contentsOf: root.appendingPathComponent("out/farm/results.jsonl"), encoding: .utf8)
+        #expect(!results.isEmpty && !results.contains("\"status\":\"ok\""), "\(results)")
+        // Nothing is left in the clone's root but what was there and out/ (git ignores it).
+        let litter = try Self.litter(in: root)
+        #expect(litter.isEmpty, "\(litter)")
+    }
+
+    /// What the examples wrote into the root besides `Fixtures/` and `out/`.
+    static func litter(in root: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !["Fixtures", "out"].contains($0) }.sorted()
+    }
+
+    /// The `sh` blocks of the docs run as the README's do, from a copy of the
+    /// repository root; `text` blocks are illustrations (hosts, shared folders,
+    /// a cluster) and are not run.
+    @Test(arguments: ["docs/DESIGN.md", "docs/SERVE.md", "docs/RENDERING.md", "docs/BENCHMARKS.md", "docs/HARDENING.md",
+                      "docs/API.md", "deploy/README.md"])
+    func docsExamplesRunAsPrinted(file: String) throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(at: fixtures, to: root.appendingPathComponent("Fixtures"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let blocks = Self.blocks(try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8))
+        try runBlocks(blocks, in: root)
+        let litter = try Self.litter(in: root)
+        #expect(litter.isEmpty, "\(file): \(litter)")
+    }
+
+    /// Runs each block's commands in order in `root`; a `glslice serve` line serves while the block's later lines run.
+    func runBlocks(_ blocks: [Block], in root: URL) throws {
         let path = glsliceBinary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let environment = ["PATH": path]
-        for block in Self.blocks(try String(contentsOf: Self.readme, encoding: .utf8)) {
+        for block in blocks {
             var server: Process?
             for (command, status) in block.commands {
                 if command.hasPrefix("glslice serve") {
@@ -84,12 +119,6 @@ import GlsliceKit
                 #expect(server.terminationStatus == 0, "glslice serve exited \(server.terminationStatus) on SIGINT")
             }
         }
-        // What the examples promised: the served PNG is the rendered one, and --resume skipped.
-        let served = try Data(contentsOf: root.appendingPathComponent("served.png"))
-        let rendered = try glslice(["render", "Fixtures/button@2x.png", "--insets", "14,12,14,12", "--size", "120x44", "-o", "-"], in: root)
-        #expect(served == rendered.stdout)
-        let results = try String(contentsOf: root.appendingPathComponent("farm/results.jsonl"), encoding: .utf8)
-        #expect(!results.isEmpty && !results.contains("\"status\":\"ok\""), "\(results)")
     }
 
     /// `glslice serve …` in the background, returned once it says it is serving.
