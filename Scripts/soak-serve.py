@@ -16,9 +16,10 @@ no answer was a 5xx other than 503. SOAK_SECONDS changes 600.
 SOAK_BACKEND=gpu (or hybrid) serves with that backend, and adds to each cycle what
 holds GPU memory: a wide output (up to 40000x1), a tall one (up to 1x40000), and
 64x64 renders of 24 distinct 1500² noise sources whose insets differ (each uploads
-its own cells), with `--cache-mb 0` so that every request is drawn (a cached answer
-would leave the GPU idle after the first minute). glslice_gpu_bytes from /metrics is
-reported with the RSS.
+its own cells). glslice_gpu_bytes from /metrics is reported with the RSS.
+SOAK_CACHE_MB=0 turns the response cache off, so that every request is drawn (with the
+default cache, most answers after the first minute are cache hits). SOAK_GPU_MIX=1 adds
+the GPU's URLs to a CPU soak, for comparison.
 """
 import os
 import re
@@ -36,7 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GLSLICE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/glslice"))
 SECONDS = int(os.environ.get("SOAK_SECONDS", "600"))
 BACKEND = os.environ.get("SOAK_BACKEND", "cpu")
-GPU_MIX = BACKEND != "cpu"
+GPU_MIX = BACKEND != "cpu" or os.environ.get("SOAK_GPU_MIX") == "1"
 NOISE_SOURCES, NOISE_SIDE = 24, 1500
 WRK_CONNECTIONS, SLOW, IDLE = 56, 4, 4
 
@@ -170,7 +171,7 @@ def main():
         f.write(lua(mix()))
     log = open(os.path.join(work, "serve.log"), "w")
     proc = subprocess.Popen([GLSLICE, "serve", "--root", root, "--bind", "127.0.0.1:0", "--backend", BACKEND, "--queue", "256"]
-                            + (["--cache-mb", "0"] if GPU_MIX else []),
+                            + (["--cache-mb", os.environ["SOAK_CACHE_MB"]] if "SOAK_CACHE_MB" in os.environ else []),
                             stderr=subprocess.PIPE, text=True)
     seen = ""
     while True:
@@ -214,7 +215,8 @@ def main():
     base = next((rss for t, rss, _, _ in samples if t >= 60), samples[-1][1])
     after = [rss for t, rss, _, _ in samples if t > 60]
     worst = max((abs(rss - base) / base for rss in after), default=0)
-    print(f"## serve soak (--backend {BACKEND}{', wide, tall and many-source URLs' if GPU_MIX else ''}): {SECONDS} s, {WRK_CONNECTIONS} wrk + {SLOW} slow readers + {IDLE} idle/half-sent connections\n")
+    cache = f", --cache-mb {os.environ['SOAK_CACHE_MB']}" if "SOAK_CACHE_MB" in os.environ else ""
+    print(f"## serve soak (--backend {BACKEND}{cache}{', wide, tall and many-source URLs' if GPU_MIX else ''}): {SECONDS} s, {WRK_CONNECTIONS} wrk + {SLOW} slow readers + {IDLE} idle/half-sent connections\n")
     print(f"- requests/s (wrk): {rate.group(1) if rate else '?'}; answers by status (server): "
           + ", ".join(f"{s}: {n}" for s, n in sorted(by_status.items())) + f" (total {total})")
     print(f"- wrk socket errors: {socket_errors.group(1) if socket_errors else 'none'}; 5xx other than 503: {server_errors}")

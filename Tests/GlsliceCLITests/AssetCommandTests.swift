@@ -60,6 +60,12 @@ import Testing
         // The checkerboard's two greys are there (alpha shows through them).
         let pixels = Set(stride(from: 0, to: image.rgba.pixels.count, by: 4).map { Array(image.rgba.pixels[$0..<($0 + 4)]) })
         #expect(pixels.contains([204, 204, 204, 255]) && pixels.contains([153, 153, 153, 255]))
+        // The legend along the top (issue 40): a swatch of each line colour the sheet draws,
+        // magenta caps, cyan lattice lines, green padding, red optical bounds, in its first 24 rows (before it, those held only the title).
+        let top = Set(stride(from: 0, to: image.width * 24 * 4, by: 4).map { Array(image.rgba.pixels[$0..<($0 + 4)]) })
+        for colour: [UInt8] in [[200, 0, 200, 255], [0, 170, 200, 255], [0, 160, 60, 255], [220, 30, 30, 255]] {
+            #expect(top.contains(colour), "no \(colour) in the legend")
+        }
         // A .9.png output name for a plain PNG is refused, and nothing is written.
         let bad = try glslice(["optimize", fixtures.appendingPathComponent("panel.png").path, "-o", folder.appendingPathComponent("p.9.png").path])
         #expect(bad.status == 64 && bad.stderrLines.count == 1, "\(bad.stderr)")

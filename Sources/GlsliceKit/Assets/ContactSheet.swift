@@ -97,8 +97,8 @@ package enum ContactSheet {
         let blocks = try paths.map { path in
             do { return try block(path: path, insets: insets, runs: runs, maxPixels: maxPixels) } catch let error as GlsliceError { throw error.about(path) }
         }
-        let width = (blocks.map(\.width).max() ?? 0) + 2 * margin
-        let height = blocks.map { $0.height + margin }.reduce(margin, +)
+        let width = max(blocks.map(\.width).max() ?? 0, legendWidth) + 2 * margin
+        let height = blocks.map { $0.height + margin }.reduce(margin + labelHeight + gap, +)
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxSheetPixels else {
             throw InputErrors.overLimit("a \(width)x\(height) px contact sheet", limit: "\(maxSheetPixels / 1_000_000) Mpx",
@@ -108,7 +108,8 @@ package enum ContactSheet {
         let reread = blocks.filter { $0.pixels == nil }.map { $0.sourceSize.width * $0.sourceSize.height * 8 }.max() ?? 0
         try ensureMemory(pixels * 4 + reread, for: "a \(width)x\(height) px contact sheet")
         var canvas = Canvas(width: width, height: height, background: [250, 250, 247, 255])
-        var y = margin
+        drawLegend(into: &canvas, x: margin, y: margin)
+        var y = margin + labelHeight + gap
         for block in blocks {
             let image: PremultipliedImage
             if let kept = block.pixels {
@@ -124,13 +125,32 @@ package enum ContactSheet {
         return canvas.image
     }
 
+    /// The lines drawn over each source, and what they mean (the sheet's legend says it).
+    static let capColour: [UInt8] = [200, 0, 200, 255], latticeColour: [UInt8] = [0, 170, 200, 255]
+    static let paddingColour: [UInt8] = [0, 160, 60, 255], opticalColour: [UInt8] = [220, 30, 30, 255]
+    static let legend: [(words: String, colour: [UInt8])] = [
+        ("caps", capColour), ("other lattice lines", latticeColour), (".9.png padding", paddingColour),
+        ("optical bounds (dashed)", opticalColour),
+    ]
+    static var legendWidth: Int { legend.map { labelHeight + Canvas.labelWidth($0.words, scale: labelScale) + 2 * gap }.reduce(0, +) }
+
+    /// One row at the top: a swatch and the words for each kind of line.
+    static func drawLegend(into canvas: inout Canvas, x left: Int, y: Int) {
+        var x = left
+        for entry in legend {
+            canvas.fill(x: x, y: y, width: labelHeight - 6, height: labelHeight - 6, entry.colour)
+            x += labelHeight
+            x += canvas.label(entry.words, x: x, y: y, scale: labelScale, colour: entry.colour) + 2 * gap
+        }
+    }
+
     static func draw(_ block: Block, image: PremultipliedImage, into canvas: inout Canvas, x: Int, y top: Int) {
         var y = top
         canvas.label(block.title, x: x, y: y, scale: labelScale)
         y += labelHeight
         let m = block.magnification, w = block.sourceSize.width, h = block.sourceSize.height
         canvas.draw(image, x: x, y: y, scale: m)
-        let cap: [UInt8] = [200, 0, 200, 255], line: [UInt8] = [0, 170, 200, 255]
+        let cap = Self.capColour, line = Self.latticeColour
         for (index, segment) in block.lattice.x.enumerated() where index > 0 {
             let isCap = index == 1 || index == block.lattice.x.count - 1
             canvas.fill(x: x + segment.start * m, y: y, width: 1, height: h * m, isCap ? cap : line)
@@ -142,10 +162,10 @@ package enum ContactSheet {
         if let bounds = block.hints.ninePatch {
             let p = bounds.padding, o = bounds.optical
             canvas.outline(x: x + p.left * m, y: y + p.top * m, width: max(1, (w - p.left - p.right) * m),
-                           height: max(1, (h - p.top - p.bottom) * m), [0, 160, 60, 255])
+                           height: max(1, (h - p.top - p.bottom) * m), Self.paddingColour)
             if o != .zero {
                 canvas.outline(x: x + o.left * m, y: y + o.top * m, width: max(1, (w - o.left - o.right) * m),
-                               height: max(1, (h - o.top - o.bottom) * m), [220, 30, 30, 255], dashed: true)
+                               height: max(1, (h - o.top - o.bottom) * m), Self.opticalColour, dashed: true)
             }
         }
         y += h * m + gap

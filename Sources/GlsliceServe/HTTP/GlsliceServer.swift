@@ -185,6 +185,13 @@ public final class GlsliceServer: Sendable {
     /// An answer is handed to its connection this much at a time.
     static let sliceBytes = 256 << 10
     /// The page loads nothing from elsewhere; its script and style are inline.
+    /// The preview page, saying which folder its command lines run from (the root, HTML-escaped).
+    var previewPage: String {
+        let escaped = options.root.path.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+        return String(decoding: PackageResources.preview_html, as: UTF8.self).replacingOccurrences(of: "__GLSLICE_ROOT__", with: escaped)
+    }
+
     static let previewPolicy = "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'"
 
     func health() -> Response {

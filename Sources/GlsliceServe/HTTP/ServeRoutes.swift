@@ -72,7 +72,7 @@ struct ServeRoutes: Sendable {
         routes.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache",
                                             .contentSecurityPolicy: GlsliceServer.previewPolicy],
-                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.preview_html)))
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: server.previewPage)))
         }
         routes.get("/preview/sources") { _, _ in
             guard let sources = await server.catalog.sources() else { throw Refusal.busy }

@@ -19,6 +19,10 @@ import Testing
             #expect(!page.text.contains("http://") && !page.text.contains("https://"))
             #expect(page.text.firstMatch(of: /(src|href)="\/\//) == nil)
             #expect(page.text.contains("<script>") && page.text.contains("/render/"))
+            // Its command lines name paths under the root, and it says which folder that is (issue 40).
+            let root = try #require(realpath(world.root.path, nil).map { path in defer { free(path) }; return String(cString: path) })
+            #expect(page.text.contains("run it from <code id=\"root\">\(root)</code>"), "\(root)")
+            #expect(!page.text.contains("__GLSLICE_ROOT__"))
         }
     }
 
