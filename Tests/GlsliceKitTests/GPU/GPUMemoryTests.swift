@@ -5,7 +5,9 @@ import Testing
 /// docs/HARDENING.md, round four, findings 1-3: GPU memory held to a budget in
 /// bytes, and a job the GPU cannot take drawn by the CPU (hybrid) or refused
 /// by name (`gpu`), decided before a GL call.
-@Suite(.enabled(if: GPUTestSupport.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
+/// One test at a time: each opens contexts and uploads tens of MiB of textures, and
+/// llvmpipe shares one screen among every context in the process.
+@Suite(.serialized, .enabled(if: GPUTestSupport.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
 struct GPUMemoryTests {
     /// A job on `source` (its `file` names it in messages), cut by `insets`.
     func job(_ source: PremultipliedImage, key: String, insets: Insets, pixels: PixelSize) throws -> PreparedJob {
