@@ -203,6 +203,26 @@ import Testing
         #expect(result.stderr.contains("not 0.0.0.0;") && !result.stderr.contains("(0.0.0.0)"), "\(result.stderr)")
     }
 
+    /// optimize --help's first example shrinks something (its panel example only said "nothing to lose"),
+    /// and serve --help's curl asks the server the example before it started (it asked :8080 after a :8081 one).
+    @Test func helpExamplesShowWhatTheySay() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let optimize = try glslice(["optimize", fixtures.appendingPathComponent("button@2x.png").path, "--insets", "14,12,14,12",
+                                    "-o", folder.appendingPathComponent("small@2x.png").path])
+        let said = String(decoding: optimize.stdout, as: UTF8.self)
+        #expect(optimize.status == 0 && said.contains("50x58 px -> 49x58 px"), "\(said)")
+        let optimizeHelp = String(decoding: try glslice(["optimize", "--help"]).stdout, as: UTF8.self)
+        #expect(optimizeHelp.contains("glslice optimize Fixtures/button@2x.png --insets 14,12,14,12"))
+        let serveHelp = String(decoding: try glslice(["serve", "--help"]).stdout, as: UTF8.self)
+        let curl = try #require(serveHelp.range(of: "curl"))
+        let plain = try #require(serveHelp.range(of: "glslice serve --root Fixtures\n"))
+        let signed = try #require(serveHelp.range(of: "--bind 127.0.0.1:8081"))
+        #expect(plain.upperBound < curl.lowerBound && curl.lowerBound < signed.lowerBound)
+        #expect(serveHelp[curl.lowerBound...].prefix(200).contains("127.0.0.1:8080/render/"))
+        #expect(!serveHelp.contains("> serve.key"))
+    }
+
     @Test func helpSaysEachDefaultOnceAndEveryExitCode() throws {
         let batch = String(decoding: try glslice(["batch", "--help"]).stdout, as: UTF8.self)
         #expect(!batch.contains("(default 256)"), "\(batch)")
