@@ -14,31 +14,19 @@
 """
 import json
 import os
-import random
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-import zlib
+
+from noise_png import noise_png
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GLSLICE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/glslice"))
 RUNS = int(os.environ.get("RUNS", "10"))
-
-
-def noise_png(path, width, height, seed):
-    rng = random.Random(seed)
-    raw = b"".join(b"\0" + rng.randbytes(width * 3) for _ in range(height))
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-                + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
 
 
 def rss_mib(pid):

@@ -33,6 +33,8 @@ import threading
 import time
 import urllib.request
 
+from noise_png import noise_png
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GLSLICE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/glslice"))
 SECONDS = int(os.environ.get("SOAK_SECONDS", "600"))
@@ -65,20 +67,6 @@ def mix():
             out += [f"/render/noise-{(cycle * 3 + k) % NOISE_SOURCES}.png?pixels=64x64&insets={1 + (cycle + k) % 40}" for k in range(3)]
     return out
 
-
-def noise_png(path, side, seed):
-    """An opaque noise PNG, written with zlib (no pixel repeats, so every cell is its own texture)."""
-    import random
-    import struct
-    import zlib
-    rng = random.Random(seed)
-    row = lambda: b"\0" + rng.randbytes(side * 3)
-    raw = b"".join(row() for _ in range(side))
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
-                + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
 
 
 def lua(paths):
@@ -165,7 +153,7 @@ def main():
     shutil.copytree(os.path.join(ROOT, "Fixtures"), root, ignore=shutil.ignore_patterns("bad", "pngsuite"))
     if GPU_MIX:
         for index in range(NOISE_SOURCES):
-            noise_png(os.path.join(root, f"noise-{index}.png"), NOISE_SIDE, index)
+            noise_png(os.path.join(root, f"noise-{index}.png"), NOISE_SIDE, NOISE_SIDE, index)
     script = os.path.join(work, "mix.lua")
     with open(script, "w") as f:
         f.write(lua(mix()))

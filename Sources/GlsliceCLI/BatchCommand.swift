@@ -95,10 +95,7 @@ struct BatchCommand: ParsableCommand {
         options.shard = chosen
         guard (1...1_048_576).contains(cacheMb) else { throw UsageErrors.outOfRange("--cache-mb", "1 to 1048576", got: cacheMb) }
         options.cacheBytes = cacheMb << 20
-        guard (GPUMemory.minimumBudget >> 20...1_048_576).contains(gpuMb) else {
-            throw UsageErrors.outOfRange("--gpu-mb", "\(GPUMemory.minimumBudget >> 20) to 1048576", got: gpuMb)
-        }
-        options.gpu.budgetBytes = gpuMb << 20
+        options.gpu.budgetBytes = try gpuBudget(megabytes: gpuMb)
         options.limits = try engine.limits()
 
         // The total is counted only from a manifest that can be read twice (a

@@ -124,10 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
             accessLog: !noAccessLog, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             maxConnections: maxConnections, answerBytes: answerMb << 20, hostNames: hostName)
         settings.autoWebP = !noAutoWebp
-        guard (GPUMemory.minimumBudget >> 20...1_048_576).contains(gpuMb) else {
-            throw UsageErrors.outOfRange("--gpu-mb", "\(GPUMemory.minimumBudget >> 20) to 1048576", got: gpuMb)
-        }
-        settings.gpuBudgetBytes = gpuMb << 20
+        settings.gpuBudgetBytes = try gpuBudget(megabytes: gpuMb)
         let options = settings
         // A server lives for days: large blocks go back to the system when freed (`LargeAllocations`).
         LargeAllocations.returnToTheSystem()

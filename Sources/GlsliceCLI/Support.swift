@@ -60,6 +60,14 @@ func gpuDevice(_ option: Int?) throws -> Int? {
 /// The largest EGL device index taken: no machine lists more devices.
 let maxGPUIndex = 255
 
+/// `--gpu-mb` in bytes (batch and serve): at least `GPUMemory.minimumBudget`, and
+/// bounded so that `<< 20` cannot overflow.
+func gpuBudget(megabytes: Int) throws -> Int {
+    let least = GPUMemory.minimumBudget >> 20
+    guard (least...1_048_576).contains(megabytes) else { throw UsageErrors.outOfRange("--gpu-mb", "\(least) to 1048576", got: megabytes) }
+    return megabytes << 20
+}
+
 /// `GLSLICE_PBO=0|1`: forces the GPU readback through the pixel-pack ring or not (default: on hardware GPUs).
 func pixelPackRingSetting() -> Bool? {
     ProcessInfo.processInfo.environment["GLSLICE_PBO"].map { $0 == "1" }
