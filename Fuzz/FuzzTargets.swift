@@ -59,7 +59,7 @@ enum FuzzTarget: String, CaseIterable {
             let source = FuzzTarget.source
             guard let plan = try? PlanBuilder.plan(request, source: source, limits: Limits(maxSourcePixels: 1 << 20,
                                                                                           maxOutputPixels: 1 << 16)) else { return }
-            _ = CPURenderer().render(plan, source: source.image)
+            _ = try? Backend.cpu.image(plan, source: source.image)
         }
     }
 

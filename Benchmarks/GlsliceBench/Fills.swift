@@ -8,7 +8,8 @@ import GlsliceKit
 /// with the cell's source size; sampled, a linear stretch blends source rows as wide as it.
 func benchFills(_ argv: [String]) throws {
     let args = try Arguments([argv[0]] + Array(argv.dropFirst(2)))
-    let backend = try Backend.make(try BackendChoice(parsing: args.backend))
+    let choice = try BackendChoice(parsing: args.backend)
+    let backend = try BackendResolution.resolve(choice, for: choice == .cpu ? .batch : .parity, device: nil).backend
     let output = PixelSize(width: 2000, height: 2000)
     print("backend=\(args.backend) output=\(output.width)x\(output.height) stretch linear, ms per render (median of 5 alternated)")
     print("centre px\tfilled\tsampled")
@@ -34,7 +35,7 @@ func benchFills(_ argv: [String]) throws {
         for _ in 0..<5 {
             for (index, plan) in [filled, sampled].enumerated() {
                 let start = ContinuousClock.now
-                _ = try Render.image(plan: plan, source: source, backend: backend)
+                _ = try backend.image(plan, source: source)
                 let elapsed = ContinuousClock.now - start
                 times[index].append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
             }

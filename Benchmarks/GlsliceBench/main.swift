@@ -71,13 +71,13 @@ func main() throws {
     let images = decoded
     let jobs = makeJobs(count: args.jobs, seed: args.seed)
     let totals = Mutex((bytes: 0, pixels: 0, failures: [String]()))
-    @Sendable func plan(_ index: Int) throws -> (RenderPlan, PremultipliedImage) {
+    @Sendable func plan(_ index: Int) throws -> (Plan, PremultipliedImage) {
         let job = jobs[index]
         guard let source = images[job.source] else { throw GlsliceError(.internal, "no source \(job.source)") }
         return (try PlanBuilder.plan(job.request, sourceSize: PixelSize(width: source.width, height: source.height),
                                      file: job.source), source)
     }
-    @Sendable func encode(_ index: Int, _ image: PremultipliedImage, _ plan: RenderPlan) throws -> Int {
+    @Sendable func encode(_ index: Int, _ image: PremultipliedImage, _ plan: Plan) throws -> Int {
         try PNGEncoder.write(image, to: .file("\(args.out)/\(index).png"), compression: jobs[index].request.compression)
     }
     var rendererName = "cpu"
@@ -89,7 +89,7 @@ func main() throws {
             while index < jobs.count {
                 do {
                     let (plan, source) = try plan(index)
-                    localBytes += try encode(index, CPURenderer().render(plan, source: source), plan)
+                    localBytes += try encode(index, Backend.cpu.image(plan, source: source), plan)
                     localPixels += plan.size.pixelCount
                 } catch {
                     totals.withLock { $0.failures.append("job \(index): \(error)") }
@@ -100,15 +100,16 @@ func main() throws {
         }
     } else {
         // One GL thread renders; PNG encoding runs on the other cores.
-        let backend = try Backend.make(choice, warn: { print("warning: \($0)") })
-        rendererName = backend.description
+        let resolved = try BackendResolution.resolve(choice, for: .parity, device: nil)
+        let backend = resolved.backend
+        rendererName = resolved.description
         let encoders = DispatchQueue(label: "encode", attributes: .concurrent)
         let slots = DispatchSemaphore(value: max(1, args.threads))
         let group = DispatchGroup()
         for index in jobs.indices {
             do {
                 let (plan, source) = try plan(index)
-                let image = try Render.image(plan: plan, source: source, backend: backend)
+                let image = try backend.image(plan, source: source)
                 slots.wait()
                 encoders.async(group: group) {
                     defer { slots.signal() }

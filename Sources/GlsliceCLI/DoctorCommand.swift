@@ -73,7 +73,12 @@ struct DoctorCommand: ParsableCommand {
         }
         var attempts: [GPUContext.Attempt] = []
         let context = GPUContext.make(device: try gpuDevice(gpu), attempts: &attempts)
-        let verdict = context.map(Backend.autoVerdict(for:))
+        // What serve's `auto` would take, asked of the one resolver with the context found here.
+        let auto = try BackendResolution<GPUContext>.resolve(.auto, for: .serve) { acceptSoftware in
+            guard let context else { throw UnavailableErrors.noContext() }
+            try Backend.admit(context, acceptSoftware: acceptSoftware)
+            return (context, context.renderer)
+        }
         let findings = Findings(
             clientExtensions: GPUContext.clientExtensions.split(separator: " ").map(String.init),
             devices: devices,
@@ -83,7 +88,8 @@ struct DoctorCommand: ParsableCommand {
                                  maxTextureSize: $0.limits.maxTextureSize, maxRenderbufferSize: $0.limits.maxRenderbufferSize,
                                  maxViewport: [$0.limits.maxViewport.width, $0.limits.maxViewport.height])
             },
-            auto: Findings.Auto(backend: verdict?.useGPU == true ? "gpu" : "cpu", reason: verdict?.reason ?? "no GPU context"))
+            auto: Findings.Auto(backend: auto.gpu == nil ? "cpu" : "gpu",
+                                reason: auto.reason ?? context.map { "a hardware GPU: \($0.renderer)" } ?? "no GPU context"))
         if json { printJSON(findings) } else { printText(findings) }
         guard context != nil else { throw UnavailableErrors.noContext() }
     }
@@ -118,12 +124,12 @@ struct DoctorCommand: ParsableCommand {
               + "max viewport \(context.maxViewport[0])x\(context.maxViewport[1])")
         print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
         if findings.auto.backend == "gpu" {
-            let megapixels = Double(Backend.singleRenderGPUPixels) / 1e6
+            let megapixels = Double(BackendUse.singleOutputGPUPixels) / 1e6
             print("  with the CPU beside it in 'glslice serve' (hybrid: both sides draw, the same bytes)")
             print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
         } else {
             print("  (said here and in serve's /healthz, not as a warning: 'glslice render' and 'glslice serve' draw on the CPU)")
         }
-        print("'glslice batch --backend auto' takes: cpu on every host (\(Backend.batchAutoFigures); --backend hybrid asks for both)")
+        print("'glslice batch --backend auto' takes: cpu on every host (\(BackendUse.batchAutoFigures); --backend hybrid asks for both)")
     }
 }

@@ -48,11 +48,11 @@ struct ParityCommand: ParsableCommand {
 
     func run() throws {
         guard (1...10_000_000).contains(cases) else { throw UsageErrors.outOfRange("--cases", "1 to 10000000", got: cases) }
-        let backend = try Backend.make(.gpu, device: gpuDevice(gpu))
-        if !json { print("parity: \(cases) jobs, seed \(seed), cpu vs \(backend.description)") }
-        let report = try Parity.run(cases: cases, seed: seed, candidate: backend)
+        let resolved = try BackendResolution.resolve(.gpu, for: .parity, device: gpuDevice(gpu))
+        if !json { print("parity: \(cases) jobs, seed \(seed), cpu vs \(resolved.description)") }
+        let report = try Parity.run(cases: cases, seed: seed, candidate: resolved.backend)
         if json {
-            printJSON(Result(cases: cases, seed: seed, candidate: backend.description, pixels: report.pixels,
+            printJSON(Result(cases: cases, seed: seed, candidate: resolved.description, pixels: report.pixels,
                              maxDifference: report.maxDifference, meanDifference: report.meanDifference,
                              worst: report.worst, violations: report.violations, passed: report.passed))
             if !report.passed { throw ExitCode(1) }

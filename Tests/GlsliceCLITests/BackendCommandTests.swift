@@ -8,9 +8,9 @@ import GlsliceKit
     let noDrivers = ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent/glslice-no-vendor.json"]
     let panel = fixtures.appendingPathComponent("panel.png").path
 
-    /// 4096² px: `render --backend auto` considers a GPU only from 2^24 px (`Backend.singleRenderGPUPixels`).
+    /// 4096² px: `render --backend auto` considers a GPU only from 2^24 px (`BackendUse.singleOutputGPUPixels`).
     /// Why it fell back is said by `doctor`, never on a render; a batch's `auto` is the CPU on every
-    /// host (`Backend.batchChoice`), so it opens no GPU and has nothing to say.
+    /// host (`BackendUse.batch`), so it opens no GPU and has nothing to say.
     @Test func autoFallsBackToTheCPUSilentlyInARenderAndABatch() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

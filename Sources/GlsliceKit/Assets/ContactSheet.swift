@@ -76,7 +76,7 @@ package enum ContactSheet {
                 var request = RenderRequest(size: .pixels(size), outputScale: scale, insets: insets, lattice: runs)
                 request.modes = PerAxis(both: mode)
                 let job = try PreparedJob(request: request, source: resolved, limits: Limits())
-                tiles.append(("\(name) \(size.width)x\(size.height)", CPURenderer().render(job.plan, source: source.image)))
+                tiles.append(("\(name) \(size.width)x\(size.height)", try Backend.cpu.image(job.plan, source: source.image)))
             }
             rows.append((mode == defaultMode ? "\(mode.rawValue) (default)" : mode.rawValue, tiles))
         }

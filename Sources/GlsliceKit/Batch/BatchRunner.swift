@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     read (1) → prepare (--jobs) → draw → encode (--jobs) → record
 ///
-/// On the CPU, drawing happens inside the encode stage, band by band as the
+/// On the CPU, drawing happens inside the encode stage, strip by strip as the
 /// encoder asks, so a job's rows are never copied between threads. On a GPU,
 /// the calling thread, which owns the GL context, is the draw stage and does
 /// nothing else. Outputs are atomic, and carry digests for `--resume`.
@@ -45,52 +45,50 @@ public final class BatchRunner: Sendable {
         return count
     }
 
-    /// Runs the manifest. `auto` is the CPU here (`Backend.batchChoice`), so
+    /// Runs the manifest. `auto` is the CPU here (`BackendResolution`), so
     /// no backend is ever fallen back from, and nothing is warned of.
     public func run() throws -> BatchSummary {
         let reader = try ManifestReader(path: options.manifest, outputFolder: options.outputFolder,
                                         allowOutside: options.allowOutsideOutputFolder)
         try createOutputFolder()
         let results = try options.results.map { try ResultsLog(path: $0, append: options.resume, manifest: options.manifest) }
-        let choice = Backend.batchChoice(options.backend)
-        let backend = try Backend.make(choice, device: options.device, gpuMemory: GPUMemory(budget: options.gpu.budgetBytes))
+        let resolved = try BackendResolution.resolve(options.backend, for: .batch, device: options.device,
+                                                     memory: GPUMemory(budget: options.gpu.budgetBytes))
         let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
-                                     backend: backend.description, onError: onError, onProgress: onProgress)
+                                     backend: resolved.description, onError: onError, onProgress: onProgress)
         let start = Date()
-        let hybrid = Backend.drawsOnBoth(choice, openedGPU: backend.gpu != nil)
-        let drawnBy = run(reader: reader, recorder: recorder, drawer: backend.gpu.map { gpu in
-            GPUDrawer(gpu: gpu, settings: options.gpu, budget: MemoryBudget(capacity: options.gpu.inFlightBytes),
-                      recorder: recorder, times: times)
-        }, hybrid: hybrid, started: start)
+        let drawnBy = run(reader: reader, recorder: recorder, drawStage: resolved.gpu.map { session in
+            DrawStage.gpu(session, settings: options.gpu, budget: MemoryBudget(capacity: options.gpu.inFlightBytes),
+                          recorder: recorder, times: times)
+        }, hybrid: resolved.drawsOnBoth, started: start)
         let wall = Date().timeIntervalSince(start)
         var summary = recorder.summary(seconds: wall, closing: true)
-        if hybrid { summary.backend += " and cpu (hybrid)" }
         summary.drawnBy = drawnBy
-        summary.backendKind = backend.kind
-        summary.stages = StageShare.shares(times, backend: backend.kind, workers: max(1, options.workers), wall: wall)
+        summary.backendKind = resolved.backend.kind
+        summary.stages = StageShare.shares(times, backend: resolved.backend.kind, workers: max(1, options.workers), wall: wall)
         return summary
     }
 
-    /// The stages. With no `drawer`, the encoders draw on the CPU. With a
-    /// drawer and `hybrid`, an encoder with nothing to encode takes a job the
-    /// drawer has not taken yet and draws it itself: one queue feeds both
+    /// The stages. With no draw stage, the encoders draw on the CPU. With one
+    /// and `hybrid`, an encoder with nothing to encode takes a job the draw
+    /// stage has not taken yet and draws it itself: one queue feeds both
     /// sides, so neither waits while the other has a backlog. Returns what
     /// each side drew.
     @discardableResult
-    func run(reader: ManifestReader, recorder: BatchRecorder, drawer: (any BatchDrawer)?,
+    func run(reader: ManifestReader, recorder: BatchRecorder, drawStage: DrawStage?,
              hybrid: Bool = false, started: Date, probe: (@Sendable (Stage) -> Void)? = nil) -> DrawnBy {
         let workers = max(1, options.workers)
         // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
-        let jobs = BoundedQueue<ManifestJob>(capacity: drawer == nil ? workers * 4 : 1024)
-        let toDraw = BoundedQueue<BatchJob>(capacity: drawer == nil ? 1 : 1024)
+        let jobs = BoundedQueue<ManifestJob>(capacity: drawStage == nil ? workers * 4 : 1024)
+        let toDraw = BoundedQueue<BatchJob>(capacity: drawStage == nil ? 1 : 1024)
         let toEncode = BoundedQueue<EncodeWork>(capacity: workers * 4)
         let outputScope = reader.openOutputScope()
         let prepareStage = PrepareStage(options: options, cache: cache, recorder: recorder,
                                         started: started, outputScope: outputScope)
         let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
         let times = self.times
-        let onCPU = drawer == nil
-        let gpuLimits = drawer?.limits
+        let onCPU = drawStage == nil
+        let gpuLimits = drawStage?.limits
         let stealing = hybrid && !onCPU
         let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in
             Self.read(reader, shard: options.shard, outputScope: outputScope, into: jobs, recorder: recorder)
@@ -107,10 +105,10 @@ public final class BatchRunner: Sendable {
                 guard let ready else { continue }
                 let image = ready.prepared.source.image
                 if onCPU {
-                    toEncode.push(EncodeWork(job: ready, drawing: .onCPU))
+                    toEncode.push(EncodeWork(job: ready, drawing: .here))
                 } else if let refusal = gpuLimits?.refusal(sourceWidth: image.width, sourceHeight: image.height) {
                     // Decided here, before a GL call: hybrid draws it on the CPU, so it never depends on which side took it.
-                    if stealing { toEncode.push(EncodeWork(job: ready, drawing: .onCPU)) } else { recorder.fail(ready.manifest, refusal, started: ready.started) }
+                    if stealing { toEncode.push(EncodeWork(job: ready, drawing: .here)) } else { recorder.fail(ready.manifest, refusal, started: ready.started) }
                 } else {
                     toDraw.push(ready)
                 }
@@ -132,9 +130,9 @@ public final class BatchRunner: Sendable {
                 if case .item(let work) = toEncode.pop(within: .zero) {
                     encode(work)
                 } else if case .item(let job) = toDraw.pop(within: .zero) {
-                    encode(EncodeWork(job: job, drawing: .onCPU))
+                    encode(EncodeWork(job: job, drawing: .here))
                 } else {
-                    // Both empty for now: wait on the drawer's output, looking at its input again soon.
+                    // Both empty for now: wait on the draw stage's output, looking at its input again soon.
                     switch toEncode.pop(within: .milliseconds(2)) {
                     case .item(let work): encode(work)
                     case .empty: continue
@@ -143,9 +141,9 @@ public final class BatchRunner: Sendable {
                 }
             }
         }
-        if let drawer {
+        if let drawStage {
             do {
-                try drawer.run(toDraw, output: toEncode)
+                try drawStage.run(toDraw, toEncode)
             } catch {
                 // No atlas could be made: every job still to draw fails with that error.
                 while let job = toDraw.pop() { recorder.fail(job.manifest, error, started: job.started) }

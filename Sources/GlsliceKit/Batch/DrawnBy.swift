@@ -9,7 +9,7 @@ package struct DrawnBy: Sendable, Equatable, Codable {
     package init() {}
 
     mutating func add(_ drawing: Drawing, pixels: Int) {
-        if case .onCPU = drawing {
+        if case .here = drawing {
             cpuJobs += 1
             cpuPixels += pixels
         } else {

@@ -8,7 +8,7 @@ struct EncodeStage: Sendable {
     func encode(_ work: EncodeWork) {
         let job = work.job
         do {
-            let encoded = try EncodeStep.encode(job.prepared, drawing: work.drawing, to: .output(job.target, durable: durable),
+            let encoded = try Engine.encode(job.prepared, drawing: work.drawing, to: job.target.durable(durable),
                                                 recordDigest: true, times: times)
             let clock = ContinuousClock(), start = clock.now
             recorder.succeed(job, bytes: encoded.byteCount)

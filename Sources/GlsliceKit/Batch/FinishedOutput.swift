@@ -60,7 +60,7 @@ package struct FinishedOutput: Equatable {
         return nil
     }
 
-    /// A WebP in the extended format (`WebPWriter` with a record): its RIFF
+    /// A WebP in the extended format (`WebPEncoder` with a record): its RIFF
     /// size is the file's, VP8X comes first with the canvas size, and an `XMP `
     /// chunk holds `key` (`XMPRecord`). Chunks are walked to the file's end.
     private static func readWebP(_ fd: Int32, fileSize: Int, key: String) -> FinishedOutput? {

@@ -6,7 +6,7 @@ package struct GPUSettings: Sendable {
     package var pixelPackRing: Bool?
     /// Bytes of drawn pixels allowed to wait for the encoders.
     package var inFlightBytes: Int
-    /// GPU memory the renderer is held to (`--gpu-mb`; see `GPUMemory`).
+    /// GPU memory the session is held to (`--gpu-mb`; see `GPUMemory`).
     package var budgetBytes: Int
 
     package init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20, budgetBytes: Int = GPUMemory.defaultBudget) {

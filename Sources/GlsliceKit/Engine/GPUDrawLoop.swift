@@ -6,15 +6,15 @@
 /// into atlases (each source cell uploaded once, cached under its
 /// `SourceKey`) and read back, through the pixel-pack ring when there is one
 /// (the next atlas draws while this one crosses the bus); outputs too large
-/// for an atlas are drawn band by band into a stream their encoder already
+/// for an atlas are drawn strip by strip into a stream their encoder already
 /// reads. Memory drawn but not yet encoded is bounded by `budget`.
 struct GPUDrawLoop<Item: Sendable> {
-    let gpu: GPURenderer
+    let gpu: GPUSession
     let budget: MemoryBudget
     let times: StageTimes
     /// nil: each atlas is read back before the next is drawn.
     let ring: PixelPackRing?
-    var banding = Banding()
+    var strips = Strips()
     var gather: Duration = .milliseconds(2)
     var gap: Duration = .microseconds(200)
 
@@ -23,10 +23,10 @@ struct GPUDrawLoop<Item: Sendable> {
     /// on this thread: it must not wait long. Throws when no atlas can be made.
     func run(_ queue: BoundedQueue<Item>, job: (Item) -> PreparedJob,
              deliver: @escaping (Item, Result<Drawing, any Error>) -> Void) throws {
-        let atlas = try AtlasRenderer<Item>(renderer: gpu, ring: ring, budget: budget, times: times) { placed, pixels in
+        let atlas = try GPUAtlas<Item>(session: gpu, ring: ring, budget: budget, times: times) { placed, pixels in
             for p in placed {
                 deliver(p.item, pixels.map { pixels in
-                    .rows(DrawnRows(buffer: pixels.buffer, offset: pixels.offset(x: p.x, y: p.y), rows: p.size.height,
+                    .strip(Strip(buffer: pixels.buffer, offset: pixels.offset(x: p.x, y: p.y), rows: p.size.height,
                                     rowStride: pixels.width * 4))
                 })
             }
@@ -43,15 +43,59 @@ struct GPUDrawLoop<Item: Sendable> {
             }, failed: { item, error in deliver(item, .failure(error)) })
             atlas.flush()
             for item in large {
-                // Its encoder gets the stream at once and encodes while the bands come.
-                let stream = BandStream(depth: (ring?.count ?? 2) + 2)
+                // Its encoder gets the stream at once and encodes while the strips come.
+                let stream = StripStream(depth: (ring?.count ?? 2) + 2)
                 deliver(item, .success(.stream(stream)))
-                GPUBandWriter(gpu: gpu, budget: budget, times: times, banding: banding).send(job(item), to: stream, ring: ring)
+                send(job(item), to: stream)
                 gpu.trimTextureCache()
             }
             ring?.poll()
             gpu.trimTextureCache()
         }
         atlas.finish()
+    }
+
+    /// Uploads `job`'s cells and sends every strip to `stream`, which ends with
+    /// the last strip, or with the error that stopped it. Strips are read back
+    /// either into memory taken from `budget`, or through the pixel-pack ring,
+    /// which lends them uncopied and reads one strip while the next draws.
+    private func send(_ job: PreparedJob, to stream: StripStream) {
+        let clock = ContinuousClock()
+        do {
+            var start = clock.now
+            let drawer = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
+            times.add(.draw, clock.now - start, items: 1)
+            let size = job.size, stride = size.width * 4
+            // A strip, drawn and read back, within its share of the GPU budget.
+            var strips = self.strips
+            strips.stripBytes = min(strips.stripBytes, gpu.memory.stripBytes(readBackSlots: ring?.count ?? 0))
+            let ranges = Strips.ranges(height: size.height, rows: strips.rows(width: size.width, height: size.height, drawer: drawer))
+            for range in ranges {
+                let count = range.count, last = range.upperBound == size.height
+                if let ring, drawer.drawsStripsWhole {
+                    start = clock.now
+                    try drawer.drawStrip(range)
+                    times.add(.draw, clock.now - start)
+                    try ring.read(width: size.width, height: count, session: gpu) { result in
+                        switch result {
+                        case .success(let buffer):
+                            stream.send(Strip(buffer: buffer, offset: 0, rows: count, rowStride: stride))
+                            if last { stream.finish() }
+                        case .failure(let error):
+                            stream.fail(error)
+                        }
+                    }
+                } else {
+                    start = clock.now
+                    let buffer = PixelBuffer(byteCount: count * stride, budget: budget)
+                    times.add(.drawWait, clock.now - start)
+                    try drawer.drawRows(range, into: buffer.base, timing: times)
+                    stream.send(Strip(buffer: buffer, offset: 0, rows: count, rowStride: stride))
+                    if last { stream.finish() }
+                }
+            }
+        } catch {
+            stream.fail(error)
+        }
     }
 }

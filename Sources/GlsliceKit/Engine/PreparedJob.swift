@@ -5,7 +5,7 @@
 package struct PreparedJob: Sendable {
     package var request: RenderRequest
     package var source: ResolvedSource
-    package var plan: RenderPlan
+    package var plan: Plan
     package init(request: RenderRequest, source: ResolvedSource, limits: Limits) throws {
         self.request = request
         self.source = source

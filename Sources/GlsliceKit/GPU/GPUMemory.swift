@@ -1,10 +1,10 @@
-/// The GPU memory one renderer holds, in bytes, and the budget it is held to.
+/// The GPU memory one GPU session holds, in bytes, and the budget it is held to.
 ///
 /// Four things hold GPU memory: the framebuffer, the cell-texture cache, the
 /// taps texture and the pixel-pack ring. Each is sized for the work at hand and
 /// shrinks after a large draw, so memory after a burst returns to its level
 /// before it. The texture cache may take half the budget (least recently used
-/// first out); a band (the framebuffer and each read-back buffer) a share of the
+/// first out); a strip (the framebuffer and each read-back buffer) a share of the
 /// other half. Written on the GL thread; read from any (serve's `/metrics`).
 package final class GPUMemory: Sendable {
     /// What holds the bytes.
@@ -14,7 +14,7 @@ package final class GPUMemory: Sendable {
 
     /// `--gpu-mb`'s default: 256 MiB.
     package static let defaultBudget = 256 << 20
-    /// The smallest budget a renderer works within (`--gpu-mb 16`).
+    /// The smallest budget a session works within (`--gpu-mb 16`).
     package static let minimumBudget = 16 << 20
 
     package let budget: Int
@@ -37,9 +37,9 @@ package final class GPUMemory: Sendable {
     /// The texture cache's share.
     var textureBytes: Int { budget / 2 }
 
-    /// The most one band may take, drawn and read back through `readBackSlots`
+    /// The most one strip may take, drawn and read back through `readBackSlots`
     /// buffers (0 without a ring): the framebuffer and the slots share half the budget.
-    func bandBytes(readBackSlots: Int) -> Int { max(1 << 20, budget / 2 / (readBackSlots + 1)) }
+    func stripBytes(readBackSlots: Int) -> Int { max(1 << 20, budget / 2 / (readBackSlots + 1)) }
 
     /// Keeps an allocation of `capacity` bytes for a draw needing `needed`, or
     /// says to make a new one: when it is too small, or far larger than the

@@ -54,7 +54,7 @@ final class PixelPackRing {
     /// Starts reading the framebuffer's bottom-left `width × height` pixels;
     /// `deliver` gets them later on this thread, in the order reads started
     /// (from a later `read`, `poll` or `finish`).
-    func read(width: Int, height: Int, renderer: GPURenderer,
+    func read(width: Int, height: Int, session: GPUSession,
               deliver: @escaping (Result<PixelBuffer, any Error>) -> Void) throws {
         let slot = try freeSlot()
         let bytes = width * height * 4
@@ -63,13 +63,13 @@ final class PixelPackRing {
         defer { times?.add(.readBack, clock.now - start) }
         try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
         defer { glBindBuffer(target, 0) }
-        // Sized for this read: a slot made large for one band shrinks back on its next smaller read.
+        // Sized for this read: a slot made large for one strip shrinks back on its next smaller read.
         if !GPUMemory.keeps(capacity: capacities[slot], needed: bytes) {
             try GLCheck.gl("glBufferData(GL_PIXEL_PACK_BUFFER)") { glBufferData(target, bytes, nil, GLenum(GL_STREAM_READ)) }
             capacities[slot] = bytes
-            renderer.memory.set(.readBack, capacities.reduce(0, +))
+            session.memory.set(.readBack, capacities.reduce(0, +))
         }
-        try renderer.readPixels(width: width, height: height, rowLength: width, into: nil)
+        try session.readPixels(width: width, height: height, rowLength: width, into: nil)
         guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {
             throw InternalErrors.glFailed("glFenceSync", GLCheck.glErrorName(glGetError()))
         }

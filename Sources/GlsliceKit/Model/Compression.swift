@@ -1,4 +1,4 @@
-/// How hard the PNG encoder compresses (zlib level; see `PNG/PNGWriter.swift` for
+/// How hard the PNG encoder compresses (zlib level; see `PNG/PNGEncoder.swift` for
 /// why rows are never filtered).
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// zlib level 1: about 1.6× the bytes, for scratch renders.

@@ -31,9 +31,6 @@ package enum InternalErrors {
         GlsliceError(.internal, "the GPU thread ended before opening a context")
     }
     package static func noAnswer() -> GlsliceError { GlsliceError(.internal, "the GPU thread gave no answer") }
-    package static func noBandRenderer() -> GlsliceError {
-        GlsliceError(.internal, "no renderer for an output drawn as it is encoded")
-    }
 
     // MARK: Libraries
 

@@ -1,5 +1,5 @@
 /// Premultiplied RGBA8 rows that a drawer finished and nobody writes any
-/// more: a GPU atlas read back, or one band of a large output. Encoder threads
+/// more: a GPU atlas read back, or one strip of a large output. Encoder threads
 /// read it. Its memory is either allocated here (and given back to its budget)
 /// or lent, such as a mapped GPU pixel-pack buffer, and handed back through
 /// `onRelease` when the last reader lets go.

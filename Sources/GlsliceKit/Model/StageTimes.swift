@@ -1,7 +1,7 @@
 import Foundation
 
 /// Busy time per stage, summed over the threads of that stage. Cheap enough
-/// to keep on always: one uncontended lock per band or job.
+/// to keep on always: one uncontended lock per strip or job.
 package final class StageTimes: Sendable {
     private let nanoseconds = Locked([Int](repeating: 0, count: Stage.allCases.count))
     private let counts = Locked([Int](repeating: 0, count: Stage.allCases.count))
@@ -31,7 +31,7 @@ package final class StageTimes: Sendable {
         return Double(nanoseconds.withLock { $0[index] }) / 1e9
     }
 
-    /// Items counted for `stage` (jobs prepared, bands drawn, outputs encoded).
+    /// Items counted for `stage` (jobs prepared, strips drawn, outputs encoded).
     package func count(_ stage: Stage) -> Int {
         let index = Stage.allCases.firstIndex(of: stage) ?? 0
         return counts.withLock { $0[index] }

@@ -1,5 +1,5 @@
-/// Where a PNG goes: a file (named only once complete), stdout, or a
-/// descriptor the caller opened and will close (a pipe, a socket).
+/// Where an encoder's bytes go: a file (named only once complete), stdout, a
+/// descriptor the caller opened and will close (a pipe, a socket), or memory.
 package enum OutputTarget: Sendable, Equatable {
     /// A file made atomically (`OutputFile`); `durable` flushes it to disk before it is named.
     case file(String, durable: Bool = false)
@@ -7,6 +7,8 @@ package enum OutputTarget: Sendable, Equatable {
     case contained(String, beneath: FileScope, durable: Bool = false)
     case standardOutput
     case descriptor(Int32)
+    /// Kept in memory: the encoder's `memoryData` after `finish` (serve's answers).
+    case memory
 
     /// `-` means standard output.
     package init(_ path: String) {
@@ -19,6 +21,7 @@ package enum OutputTarget: Sendable, Equatable {
         case .contained(let path, let scope, _): scope.folderPath.map { $0 + "/" + path } ?? path
         case .standardOutput: "<stdout>"
         case .descriptor(let fd): "<descriptor \(fd)>"
+        case .memory: "<memory>"
         }
     }
 }

@@ -1,21 +1,244 @@
 import Foundation
 
-/// Whole images to PNG in one call (tests, previews, the optimiser): a `PNGWriter` fed in bands.
-package enum PNGEncoder {
+/// Streams premultiplied rows into a PNG, unpremultiplying on the way.
+///
+/// An image of at most `maxIndexedPixels` is held as palette indices while it
+/// has at most 256 colours and written indexed at `finish()`; a 257th colour
+/// (or a larger image) streams RGB or RGBA rows instead, the held rows first.
+/// Files appear only complete (see `OutputFile`), named on `finish()`; an
+/// unfinished writer leaves nothing behind.
+package final class PNGEncoder: StripSink {
+    /// 8 MiB of indices at most: larger outputs stream at one strip of memory.
+    package static let maxIndexedPixels = 1 << 23
+    /// Read once: Foundation reads the cgroup files on every call, four
+    /// system calls a job in a batch.
+    private static let cores = ProcessInfo.processInfo.activeProcessorCount
+
+    private var writer: ScanlineCompressor?
+    private var stream: PNGStream?
+    private let threads: Int
+    private let cuts: SegmentedZlib.Cuts
+    private let target: OutputTarget
+    /// The file being written (nil for stdout).
+    private var file: OutputFile?
+    /// Where bytes go when not to a file.
+    private var descriptor: Int32 = -1
+    /// True for the duplicate of stdout, which this writer closes.
+    private var ownsDescriptor = false
+    private let width: Int
+    private let opaque: Bool
+    private let compression: Compression
+    private let text: (key: String, value: String)?
+    /// Set while the image is collected as indices.
+    private var palette: Palette?
+    private var indices: [UInt8] = []
+    package private(set) var rowsWritten = 0
+    package let size: PixelSize
+    /// The PNG collects in memory rather than in a file.
+    private let inMemory: Bool
+    /// The finished PNG, for a writer whose target is `.memory`.
+    package private(set) var memoryData: [UInt8]?
+    /// Time spent opening and naming the file (the rest of a writer's time is encoding).
+    package private(set) var fileTime = Duration.zero
+
+    /// - Parameters:
+    ///   - opaque: write RGB (the caller knows every alpha is 255).
+    ///   - text: an optional tEXt chunk (key, value), such as a batch job's digest.
+    ///   - threads: how many pieces of a large image's data compress at once
+    ///     (the bytes are the same for any count); nil: one per core.
+    package init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression,
+                text: (key: String, value: String)? = nil, threads: Int? = nil, cuts: SegmentedZlib.Cuts = .standard) throws {
+        self.threads = threads ?? PNGEncoder.cores
+        self.cuts = cuts
+        self.target = target
+        self.size = size
+        self.width = size.width
+        self.opaque = opaque
+        self.compression = compression
+        self.text = text
+        inMemory = target == .memory
+        switch target {
+        case .memory:
+            break
+        case .standardOutput:
+            descriptor = dup(STDOUT_FILENO)
+            guard descriptor >= 0 else { throw FileErrors.cannotWrite("<stdout>", systemError()) }
+            ownsDescriptor = true
+        case .descriptor(let fd):
+            descriptor = fd
+        case .file(let path, let durable):
+            let clock = ContinuousClock(), start = clock.now
+            file = try OutputFile(path: path, durable: durable)
+            fileTime += clock.now - start
+        case .contained(let path, let scope, let durable):
+            let clock = ContinuousClock(), start = clock.now
+            file = try OutputFile(path, beneath: scope, durable: durable)
+            fileTime += clock.now - start
+        }
+        try startImage()
+    }
+
+    /// Collects indices while the image may be indexed, else opens the encoder.
+    private func startImage() throws {
+        if size.width * size.height <= PNGEncoder.maxIndexedPixels {
+            palette = Palette()
+            indices = [UInt8](repeating: 0, count: size.width * size.height)
+        } else {
+            try open(channels: opaque ? 3 : 4)
+        }
+    }
+
+    private var displayName: String { target.displayName }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+        file?.discard()
+    }
+
+    /// Starts the file: 1 channel (with `palette`), 3 or 4.
+    private func open(channels: Int, palette: [UInt8] = []) throws {
+        let stream = PNGStream(descriptor: inMemory ? nil : file?.descriptor ?? descriptor, name: displayName)
+        self.stream = stream
+        do {
+            writer = try ScanlineCompressor(stream: stream, width: size.width, height: size.height, channels: channels,
+                                         palette: palette, level: compression.zlibLevel, threads: threads, cuts: cuts, text: text)
+        } catch {
+            file?.discard()
+            throw error
+        }
+    }
+
+    /// Appends `count` packed rows of premultiplied RGBA8, unpremultiplying
+    /// one row at a time so memory stays at one row beyond the caller's strip.
+    package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
+        try write(premultipliedRows: rows, count: count, rowStride: width * 4)
+    }
+
+    /// Appends `count` rows that start `rowStride` bytes apart (a rectangle of a
+    /// larger buffer, such as one output in a GPU atlas).
+    package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
+        guard writer != nil || palette != nil else {
+            throw InternalErrors.writeAfterFinish(displayName)
+        }
+        guard rowsWritten + count <= size.height else {
+            throw InternalErrors.tooManyRows(displayName, height: size.height)
+        }
+        var done = 0
+        if palette != nil { done = collect(rows, count: count, rowStride: rowStride) }
+        if done < count {
+            if palette != nil { try streamCollectedRows(rowsWritten + done) }
+            try stream(rows + done * rowStride, count: count - done, rowStride: rowStride)
+        }
+        rowsWritten += count
+    }
+
+    /// Indexes rows while the palette holds; returns how many it took.
+    private func collect(_ rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) -> Int {
+        guard var palette else { return 0 }
+        self.palette = nil // keeps the palette uniquely referenced while it grows
+        defer { self.palette = palette }
+        let width = self.width, first = rowsWritten
+        return indices.withUnsafeMutableBufferPointer { indices in
+            guard let plane = indices.baseAddress else { return 0 }
+            for row in 0..<count {
+                let pixels = rows + row * rowStride, out = plane + (first + row) * width
+                // Stretched and tiled art repeats whole rows: copy their indices.
+                if row > 0, memcmp(pixels - rowStride, pixels, width * 4) == 0 {
+                    out.update(from: out - width, count: width)
+                    continue
+                }
+                if !palette.index(premultipliedRow: pixels, width: width, into: out) { return row }
+            }
+            return count
+        }
+    }
+
+    /// A 257th colour: writes the rows held so far as RGB or RGBA, and streams from here on.
+    private func streamCollectedRows(_ held: Int) throws {
+        guard let palette else { return }
+        self.palette = nil
+        try open(channels: opaque ? 3 : 4)
+        let plane = indices
+        indices = []
+        var rowBuffer = [UInt8](repeating: 0, count: width * 4) // palette entries are straight RGBA already
+        try plane.withUnsafeBufferPointer { plane in
+            guard let base = plane.baseAddress else { return }
+            for row in 0..<held {
+                try rowBuffer.withUnsafeMutableBufferPointer { straight in
+                    guard let out = straight.baseAddress else { return }
+                    palette.expand(base + row * width, width: width, into: out)
+                    try writeStraight(UnsafePointer(out), count: 1, stride: width * 4)
+                }
+            }
+        }
+    }
+
+    /// Straight into the encoder's buffer, unpremultiplied there unless every pixel is opaque
+    /// (alpha 255: premultiplied and straight values are the same bytes).
+    private func stream(_ rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws {
+        try openEncoder().write(rows, count: count, stride: rowStride, unpremultiplying: !opaque)
+    }
+
+    private func writeStraight(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int) throws {
+        try openEncoder().write(rows, count: count, stride: stride)
+    }
+
+    /// The encoder rows go to; a bug when none is open.
+    private func openEncoder() throws -> ScanlineCompressor {
+        guard let writer else { throw InternalErrors.noEncoderOpen(displayName) }
+        return writer
+    }
+
+    /// Completes the file and gives it its name. Returns the bytes written.
+    @discardableResult
+    package func finish() throws -> Int {
+        guard writer != nil || palette != nil else {
+            throw InternalErrors.finishedTwice(displayName)
+        }
+        guard rowsWritten == size.height else {
+            throw InternalErrors.rowsMissing(displayName, written: rowsWritten, height: size.height)
+        }
+        if let palette {
+            self.palette = nil
+            if palette.count == 0 { // no pixels at all: nothing to index
+                try open(channels: opaque ? 3 : 4)
+            } else {
+                try open(channels: 1, palette: palette.rgbaBytes)
+                let plane = indices
+                indices = []
+                try plane.withUnsafeBufferPointer { plane in
+                    guard let base = plane.baseAddress else { return }
+                    try writeStraight(base, count: size.height, stride: width)
+                }
+            }
+        }
+        let writer = try openEncoder()
+        self.writer = nil
+        let bytes = try writer.finish()
+        if inMemory { memoryData = stream?.memory }
+        let clock = ContinuousClock(), start = clock.now
+        try file?.commit()
+        fileTime += clock.now - start
+        return Int(bytes)
+    }
+}
+
+/// Whole images to PNG in one call (tests, previews, the optimiser): the encoder fed in strips.
+extension PNGEncoder {
     /// Writes a whole premultiplied image; RGB when every pixel is opaque.
     @discardableResult
     package static func write(_ image: PremultipliedImage, to target: OutputTarget,
                              compression: Compression = .default,
                              text: (key: String, value: String)? = nil) throws -> Int {
         let size = PixelSize(width: image.width, height: image.height)
-        let writer = try PNGWriter(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression,
+        let writer = try PNGEncoder(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression,
                                    text: text)
-        let band = 64
+        let strip = 64
         try image.rgba.pixels.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var y = 0
             while y < image.height {
-                let count = min(band, image.height - y)
+                let count = min(strip, image.height - y)
                 try writer.write(premultipliedRows: base + y * image.width * 4, count: count)
                 y += count
             }
@@ -25,7 +248,7 @@ package enum PNGEncoder {
 
     /// The PNG of a whole premultiplied image, in memory.
     package static func encode(_ image: PremultipliedImage, compression: Compression = .default) throws -> Data {
-        let writer = try PNGWriter(memorySize: PixelSize(width: image.width, height: image.height),
+        let writer = try PNGEncoder(target: .memory, size: PixelSize(width: image.width, height: image.height),
                                    opaque: image.rgba.isOpaque, compression: compression)
         try image.rgba.pixels.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }

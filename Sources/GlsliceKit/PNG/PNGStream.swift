@@ -12,20 +12,21 @@ final class PNGStream {
         case rgba = 6
     }
 
-    private let descriptor: Int32
+    /// nil: the PNG is kept in memory.
+    private let descriptor: Int32?
     private var buffer: [UInt8] = []
     /// Bytes written so far (buffered ones included).
     private(set) var count = 0
-    /// The whole file, when writing to memory (`descriptor` -1).
+    /// The whole file, when writing to memory (no `descriptor`).
     var memory: [UInt8] { buffer }
     private var idat: [UInt8] = []
     private let name: String
 
-    /// `descriptor` -1 keeps the PNG in memory.
-    init(descriptor: Int32, name: String) {
+    /// No `descriptor` keeps the PNG in memory.
+    init(descriptor: Int32?, name: String) {
         self.descriptor = descriptor
         self.name = name
-        buffer.reserveCapacity(descriptor < 0 ? 4096 : 1 << 16)
+        buffer.reserveCapacity(descriptor == nil ? 4096 : 1 << 16)
     }
 
     /// Signature, IHDR, then PLTE and tRNS for a palette, and an optional tEXt.
@@ -82,11 +83,11 @@ final class PNGStream {
     private func put(_ bytes: [UInt8]) throws {
         buffer += bytes
         count += bytes.count
-        if descriptor >= 0 && buffer.count >= 1 << 16 { try drain() }
+        if descriptor != nil && buffer.count >= 1 << 16 { try drain() }
     }
 
     private func drain() throws {
-        guard descriptor >= 0 else { return }
+        guard let descriptor else { return }
         var done = 0
         while done < buffer.count {
             let n = buffer.withUnsafeBytes { raw -> Int in

@@ -8,8 +8,8 @@ package enum Parity {
     package struct Job: Sendable, CustomStringConvertible {
         package var index: Int
         package var source: PremultipliedImage
-        package var plan: RenderPlan
-        /// Rows per band, so strip rendering is exercised on small outputs.
+        package var plan: Plan
+        /// Rows per strip, so strip rendering is exercised on small outputs.
         package var stripRows: Int?
         /// Widest GPU framebuffer chunk, so column chunking is exercised too.
         package var chunkWidth: Int?
@@ -170,11 +170,11 @@ package enum Parity {
         var report = Report()
         for index in 0..<cases {
             let job = job(index: index, seed: seed)
-            let banding = Banding(maxRows: job.stripRows)
+            let strips = Strips(maxRows: job.stripRows)
             candidate.gpu?.targetLimitOverride = job.chunkWidth.map { ($0, Int.max) }
             defer { candidate.gpu?.targetLimitOverride = nil }
-            let a = try Render.image(plan: job.plan, source: job.source, backend: reference, banding: banding)
-            let b = try Render.image(plan: job.plan, source: job.source, backend: candidate, banding: banding)
+            let a = try reference.image(job.plan, source: job.source, strips: strips)
+            let b = try candidate.image(job.plan, source: job.source, strips: strips)
             compare(job, reference: a, candidate: b, into: &report)
             progress(index + 1)
         }

@@ -4,7 +4,7 @@
 /// texture and its shader only fetches and blends (docs/RENDERING.md §5), so
 /// both write the same bytes. Precomputed so the pixel loop does no division,
 /// no addressing and no allocation. Arrays are indexed by `x − range.lowerBound`; a window of an
-/// axis, never more than `CPURenderer.window` columns or one band's rows, so
+/// axis, never more than `CPUDrawer.window` columns or one strip's rows, so
 /// their memory is bounded whatever the output's length (17 bytes a pixel
 /// over a 100,000,000-px row took 1.7 GB).
 struct AxisTaps {
@@ -34,15 +34,15 @@ struct AxisTaps {
         for (index, span) in spans.enumerated() {
             for x in span.destination.clamped(to: range) { spanIndex[x - base] = Int32(index) }
             let s0 = Double(span.segment.start)
-            if let piece = span.sampling {
-                for x in piece.destination.clamped(to: range) {
-                    guard let offset = piece.offset(at: x, length: span.segment.length) else { continue }
+            if let sampling = span.sampling {
+                for x in sampling.destination.clamped(to: range) {
+                    guard let offset = sampling.offset(at: x, length: span.segment.length) else { continue }
                     let u = s0 + offset
                     let at = x - base
                     visible[at] = true
                     switch filter {
                     case .nearest:
-                        let i = span.address(Int(u.rounded(.down)), piece.addressing)
+                        let i = span.address(Int(u.rounded(.down)), sampling.addressing)
                         first[at] = Int32(i)
                         second[at] = Int32(i)
                     case .linear:
@@ -54,8 +54,8 @@ struct AxisTaps {
                             i += 1
                             w = 0
                         }
-                        first[at] = Int32(span.address(i, piece.addressing))
-                        second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, piece.addressing))
+                        first[at] = Int32(span.address(i, sampling.addressing))
+                        second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, sampling.addressing))
                         weight[at] = w
                     }
                 }

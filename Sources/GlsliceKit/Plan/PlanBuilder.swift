@@ -1,9 +1,9 @@
-/// The only place that builds a `RenderPlan`: it settles the scales, the
+/// The only place that builds a `Plan`: it settles the scales, the
 /// lattice and the modes from the request and the source's hints, checks the
 /// limits, and hands the geometry to `Layout` (docs/RENDERING.md §1–§2).
 package enum PlanBuilder {
     /// The plan for drawing `source` as `request` asks, its one-colour cells marked.
-    package static func plan(_ request: RenderRequest, source: SourceImage, limits: Limits = Limits()) throws -> RenderPlan {
+    package static func plan(_ request: RenderRequest, source: SourceImage, limits: Limits = Limits()) throws -> Plan {
         var plan = try plan(request, sourceSize: source.size, file: source.file, hints: source.hints, limits: limits)
         plan.markFills(from: source.image)
         return plan
@@ -11,7 +11,7 @@ package enum PlanBuilder {
 
     /// The plan for a source of `sourceSize` read from `file` (whose name may carry `@Nx`).
     package static func plan(_ request: RenderRequest, sourceSize: PixelSize, file: String,
-                            hints: SourceHints = SourceHints(), limits: Limits = Limits()) throws -> RenderPlan {
+                            hints: SourceHints = SourceHints(), limits: Limits = Limits()) throws -> Plan {
         do {
             let sourceScale = try hints.scale ?? request.resolvedSourceScale(path: file)
             let outputScale = self.outputScale(request, hints: hints, sourceScale: sourceScale)
@@ -23,7 +23,7 @@ package enum PlanBuilder {
             var modes = request.modes
             if let mode = hints.defaultMode, modes == PerAxis(both: .auto) { modes = PerAxis(both: mode) }
             let caps = try request.borderWidth.map { try CapWidths.make($0, outputScale: outputScale, lattice: lattice, k: k) }
-            return try RenderPlan(lattice: lattice, size: pixels, k: k, modes: modes, filter: request.filter,
+            return try Plan(lattice: lattice, size: pixels, k: k, modes: modes, filter: request.filter,
                                   fillCenter: request.fillCenter, small: request.small, caps: caps)
         } catch let error as GlsliceError {
             throw error.about(file)
@@ -47,8 +47,8 @@ package enum PlanBuilder {
     /// The plan for a lattice, size and ratio already settled (parity's random
     /// cases and the optimizer's comparisons, which have no request).
     package static func plan(lattice: Lattice, size: PixelSize, k: Double, modes: PerAxis<ResizeMode>,
-                            filter: Filter, fillCenter: Bool, small: SmallTarget = .proportional) throws -> RenderPlan {
-        try RenderPlan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fillCenter, small: small)
+                            filter: Filter, fillCenter: Bool, small: SmallTarget = .proportional) throws -> Plan {
+        try Plan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: fillCenter, small: small)
     }
 
     /// The box grown by `--outset` on each side (points at `outputScale`, whole pixels).

@@ -13,10 +13,10 @@ public enum Render {
 
     /// Renders the PNG, `.9.png` or `.imageset` at `input` to the file `output`
     /// (`-` is standard input and output): PNG, or lossless WebP when
-    /// `request.format` or the name says so (`.jpg` is refused). Bands of rows
+    /// `request.format` or the name says so (`.jpg` is refused). Strips of rows
     /// stream into the encoder. The backend is opened only once the source and
     /// the plan are known good (bad input is refused before any backend
-    /// warning), for this output's size (`Backend.singleRenderGPUPixels`). The
+    /// warning), for this output's size (`BackendUse.oneOutput`). The
     /// file appears only whole; on any failure nothing is left at `output`.
     /// - Parameters:
     ///   - device: the EGL device to draw on (nil: the first hardware one).
@@ -37,20 +37,12 @@ public enum Render {
         if source.source.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }
         let job = try PreparedJob(request: request, source: source, limits: limits)
         do {
-            // Why `auto` took the CPU is said by `doctor` (and serve's /healthz), never as a warning.
-            let renderer = try Backend.make(backend, device: device, singleOutput: job.size).prepare(job.plan, source: source.image)
-            let encoded = try EncodeStep.encode(job, bands: renderer, to: .output(target))
+            // Why `auto` took the CPU (no context, or only llvmpipe) is said by `doctor`, never as a warning here.
+            let resolved = try BackendResolution.resolve(backend, for: .oneOutput(job.size), device: device)
+            let encoded = try Engine.encode(job, drawing: .here, backend: resolved.backend, to: target)
             return Result(size: job.size, bytes: encoded.byteCount)
         } catch let error as GlsliceError {
             throw error.about(input)
         }
-    }
-
-    /// Draws `plan` into memory, band by band as the encode step does (parity, tests).
-    package static func image(plan: RenderPlan, source: PremultipliedImage, backend: Backend,
-                             banding: Banding = Banding()) throws -> PremultipliedImage {
-        let sink = ImageSink(size: plan.size)
-        try banding.render(backend.prepare(plan, source: source), size: plan.size, into: sink)
-        return sink.image
     }
 }

@@ -13,7 +13,7 @@ final class ImageService: Sendable {
     let metrics: ServeMetrics
     let pool: WorkerPool
     /// The GPU thread every render shares; nil draws on the CPU, on the render threads.
-    let gpu: SharedGPUDrawer?
+    let gpu: GPUDrawThread?
     /// Why `auto` took the CPU over a software rasteriser (`/healthz` says it; it is no warning).
     let autoReason: String?
     /// What renders draw with: `cpu`, or `gpu (RENDERER)`.
@@ -47,13 +47,18 @@ final class ImageService: Sendable {
         self.answers = answers
         self.metrics = metrics
         self.beforeRender = beforeRender
-        var autoReason: String?
-        let gpu = try SharedGPUDrawer.open(options.backend, device: options.device, memory: GPUMemory(budget: options.gpuBudgetBytes),
-                                           times: metrics.stageTimes, warn: warn) { autoReason = $0 }
+        let memory = GPUMemory(budget: options.gpuBudgetBytes)
+        let resolved = try BackendResolution.resolve(options.backend, for: .serve) { [metrics] acceptSoftware in
+            let thread = try GPUDrawThread(device: options.device, acceptSoftware: acceptSoftware, memory: memory,
+                                           times: metrics.stageTimes)
+            return (thread, thread.renderer)
+        }
+        if let warning = resolved.warning { warn(warning) }
+        let gpu = resolved.gpu
         self.gpu = gpu
-        self.autoReason = autoReason
-        drawsOnBoth = Backend.drawsOnBoth(options.backend, openedGPU: gpu != nil)
-        backendDescription = (gpu?.description ?? "cpu") + (drawsOnBoth ? " and cpu (hybrid)" : "")
+        autoReason = resolved.reason
+        drawsOnBoth = resolved.drawsOnBoth
+        backendDescription = resolved.description
         pool = WorkerPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
         sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels,
                               scope: options.root.scope)
@@ -152,7 +157,7 @@ final class ImageService: Sendable {
         }
         // Hybrid draws what the GPU cannot take on the CPU, so a URL never succeeds or fails by chance.
         guard let gpu, refusal == nil, !(drawsOnBoth && atGPU.withLock({ $0 }) >= pool.workers) else {
-            return encode(job, digest: digest, drawing: .onCPU, key: key, id: id, file: file, started: started, held: held)
+            return encode(job, digest: digest, drawing: .here, key: key, id: id, file: file, started: started, held: held)
         }
         // The render thread goes back to the pool while the job waits for the GPU thread;
         // once drawn, the encoding is queued on the pool again (it was admitted already).
@@ -184,7 +189,7 @@ final class ImageService: Sendable {
             let data: [UInt8]
             do { // the encoding memory goes before the answer is handed on
                 defer { answers.releaseEncoding(held) }
-                data = try EncodeStep.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
+                data = try Engine.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
             }
             let image = ByteBuffer(bytes: data)
             cache.put(digest, image)

@@ -1,15 +1,15 @@
 import GlsliceKit
 
-/// A WebP's encoding memory (`WebPWriter.encodeBytesPerPixel` per output
+/// A WebP's encoding memory (`WebPEncoder.encodeBytesPerPixel` per output
 /// pixel) is held in `--answer-mb` from its draw to its last byte encoded.
 extension AnswerBudget {
     /// The bytes a WebP of `size` holds while it is encoded.
-    static func webPEncoding(_ size: PixelSize) -> Int { size.pixelCount * WebPWriter.encodeBytesPerPixel }
+    static func webPEncoding(_ size: PixelSize) -> Int { size.pixelCount * WebPEncoder.encodeBytesPerPixel }
 
     /// Why a WebP of `size` is never encoded here: past WebP's side limit, or
     /// needing more than all of `--answer-mb` (a 400: asking again will not help).
     func webPRefusal(_ size: PixelSize) -> GlsliceError? {
-        if var refusal = WebPWriter.refusal(for: size) {
+        if var refusal = WebPEncoder.refusal(for: size) {
             refusal.option = .format
             return refusal
         }

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// Admission control in front of the render threads: a bounded number of
 /// renders may wait, and past that `submit` says no at once, so the server
 /// answers 503 rather than letting requests pile up in memory. The threads
-/// are the engine's `WorkerThreads`; on a GPU they share one `SharedGPUDrawer`
+/// are the engine's `WorkerThreads`; on a GPU they share one `GPUDrawThread`
 /// and encode on their own, so no thread holds a GL context of its own.
 /// A `Service`: the application's service group stops it after the server has
 /// drained.

@@ -7,7 +7,7 @@ import Testing
 /// per reported mode (k = 1, both filters), and wants byte-identical pixels.
 @Suite struct OptimizerTests {
     /// The modes each result must render the same in, written by hand from the
-    /// rule (docs/DESIGN.md, "Asset tools in depth"): a copy (nothing to lose,
+    /// rule (docs/GUIDE.md, "Asset tools in depth"): a copy (nothing to lose,
     /// or a smaller form that is no smaller a file) in all six; solid and
     /// gradient bands shrunk to 1 px in all but `space`; a texture kept at one
     /// period in `tile` and `auto` only. The optimizer may claim more, never less.
@@ -42,7 +42,7 @@ import Testing
         var request = RenderRequest(size: .pixels(size), outputScale: scale, insets: source.hints.lattice == nil ? insets : .zero)
         request.modes = PerAxis(both: mode)
         request.filter = filter
-        return CPURenderer().render(try PlanBuilder.plan(request, source: source), source: source.image)
+        return CPUDrawer.image(try PlanBuilder.plan(request, source: source), source: source.image)
     }
 
     static func pixelCount(_ path: String) throws -> Int {

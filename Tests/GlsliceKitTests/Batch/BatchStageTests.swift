@@ -5,11 +5,11 @@ import Testing
 /// A draw stage that draws on the CPU but runs as the GPU's does, on the
 /// thread that calls it, and records which threads it ran on. Jobs whose
 /// output name contains "fail" are streamed and then failed mid-way; every
-/// job is streamed in bands of `bandRows` through `budget` when one is given.
-final class FakeDrawer: BatchDrawer, @unchecked Sendable {
+/// job is streamed in bands of `stripRows` through `budget` when one is given.
+final class FakeDrawer: @unchecked Sendable {
     let threads = Locked(Set<UInt>())
     let budget: MemoryBudget?
-    let bandRows: Int
+    let stripRows: Int
     /// How long each job takes to "draw": a slow GPU, or none.
     let delay: Duration
     /// The jobs it drew.
@@ -20,11 +20,11 @@ final class FakeDrawer: BatchDrawer, @unchecked Sendable {
     /// What it says it can draw (nil: anything), as a GPU's limits say.
     let limits: GPUContext.GLLimits?
 
-    init(budget: MemoryBudget? = nil, bandRows: Int = 0, delay: Duration = .zero, paint: Bool = false,
+    init(budget: MemoryBudget? = nil, stripRows: Int = 0, delay: Duration = .zero, paint: Bool = false,
          limits: GPUContext.GLLimits? = nil) {
         self.limits = limits
         self.budget = budget
-        self.bandRows = bandRows
+        self.stripRows = stripRows
         self.delay = delay
         self.paint = paint
     }
@@ -37,12 +37,16 @@ final class FakeDrawer: BatchDrawer, @unchecked Sendable {
 
     private func draw(_ job: BatchJob, rows: Range<Int>, into base: UnsafeMutablePointer<UInt8>) {
         guard paint else {
-            CPURenderer.PlanWithTaps(plan: job.prepared.plan, source: job.prepared.source.image).renderRows(rows, into: base)
+            // The CPU's drawer, as the engine's `.here` would make it.
+            _ = try? Backend.cpu.drawer(for: job.prepared).drawRows(rows, into: base)
             return
         }
         let colour = Self.colour(for: job.output), count = rows.count * job.prepared.size.width
         for i in 0..<count { for c in 0..<4 { base[i * 4 + c] = colour[c] } }
     }
+
+    /// This fake as the batch's draw stage.
+    var stage: DrawStage { DrawStage(limits: limits, run: run) }
 
     func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws {
         while let job = input.pop() {
@@ -51,25 +55,25 @@ final class FakeDrawer: BatchDrawer, @unchecked Sendable {
             if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds)) }
             let size = job.prepared.size, stride = size.width * 4
             if job.output.contains("fail") {
-                let stream = BandStream()
+                let stream = StripStream()
                 output.push(EncodeWork(job: job, drawing: .stream(stream)))
                 stream.fail(GlsliceError(.internal, "the fake GPU lost this one"))
-            } else if bandRows > 0 {
-                let stream = BandStream(depth: 2)
+            } else if stripRows > 0 {
+                let stream = StripStream(depth: 2)
                 output.push(EncodeWork(job: job, drawing: .stream(stream)))
                 var y = 0
                 while y < size.height {
-                    let count = min(bandRows, size.height - y)
+                    let count = min(stripRows, size.height - y)
                     let buffer = PixelBuffer(byteCount: count * stride, budget: budget)
                     draw(job, rows: y..<(y + count), into: buffer.base)
-                    stream.send(DrawnRows(buffer: buffer, offset: 0, rows: count, rowStride: stride))
+                    stream.send(Strip(buffer: buffer, offset: 0, rows: count, rowStride: stride))
                     y += count
                 }
                 stream.finish()
             } else {
                 let buffer = PixelBuffer(byteCount: size.height * stride, budget: budget)
                 draw(job, rows: 0..<size.height, into: buffer.base)
-                output.push(EncodeWork(job: job, drawing: .rows(DrawnRows(buffer: buffer, offset: 0, rows: size.height,
+                output.push(EncodeWork(job: job, drawing: .strip(Strip(buffer: buffer, offset: 0, rows: size.height,
                                                                            rowStride: stride))))
             }
         }
@@ -97,7 +101,7 @@ func currentThread() -> UInt { UInt(pthread_self()) }
         let recorder = BatchRecorder(manifest: manifest, results: nil, resultsPath: nil, backend: "fake",
                                      onError: { errors.append($0) }, onProgress: nil)
         let seen = Locked([Stage: Set<UInt>]())
-        runner.run(reader: reader, recorder: recorder, drawer: drawer, started: Date()) { stage in
+        runner.run(reader: reader, recorder: recorder, drawStage: drawer.stage, started: Date()) { stage in
             seen.withLock { _ = $0[stage, default: []].insert(currentThread()) }
         }
         return Run(summary: recorder.summary(seconds: 0, closing: true), errors: errors.lines,
@@ -154,7 +158,7 @@ func currentThread() -> UInt { UInt(pthread_self()) }
         let lines = (0..<6).map { #"{"input": "texture.png", "output": "out/\#($0).png", "insets": "6", "pixels": "300x\#(200 + $0)", "mode": "round"}"# }
         let band = 4 * 300 * 4
         let budget = MemoryBudget(capacity: 3 * band)
-        let result = try run(lines, in: folder, drawer: FakeDrawer(budget: budget, bandRows: 4))
+        let result = try run(lines, in: folder, drawer: FakeDrawer(budget: budget, stripRows: 4))
         #expect(result.summary.ok == 6)
         #expect(budget.peak <= 3 * band) // one whole output would be 50 bands
         #expect(budget.held == 0)

@@ -23,7 +23,7 @@ import Testing
         let results = try ResultsLog(path: resultsPath, append: false, manifest: manifest)
         let recorder = BatchRecorder(manifest: manifest, results: results, resultsPath: resultsPath, backend: "fake",
                                      onError: { _ in }, onProgress: nil)
-        let drawnBy = runner.run(reader: reader, recorder: recorder, drawer: drawer, hybrid: hybrid, started: Date())
+        let drawnBy = runner.run(reader: reader, recorder: recorder, drawStage: drawer?.stage, hybrid: hybrid, started: Date())
         let summary = recorder.summary(seconds: 0, closing: true)
         let text = try String(contentsOfFile: resultsPath, encoding: .utf8)
         let rows = text.split(separator: "\n").compactMap { line -> (Int, String)? in
@@ -67,10 +67,31 @@ import Testing
 
     @Test func hybridIsAChoiceAndAutoMeansItOnlyWithAGPU() throws {
         #expect(try BackendChoice(parsing: "Hybrid") == .hybrid)
-        #expect(!Backend.drawsOnBoth(.auto, openedGPU: false))
-        #expect(!Backend.drawsOnBoth(.hybrid, openedGPU: false))
-        #expect(!Backend.drawsOnBoth(.cpu, openedGPU: false))
-        #expect(Backend.drawsOnBoth(.auto, openedGPU: true) && Backend.drawsOnBoth(.hybrid, openedGPU: true))
-        #expect(!Backend.drawsOnBoth(.gpu, openedGPU: true))
+        struct NoGL: Error {}
+        // Openers standing in for a GPU: a hardware one, none at all, and llvmpipe.
+        let hardware: (Bool) throws -> (gpu: Int, renderer: String) = { _ in (1, "Fake GPU") }
+        let none: (Bool) throws -> (gpu: Int, renderer: String) = { _ in throw NoGL() }
+        let software: (Bool) throws -> (gpu: Int, renderer: String) = { accept in
+            if !accept { throw Backend.Declined(reason: "software") }
+            return (2, "llvmpipe")
+        }
+        func resolve(_ choice: BackendChoice, _ use: BackendUse, _ open: (Bool) throws -> (gpu: Int, renderer: String)) throws
+            -> BackendResolution<Int> { try BackendResolution<Int>.resolve(choice, for: use, open: open) }
+        let noGPU = try resolve(.auto, .serve, none)
+        #expect(!noGPU.drawsOnBoth && noGPU.gpu == nil && noGPU.description == "cpu" && noGPU.warning != nil)
+        #expect(throws: NoGL.self) { try resolve(.hybrid, .serve, none) }
+        let cpu = try resolve(.cpu, .serve, hardware)
+        #expect(!cpu.drawsOnBoth && cpu.gpu == nil)
+        let auto = try resolve(.auto, .serve, hardware), hybrid = try resolve(.hybrid, .batch, hardware)
+        #expect(auto.drawsOnBoth && hybrid.drawsOnBoth && auto.description == "gpu (Fake GPU) and cpu (hybrid)")
+        let gpu = try resolve(.gpu, .serve, hardware)
+        #expect(!gpu.drawsOnBoth && gpu.gpu == 1 && gpu.description == "gpu (Fake GPU)")
+        // auto over llvmpipe: the CPU, with a reason and no warning; batch's auto and a small render never open GL.
+        let declined = try resolve(.auto, .serve, software)
+        #expect(declined.gpu == nil && declined.reason == "software" && declined.warning == nil)
+        #expect(try resolve(.auto, .batch, none).gpu == nil && resolve(.auto, .batch, none).warning == nil)
+        #expect(try resolve(.auto, .oneOutput(PixelSize(width: 100, height: 100)), none).warning == nil)
+        #expect(try resolve(.auto, .oneOutput(PixelSize(width: 4096, height: 4096)), hardware).gpu == 1)
+        #expect(try !resolve(.hybrid, .oneOutput(PixelSize(width: 10, height: 10)), hardware).drawsOnBoth)
     }
 }

@@ -85,12 +85,12 @@ import Testing
     }
 
     @Test func aBandStreamDeliversInOrderOrItsDrawersError() throws {
-        let stream = BandStream(depth: 2)
+        let stream = StripStream(depth: 2)
         Thread {
             for rows in 1...5 {
                 let buffer = PixelBuffer(byteCount: 4, budget: nil)
                 buffer.base.initialize(repeating: UInt8(rows), count: 4)
-                stream.send(DrawnRows(buffer: buffer, offset: 0, rows: rows, rowStride: 4))
+                stream.send(Strip(buffer: buffer, offset: 0, rows: rows, rowStride: 4))
             }
             stream.fail(GlsliceError(.internal, "the GPU went away"))
         }.start()

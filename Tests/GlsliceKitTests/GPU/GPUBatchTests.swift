@@ -58,10 +58,9 @@ struct GPUBatchTests {
                                      onError: { Issue.record("\($0)") }, onProgress: nil)
         let band = 16 * 1500 * 4
         let budget = MemoryBudget(capacity: 4 * band + (1 << 22)) // four bands, or one 1024² atlas
-        var drawer = GPUDrawer(gpu: gpu, settings: GPUSettings(pixelPackRing: ring), budget: budget, recorder: recorder,
-                               times: runner.times)
-        drawer.banding = Banding(maxRows: 16)
-        runner.run(reader: reader, recorder: recorder, drawer: drawer, started: Date())
+        let stage = DrawStage.gpu(gpu, settings: GPUSettings(pixelPackRing: ring), budget: budget, recorder: recorder,
+                                  times: runner.times, strips: Strips(maxRows: 16))
+        runner.run(reader: reader, recorder: recorder, drawStage: stage, started: Date())
         #expect(recorder.summary(seconds: 0, closing: true).ok == 13)
         #expect(budget.peak <= budget.capacity)
         #expect(budget.peak < 1500 * 300 * 4) // never the whole 1.8 MB output at once
@@ -74,7 +73,7 @@ struct GPUBatchTests {
         let source = try SourceImage.load(path: folder.appendingPathComponent("texture.png").path, maxPixels: 1 << 20)
         let request = RenderRequest(size: .pixels(PixelSize(width: 1500, height: 300)), insets: try Insets(parsing: "6"),
                                     modes: PerAxis(both: .round))
-        let cpu = CPURenderer().render(try PlanBuilder.plan(request, source: source), source: source.image)
+        let cpu = CPUDrawer.image(try PlanBuilder.plan(request, source: source), source: source.image)
         var worst = 0
         for (a, b) in zip(cpu.rgba.pixels, gpuImage.premultiplied().rgba.pixels) { worst = max(worst, abs(Int(a) - Int(b))) }
         #expect(gpuImage.width == 1500 && gpuImage.height == 300 && worst <= 1)

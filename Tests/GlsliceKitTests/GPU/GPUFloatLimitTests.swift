@@ -21,7 +21,7 @@ struct GPUFloatLimitTests {
         let count = (2 * length + n) / (2 * n)
         let expected = (0..<length).map { x in values[((2 * x + 1) * n * count / (2 * length)) % n] }
         for backend in [Backend.cpu, gpu] {
-            let image = try Render.image(plan: plan, source: greyRow(values), backend: backend)
+            let image = try backend.image(plan, source: greyRow(values))
             let row = (0..<length).map { image.rgba[$0, 0][0] }
             let wrong = zip(row, expected).enumerated().filter { $0.element.0 != $0.element.1 }
             #expect(wrong.isEmpty, "\(backend.kind) at \(length) px: \(wrong.count) pixels, first at x \(wrong.first?.offset ?? -1)")
@@ -41,8 +41,8 @@ struct GPUFloatLimitTests {
                                     modes: PerAxis(both: .tile))
         request.borderWidth = Insets(top: 1e-100, left: 8, bottom: 8, right: 8)
         let plan = try PlanBuilder.plan(request, source: source)
-        let cpu = try Render.image(plan: plan, source: source.image, backend: .cpu)
-        let drawn = try Render.image(plan: plan, source: source.image, backend: gpu)
+        let cpu = try Backend.cpu.image(plan, source: source.image)
+        let drawn = try gpu.image(plan, source: source.image)
         #expect(cpu == drawn)
         for (name, image) in [("cpu", cpu), ("gpu", drawn)] {
             let holes = stride(from: 3, to: image.rgba.pixels.count, by: 4).filter { image.rgba.pixels[$0] != 255 }.count

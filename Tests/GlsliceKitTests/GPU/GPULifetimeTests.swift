@@ -13,7 +13,7 @@ struct GPULifetimeTests {
         let lattice = try Lattice(width: 2, height: 1, insets: PixelInsets(top: 0, left: 0, bottom: 0, right: 0))
         let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 4, height: 1), k: 1,
                                   modes: PerAxis(both: .stretch), filter: .nearest, fillCenter: true)
-        let image = try Render.image(plan: plan, source: source, backend: backend)
+        let image = try backend.image(plan, source: source)
         return stride(from: 0, to: image.rgba.pixels.count, by: 4).map { image.rgba.pixels[$0] }
     }
 

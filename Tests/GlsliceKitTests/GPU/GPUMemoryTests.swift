@@ -32,7 +32,7 @@ struct GPUMemoryTests {
 
     /// The encoded PNG of `job` as `drawing` gives it.
     func encoded(_ job: PreparedJob, _ drawing: Drawing) throws -> [UInt8] {
-        try EncodeStep.encode(job, drawing: drawing, to: .memory).data ?? []
+        try Engine.encode(job, drawing: drawing, to: .memory).data ?? []
     }
 
     /// Finding 1: `40000x1` then `1x40000` grew the renderbuffer to their union,
@@ -41,7 +41,7 @@ struct GPUMemoryTests {
     @Test func aWideThenATallOutputLeaveTheFramebufferSmall() throws {
         _ = try GPUTestSupport.backend()
         let memory = GPUMemory(budget: 64 << 20)
-        let drawer = try SharedGPUDrawer(device: nil, memory: memory)
+        let drawer = try GPUDrawThread(device: nil, memory: memory)
         defer { drawer.shutdown() }
         let source = Self.noise(width: 12, height: 12)
         var largest = 0
@@ -49,7 +49,7 @@ struct GPUMemoryTests {
             let wide = try job(source, key: "noise", insets: Insets(top: 4, left: 4, bottom: 4, right: 4), pixels: pixels)
             let png = try encoded(wide, drawer.draw(wide))
             // The same bytes as the CPU.
-            #expect(png == (try encoded(wide, .onCPU)), "\(pixels)")
+            #expect(png == (try encoded(wide, .here)), "\(pixels)")
             largest = max(largest, memory.bytes(.framebuffer))
         }
         // The widest chunk (16,384 on llvmpipe) by one row, or one column by a band: never their union.
@@ -63,7 +63,7 @@ struct GPUMemoryTests {
     @Test func insetsOnlyJobsOnALargeSourceStayWithinTheBudget() throws {
         _ = try GPUTestSupport.backend()
         let memory = GPUMemory(budget: 96 << 20)
-        let drawer = try SharedGPUDrawer(device: nil, memory: memory)
+        let drawer = try GPUDrawThread(device: nil, memory: memory)
         defer { drawer.shutdown() }
         let source = Self.noise(width: 3000, height: 3000)
         var peak = 0
@@ -102,7 +102,7 @@ struct GPUMemoryTests {
         #expect(peak.withLock { $0 } <= memory.budget + (16 << 20), "peak \(peak.withLock { $0 }) bytes, budget \(memory.budget)")
         #expect(memory.bytes(.textures) <= memory.budget / 2)
         for (index, job) in jobs.enumerated() {
-            #expect(outputs.withLock { $0[index] } == (try encoded(job, .onCPU)), "job \(index)")
+            #expect(outputs.withLock { $0[index] } == (try encoded(job, .here)), "job \(index)")
         }
     }
 
@@ -165,7 +165,7 @@ struct GPUMemoryTests {
             let runner = BatchRunner(options: BatchOptions(manifest: manifest), onError: { _ in })
             let reader = try ManifestReader(path: manifest, outputFolder: nil, allowOutside: false)
             let recorder = BatchRecorder(manifest: manifest, results: nil, resultsPath: nil, backend: "fake", onError: { _ in }, onProgress: nil)
-            let drawnBy = runner.run(reader: reader, recorder: recorder, drawer: drawer, hybrid: hybrid, started: Date())
+            let drawnBy = runner.run(reader: reader, recorder: recorder, drawStage: drawer.stage, hybrid: hybrid, started: Date())
             let summary = recorder.summary(seconds: 0, closing: true)
             #expect(drawer.drew.withLock { $0 } <= 10 && drawnBy.gpuJobs <= 10)
             #expect(summary.ok == (hybrid ? 20 : 10) && summary.failed == (hybrid ? 0 : 10), "hybrid \(hybrid)")
@@ -181,6 +181,6 @@ struct GPUMemoryTests {
         #expect(GPUMemory.keeps(capacity: 32 << 20, needed: 20 << 20))   // within twice
         #expect(!GPUMemory.keeps(capacity: 8 << 20, needed: 9 << 20))    // too small
         #expect(GPUMemory(budget: 1).budget == GPUMemory.minimumBudget)
-        #expect(GPUMemory(budget: 256 << 20).bandBytes(readBackSlots: 7) == 16 << 20)
+        #expect(GPUMemory(budget: 256 << 20).stripBytes(readBackSlots: 7) == 16 << 20)
     }
 }

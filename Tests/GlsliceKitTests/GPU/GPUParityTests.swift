@@ -83,7 +83,7 @@ struct GPUParityTests {
             let lattice = try Lattice(width: 5, height: 1, x: segments, y: [Segment(0, 1, scalable: true)])
             let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: length, height: 2), k: k,
                                       modes: PerAxis(x: mode, y: .stretch), filter: .nearest, fillCenter: true)
-            let image = try Render.image(plan: plan, source: greyRow(source), backend: gpu)
+            let image = try gpu.image(plan, source: greyRow(source))
             for y in 0..<2 {
                 let row = (0..<length).map { image.rgba[$0, y] }
                 #expect(row == expected.map { $0.map { [$0, $0, $0, 255] } ?? [0, 0, 0, 0] }, "\(mode) row \(y)")
@@ -99,12 +99,12 @@ struct GPUParityTests {
                                   insets: PixelInsets(top: 16, left: 16, bottom: 16, right: 16))
         let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 301, height: 203), k: 1.5,
                                   modes: PerAxis(x: .round, y: .tile), filter: .linear, fillCenter: true)
-        let whole = try Render.image(plan: plan, source: source, backend: gpu)
+        let whole = try gpu.image(plan, source: source)
         gpu.gpu?.targetLimitOverride = (37, 1 << 20)
-        let cut = try Render.image(plan: plan, source: source, backend: gpu, banding: Banding(maxRows: 7))
+        let cut = try gpu.image(plan, source: source, strips: Strips(maxRows: 7))
         gpu.gpu?.targetLimitOverride = nil
         #expect(whole == cut)
-        let cpu = try Render.image(plan: plan, source: source, backend: .cpu, banding: Banding(maxRows: 5))
+        let cpu = try Backend.cpu.image(plan, source: source, strips: Strips(maxRows: 5))
         var report = Parity.Report()
         Parity.compare(Parity.Job(index: 0, source: source, plan: plan), reference: cpu, candidate: cut, into: &report)
         #expect(report.passed, "\(report.violations)")

@@ -21,7 +21,7 @@ enum GPUTestSupport {
     /// A fresh GPU backend for the calling thread (contexts are per thread).
     static func backend() throws -> Backend {
         do {
-            return try Backend.make(.gpu)
+            return .gpu(try Backend.openSession(device: nil))
         } catch {
             Issue.record("GLSLICE_REQUIRE_GPU is set but no GPU context: \(error)")
             throw error

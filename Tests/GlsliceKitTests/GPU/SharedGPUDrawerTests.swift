@@ -15,10 +15,10 @@ struct SharedGPUDrawerTests {
 
     /// The CPU's pixels for `job`, and the most any channel of `drawing` differs from them (0: §5).
     func worstDifference(_ job: PreparedJob, _ drawing: Drawing) throws -> Int {
-        let expected = CPURenderer().render(job.plan, source: job.source.image).rgba.pixels
-        let sink = ImageSink(size: job.size)
+        let expected = CPUDrawer.image(job.plan, source: job.source.image).rgba.pixels
+        let sink = PixelCollector(size: job.size)
         switch drawing {
-        case .rows(let rows):
+        case .strip(let rows):
             for row in 0..<rows.rows {
                 try sink.write(premultipliedRows: rows.first + row * rows.rowStride, count: 1)
             }
@@ -26,7 +26,7 @@ struct SharedGPUDrawerTests {
             while let band = try stream.next() {
                 for row in 0..<band.rows { try sink.write(premultipliedRows: band.first + row * band.rowStride, count: 1) }
             }
-        case .onCPU:
+        case .here:
             Issue.record("the shared drawer hands back drawn rows, not a job to draw")
         }
         return zip(expected, sink.image.rgba.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
@@ -36,7 +36,7 @@ struct SharedGPUDrawerTests {
         _ = try GPUTestSupport.backend()
         let times = StageTimes()
         // A generous gathering window, so that a loaded CI machine still sends all eight in time.
-        let drawer = try SharedGPUDrawer(device: nil, gather: .seconds(2), gap: .milliseconds(500), times: times)
+        let drawer = try GPUDrawThread(device: nil, gather: .seconds(2), gap: .milliseconds(500), times: times)
         defer { drawer.shutdown() }
         let jobs = try (0..<8).map { try job("panel.png", insets: "8", pixels: PixelSize(width: 40 + $0 * 9, height: 30 + $0), mode: .stretch) }
         let worst = Locked([Int](repeating: -1, count: jobs.count))
@@ -51,7 +51,7 @@ struct SharedGPUDrawerTests {
 
     @Test func aLargeOutputComesBackAsAStreamOfBands() throws {
         _ = try GPUTestSupport.backend()
-        let drawer = try SharedGPUDrawer(device: nil)
+        let drawer = try GPUDrawThread(device: nil)
         defer { drawer.shutdown() }
         let large = try job("texture.png", insets: "6", pixels: PixelSize(width: 1300, height: 90), mode: .round)
         let drawing = try drawer.draw(large)
@@ -69,12 +69,12 @@ struct SharedGPUDrawerTests {
         _ = try GPUTestSupport.backend()
         let context = try GPUContext.make()
         #expect(context.isSoftware, "no GPU device here, yet \(context.renderer) was not taken for software")
-        #expect(throws: SharedGPUDrawer.Declined.self) { _ = try SharedGPUDrawer(device: nil, acceptSoftware: false) }
+        #expect(throws: Backend.Declined.self) { _ = try GPUDrawThread(device: nil, acceptSoftware: false) }
     }
 
     @Test(.enabled(if: !GPUTestSupport.softwareOnly, "no DRM render node or NVIDIA device here: only llvmpipe"))
     func autoTakesAHardwareGPU() throws {
-        let drawer = try SharedGPUDrawer(device: nil, acceptSoftware: false)
+        let drawer = try GPUDrawThread(device: nil, acceptSoftware: false)
         drawer.shutdown()
     }
 }

@@ -96,7 +96,7 @@ import Testing
             }
             let premultiplied = image.premultiplied()
             let path = folder.appendingPathComponent("wide-\(alpha).png").path
-            let writer = try PNGWriter(target: .file(path), size: PixelSize(width: 16, height: 17),
+            let writer = try PNGEncoder(target: .file(path), size: PixelSize(width: 16, height: 17),
                                        opaque: alpha == 255, compression: .default)
             try premultiplied.rgba.pixels.withUnsafeBufferPointer { buffer in
                 var y = 0
@@ -131,7 +131,7 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("late.png").path
-        let writer = try PNGWriter(target: .file(path), size: PixelSize(width: 2, height: 2), opaque: false,
+        let writer = try PNGEncoder(target: .file(path), size: PixelSize(width: 2, height: 2), opaque: false,
                                    compression: .default)
         let rows = [UInt8](repeating: 100, count: 16)
         try rows.withUnsafeBufferPointer { try writer.write(premultipliedRows: $0.baseAddress!, count: 1) }
@@ -162,7 +162,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("partial.png").path
         do {
-            let writer = try PNGWriter(target: .file(path), size: PixelSize(width: 4, height: 4), opaque: false,
+            let writer = try PNGEncoder(target: .file(path), size: PixelSize(width: 4, height: 4), opaque: false,
                                        compression: .default)
             let row = [UInt8](repeating: 200, count: 16)
             try row.withUnsafeBufferPointer { try writer.write(premultipliedRows: $0.baseAddress!, count: 1) }

@@ -16,7 +16,7 @@ import Testing
         let wanted = premultiplied.straight()
         for (compression, cuts) in [(Compression.default, SegmentedZlib.Cuts.standard),
                                     (.fast, SegmentedZlibTests.smallCuts), (.small, SegmentedZlibTests.smallCuts)] {
-            let writer = try PNGWriter(memorySize: PixelSize(width: image.width, height: image.height),
+            let writer = try PNGEncoder(target: .memory, size: PixelSize(width: image.width, height: image.height),
                                        opaque: image.rgba.isOpaque, compression: compression, threads: 2, cuts: cuts)
             try premultiplied.rgba.pixels.withUnsafeBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }

@@ -49,7 +49,7 @@ import Testing
 
     func encode(_ image: StraightImage, threads: Int, compression: Compression = .default,
                 cuts: SegmentedZlib.Cuts = smallCuts) throws -> [UInt8] {
-        let writer = try PNGWriter(memorySize: PixelSize(width: image.width, height: image.height),
+        let writer = try PNGEncoder(target: .memory, size: PixelSize(width: image.width, height: image.height),
                                    opaque: image.rgba.isOpaque, compression: compression, threads: threads, cuts: cuts)
         let premultiplied = image.premultiplied()
         try premultiplied.rgba.pixels.withUnsafeBufferPointer { buffer in

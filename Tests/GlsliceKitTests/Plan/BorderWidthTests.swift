@@ -8,7 +8,7 @@ import Testing
 
     func row(_ request: RenderRequest) throws -> [UInt8] {
         let plan = try PlanBuilder.plan(request, sourceSize: PixelSize(width: 10, height: 1), file: "row.png")
-        let image = try Render.image(plan: plan, source: source, backend: .cpu)
+        let image = try Backend.cpu.image(plan, source: source)
         return (0..<plan.size.width).map { image.rgba[$0, 0][0] }
     }
 

@@ -28,8 +28,8 @@ enum CellFillCases {
     static let sizes = [PixelSize(width: 41, height: 29), PixelSize(width: 7, height: 5), PixelSize(width: 120, height: 64)]
 
     /// Every mode, both filters, three sizes (one smaller than the caps), k 1 and 1.5.
-    static func plans(_ lattice: Lattice) throws -> [RenderPlan] {
-        var plans: [RenderPlan] = []
+    static func plans(_ lattice: Lattice) throws -> [Plan] {
+        var plans: [Plan] = []
         for mode in modes { for filter in [Filter.linear, .nearest] { for size in sizes { for k in [1.0, 1.5] {
             plans.append(try PlanBuilder.plan(lattice: lattice, size: size, k: k, modes: PerAxis(x: mode, y: mode),
                                               filter: filter, fillCenter: true))
@@ -39,7 +39,7 @@ enum CellFillCases {
 
     /// The seed-7 source's plan (centre filled), and the same pixels but for a centre that
     /// differs everywhere except its first texel (4, 3), which the GPU's one-texel upload reads.
-    static func poisoned() throws -> (plan: RenderPlan, pixels: PremultipliedImage, first: [UInt8]) {
+    static func poisoned() throws -> (plan: Plan, pixels: PremultipliedImage, first: [UInt8]) {
         let (image, lattice) = source(seed: 7)
         var poisoned = source(seed: 7, centre: [1, 2, 3, 4]).image
         let first = image.rgba[4, 3]
@@ -50,14 +50,14 @@ enum CellFillCases {
     }
 
     /// Whether every pixel of `plan`'s filled centre in `out` is `first`.
-    static func centreIs(_ first: [UInt8], in out: PremultipliedImage, plan: RenderPlan) -> Bool {
+    static func centreIs(_ first: [UInt8], in out: PremultipliedImage, plan: Plan) -> Bool {
         guard let centre = plan.cells.first(where: { $0.fill != nil && $0.x.segment.start == 4 }) else { return false }
         for y in centre.y.destination { for x in centre.x.destination where out.rgba[x, y] != first { return false } }
         return true
     }
 
     /// `plan` with its fills marked from `image`.
-    static func marked(_ plan: RenderPlan, _ image: PremultipliedImage) -> RenderPlan {
+    static func marked(_ plan: Plan, _ image: PremultipliedImage) -> Plan {
         var marked = plan
         marked.markFills(from: image)
         return marked
@@ -87,8 +87,8 @@ enum CellFillCases {
         for seed in 1...4 as ClosedRange<UInt64> {
             let (image, lattice) = CellFillCases.source(seed: seed)
             for plan in try CellFillCases.plans(lattice) {
-                let sampled = CPURenderer().render(plan, source: image)
-                let filled = CPURenderer().render(CellFillCases.marked(plan, image), source: image)
+                let sampled = CPUDrawer.image(plan, source: image)
+                let filled = CPUDrawer.image(CellFillCases.marked(plan, image), source: image)
                 #expect(sampled == filled, "\(plan.xSpans.first?.mapping as Any) \(plan.size) \(plan.filter)")
                 compared += 1
             }
@@ -101,7 +101,7 @@ enum CellFillCases {
     /// texel, the centre still comes out as that one colour.
     @Test func cpuFillsWithoutSampling() throws {
         let (plan, pixels, first) = try CellFillCases.poisoned()
-        #expect(CellFillCases.centreIs(first, in: CPURenderer().render(plan, source: pixels), plan: plan))
+        #expect(CellFillCases.centreIs(first, in: CPUDrawer.image(plan, source: pixels), plan: plan))
     }
 }
 
@@ -113,8 +113,8 @@ struct GPUCellFillTests {
         for seed in 1...2 as ClosedRange<UInt64> {
             let (image, lattice) = CellFillCases.source(seed: seed)
             for plan in try CellFillCases.plans(lattice) {
-                let sampled = try Render.image(plan: plan, source: image, backend: gpu)
-                let filled = try Render.image(plan: CellFillCases.marked(plan, image), source: image, backend: gpu)
+                let sampled = try gpu.image(plan, source: image)
+                let filled = try gpu.image(CellFillCases.marked(plan, image), source: image)
                 if sampled != filled { different += 1 }
                 compared += 1
             }
@@ -125,6 +125,6 @@ struct GPUCellFillTests {
     @Test func gpuFillsWithoutSampling() throws {
         let gpu = try GPUTestSupport.backend()
         let (plan, pixels, first) = try CellFillCases.poisoned()
-        #expect(CellFillCases.centreIs(first, in: try Render.image(plan: plan, source: pixels, backend: gpu), plan: plan))
+        #expect(CellFillCases.centreIs(first, in: try gpu.image(plan, source: pixels), plan: plan))
     }
 }

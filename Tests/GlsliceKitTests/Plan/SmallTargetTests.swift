@@ -12,7 +12,7 @@ import Testing
         let lattice = try Lattice(width: 10, height: 1, x: segments, y: [Segment(0, 1, scalable: true)])
         let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: length, height: 1), k: k,
                                         modes: PerAxis(both: .stretch), filter: .nearest, fillCenter: true, small: small)
-        let image = try Render.image(plan: plan, source: source, backend: backend)
+        let image = try backend.image(plan, source: source)
         return (0..<length).map { image.rgba[$0, 0][0] }
     }
 

@@ -23,7 +23,7 @@ import Testing
         let source = try SourceResolver.resolve(path: path, outputScale: options.outputScale) {
             try SourceImage.load(path: $0, maxPixels: 1 << 20)
         }
-        return CPURenderer().render(try PlanBuilder.plan(options, source: source), source: source.image)
+        return CPUDrawer.image(try PlanBuilder.plan(options, source: source), source: source.image)
     }
 
     @Test func centreWidthDropsThePixelsPastIt() throws {

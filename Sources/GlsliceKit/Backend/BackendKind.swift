@@ -4,8 +4,3 @@ package enum BackendKind: String, Codable, Sendable, CaseIterable {
     case cpu
     case gpu
 }
-
-extension Backend {
-    /// The kind of this backend.
-    package var kind: BackendKind { gpu == nil ? .cpu : .gpu }
-}

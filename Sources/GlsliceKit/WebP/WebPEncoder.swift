@@ -2,10 +2,10 @@ import CWebP
 import Foundation
 
 /// Lossless WebP through libwebp, fed the same premultiplied rows as
-/// `PNGWriter`. libwebp encodes a whole picture at once, so the rows are kept
+/// `PNGEncoder`. libwebp encodes a whole picture at once, so the rows are kept
 /// (straight, as a PNG stores them) until `finish`, which encodes and names
-/// the file as `PNGWriter` does (`OutputFile`: complete or absent).
-package final class WebPWriter: RowSink {
+/// the file as `PNGEncoder` does (`OutputFile`: complete or absent).
+package final class WebPEncoder: StripSink {
     /// libwebp's limit on either side (VP8L stores each in 14 bits).
     package static let maxSide = 16_383
     /// Bytes a lossless encode holds per output pixel, all told: the straight
@@ -32,7 +32,7 @@ package final class WebPWriter: RowSink {
     private var pixels: [UInt8]
     private var rowsWritten = 0
     private var finished = false
-    /// The finished WebP, for a writer made with `init(memorySize:…)`.
+    /// The finished WebP, for a writer whose target is `.memory`.
     package private(set) var memoryData: [UInt8]?
     /// Time spent opening, writing and naming the file.
     package private(set) var fileTime = Duration.zero
@@ -41,31 +41,20 @@ package final class WebPWriter: RowSink {
     ///   packet (`XMPRecord`), such as a batch job's digest.
     package init(target: OutputTarget, size: PixelSize, compression: Compression,
                  record: (key: String, value: String)? = nil) throws {
-        try WebPWriter.check(size, name: target.displayName)
+        try WebPEncoder.check(size, name: target.displayName)
         self.target = target
         self.size = size
-        level = WebPWriter.level(compression)
-        inMemory = false
+        level = WebPEncoder.level(compression)
+        inMemory = target == .memory
         xmp = record.map { XMPRecord.packet(key: $0.key, value: $0.value) }
         pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
         let clock = ContinuousClock(), start = clock.now
         switch target {
         case .file(let path, let durable): file = try OutputFile(path: path, durable: durable)
         case .contained(let path, let scope, let durable): file = try OutputFile(path, beneath: scope, durable: durable)
-        case .standardOutput, .descriptor: break
+        case .standardOutput, .descriptor, .memory: break
         }
         fileTime += clock.now - start
-    }
-
-    /// A writer whose WebP collects in memory (`memoryData` after `finish`).
-    package init(memorySize size: PixelSize, compression: Compression, record: (key: String, value: String)? = nil) throws {
-        try WebPWriter.check(size, name: "<memory>")
-        target = .descriptor(-1)
-        self.size = size
-        level = WebPWriter.level(compression)
-        inMemory = true
-        xmp = record.map { XMPRecord.packet(key: $0.key, value: $0.value) }
-        pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
     }
 
     deinit { file?.discard() }
@@ -85,7 +74,7 @@ package final class WebPWriter: RowSink {
         if let refusal = refusal(for: size) { throw refusal.about(name) }
     }
 
-    private var displayName: String { inMemory ? "<memory>" : target.displayName }
+    private var displayName: String { target.displayName }
 
     package func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int) throws {
         try write(premultipliedRows: rows, count: count, rowStride: size.width * 4)
@@ -138,6 +127,7 @@ package final class WebPWriter: RowSink {
         switch target {
         case .standardOutput: try writeAll(data, to: STDOUT_FILENO, name: displayName)
         case .descriptor(let fd): try writeAll(data, to: fd, name: displayName)
+        case .memory: break
         case .file, .contained:
             guard let file else { throw InternalErrors.noEncoderOpen(displayName) }
             try writeAll(data, to: file.descriptor, name: displayName)

@@ -3,7 +3,7 @@ import Foundation
 /// Turns rows of straight RGBA8 (or palette indices, one a byte) into PNG
 /// scanlines (filter byte None, then RGBA, RGB or indices packed to 1–8 bits)
 /// and streams them through `SegmentedZlib` into a `PNGStream`.
-final class ScanlineEncoder {
+final class ScanlineCompressor {
     let channels: Int
     let bitDepth: Int
     private let width: Int

@@ -5,12 +5,12 @@ import CEGL
 /// handed out as `AtlasPixels`. With a `PixelPackRing` (a real GPU) the readback
 /// is asynchronous and lent to the encoders without a copy, so the next atlas
 /// is drawn while this one crosses the bus.
-/// Lives on the GL thread, like its renderer.
-final class AtlasRenderer<Item> {
+/// Lives on the GL thread, like its session.
+final class GPUAtlas<Item> {
     /// One output's place in the atlas.
     struct Placement {
         var item: Item
-        var plan: GPURenderer.UploadedPlan
+        var plan: GPUDrawer
         var x: Int
         var y: Int
         var size: PixelSize
@@ -19,7 +19,7 @@ final class AtlasRenderer<Item> {
     /// Receives each atlas's placements with its pixels, or with the error that lost them.
     typealias Delivery = (_ placements: [Placement], _ pixels: Result<AtlasPixels, any Error>) -> Void
 
-    let renderer: GPURenderer
+    let session: GPUSession
     /// Atlas side in pixels.
     let side: Int
     private let ring: PixelPackRing?
@@ -34,12 +34,12 @@ final class AtlasRenderer<Item> {
     private let clock = ContinuousClock()
 
     /// - Parameter ring: read back through it; nil reads synchronously into memory from `budget`.
-    init(renderer: GPURenderer, ring: PixelPackRing?, budget: MemoryBudget? = nil, times: StageTimes? = nil,
+    init(session: GPUSession, ring: PixelPackRing?, budget: MemoryBudget? = nil, times: StageTimes? = nil,
          deliver: @escaping Delivery) throws {
-        self.renderer = renderer
+        self.session = session
         self.budget = budget
         self.times = times
-        let target = renderer.effectiveTarget
+        let target = session.effectiveTarget
         side = max(1, min(1024, target.width, target.height))
         shelf = Shelf(side: side)
         self.ring = ring
@@ -50,14 +50,14 @@ final class AtlasRenderer<Item> {
 
     /// Places an output that `fits`, drawing the atlas first when it is full.
     /// `upload` makes the plan's textures; its error is the caller's to report.
-    func add(_ item: Item, size: PixelSize, upload: () throws -> GPURenderer.UploadedPlan) throws {
+    func add(_ item: Item, size: PixelSize, upload: () throws -> GPUDrawer) throws {
         // Two rows of the draw's taps texture per output.
-        if (pending.count + 1) * 2 > renderer.maxTapRows { flush() }
-        if renderer.textureCacheOverBudget {
+        if (pending.count + 1) * 2 > session.maxTapRows { flush() }
+        if session.textureCacheOverBudget {
             // Draw what is placed (its textures are then free to go) and trim, so
             // many distinct sources in one gathering stay within the GPU budget.
             flush()
-            renderer.trimTextureCache()
+            session.trimTextureCache()
         }
         var spot = shelf.place(size)
         if spot == nil {
@@ -70,8 +70,8 @@ final class AtlasRenderer<Item> {
 
     /// Places `items` tallest first (shelves pack tighter), uploading each one's
     /// cells (timed as draw); an item whose upload fails goes to `failed`.
-    /// Returns the items too large for an atlas, for the caller to draw in bands.
-    func place(_ items: [Item], size: (Item) -> PixelSize, upload: (Item) throws -> GPURenderer.UploadedPlan,
+    /// Returns the items too large for an atlas, for the caller to draw in strips.
+    func place(_ items: [Item], size: (Item) -> PixelSize, upload: (Item) throws -> GPUDrawer,
                failed: (Item, any Error) -> Void) -> [Item] {
         var large: [Item] = []
         for item in items.sorted(by: { size($0).height > size($1).height }) {
@@ -101,22 +101,22 @@ final class AtlasRenderer<Item> {
         guard !placed.isEmpty else { return }
         do {
             var start = clock.now
-            try renderer.context.makeCurrent()
-            var quads = GPURenderer.QuadList()
+            try session.context.makeCurrent()
+            var quads = QuadList()
             for item in placed {
                 quads.append(item.plan, columns: 0..<item.size.width, rows: 0..<item.size.height, at: (item.x, item.y))
             }
-            try renderer.draw(quads, width: width, height: height)
+            try session.draw(quads, width: width, height: height)
             times?.add(.draw, clock.now - start)
             if let ring {
                 let deliver = self.deliver
-                try ring.read(width: width, height: height, renderer: renderer) { buffer in
+                try ring.read(width: width, height: height, session: session) { buffer in
                     deliver(placed, buffer.map { AtlasPixels(width: width, height: height, buffer: $0) })
                 }
             } else {
                 let pixels = allocate(width: width, height: height)
                 start = clock.now
-                try renderer.readPixels(width: width, height: height, rowLength: width, into: pixels.buffer.base)
+                try session.readPixels(width: width, height: height, rowLength: width, into: pixels.buffer.base)
                 times?.add(.readBack, clock.now - start, items: 1)
                 deliver(placed, .success(pixels))
             }
@@ -132,7 +132,7 @@ final class AtlasRenderer<Item> {
     }
 }
 
-extension AtlasRenderer {
+extension GPUAtlas {
     /// Memory for an atlas read back, waiting (as draw-wait) while the encoders hold the budget.
     private func allocate(width: Int, height: Int) -> AtlasPixels {
         let start = clock.now

@@ -1,15 +1,15 @@
 import CEGL
 import Shaders
 
-/// The GPU backend: OpenGL ES 3 through a headless EGL context.
+/// The GPU side of the backend: OpenGL ES 3 through a headless EGL context.
 ///
 /// Each source cell becomes its own texture, so sampling never reads a
-/// neighbouring segment; each piece of each cell is one quad. Where each
+/// neighbouring segment; each cell is one quad. Where each
 /// pixel samples is the plan's (`AxisTaps`, uploaded as an integer texture);
 /// the fragment shader fetches those texels and blends them with the CPU's
 /// integer arithmetic, so both backends write the same bytes (docs/RENDERING.md §5).
-/// Not `Sendable`: one renderer, with its context, per rendering thread.
-package final class GPURenderer {
+/// Not `Sendable`: one session, with its context, per GL thread.
+package final class GPUSession {
     package let context: GPUContext
     /// The GPU memory held, and the budget it is held to.
     package let memory: GPUMemory
@@ -56,7 +56,7 @@ package final class GPURenderer {
         }
         let uniforms = Uniforms(viewportSize: try location("viewportSize"), cell: try location("cell"), taps: try location("taps"))
         var attributeLocations: [GLuint] = []
-        for attribute in GPURenderer.attributes {
+        for attribute in GPUSession.attributes {
             let value = glGetAttribLocation(program, attribute.name)
             guard value >= 0 else { throw InternalErrors.glFailed("glGetAttribLocation(\(attribute.name))", "found nothing") }
             attributeLocations.append(GLuint(value))
@@ -75,8 +75,8 @@ package final class GPURenderer {
         try GLCheck.gl("glBindVertexArray") { glBindVertexArray(vertexArray) }
         try GLCheck.gl("glBindBuffer") { glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer) }
         var byteOffset = 0
-        let stride = GLsizei(GPURenderer.floatsPerVertex * MemoryLayout<Float>.size)
-        for (attribute, location) in zip(GPURenderer.attributes, attributeLocations) {
+        let stride = GLsizei(GPUSession.floatsPerVertex * MemoryLayout<Float>.size)
+        for (attribute, location) in zip(GPUSession.attributes, attributeLocations) {
             try GLCheck.gl("glEnableVertexAttribArray(\(attribute.name))") { glEnableVertexAttribArray(location) }
             try GLCheck.gl("glVertexAttribPointer(\(attribute.name))") {
                 glVertexAttribPointer(location, GLint(attribute.size), GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
@@ -111,73 +111,47 @@ package final class GPURenderer {
             var taps = [tapsTexture]
             glDeleteTextures(1, &taps)
             if renderbuffer != 0 { glDeleteRenderbuffers(1, &renderbuffer) }
-            let cached = textureCache.values.map(\.name)
+            let cached = textureCache.names
             if !cached.isEmpty { glDeleteTextures(GLsizei(cached.count), cached) }
             glDeleteProgram(program)
         }
         memory.set(.framebuffer, 0)
-        memory.add(.textures, -textureCacheBytes)
+        memory.add(.textures, -textureCache.bytes)
         memory.set(.taps, 0)
     }
 
     /// Uploads the cells of `source` that `plan` draws. With a `sourceKey`
     /// (a batch's content hash), cell textures are shared with later jobs of the
     /// same source through a cache that `trimTextureCache` bounds.
-    package func upload(_ plan: RenderPlan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> UploadedPlan {
+    package func upload(_ plan: Plan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> GPUDrawer {
         try context.makeCurrent()
         if let refusal = context.limits.refusal(sourceWidth: source.width, sourceHeight: source.height) { throw refusal }
-        return try UploadedPlan(renderer: self, plan: plan, source: source, sourceKey: sourceKey)
+        return try GPUDrawer(session: self, plan: plan, source: source, sourceKey: sourceKey)
     }
 
-    struct TextureKey: Hashable {
-        var source: SourceKey
-        var x: Range<Int>
-        var y: Range<Int>
-    }
-
-    private var textureCache: [TextureKey: (name: GLuint, lastUse: UInt64, bytes: Int)] = [:]
-    private var textureClock: UInt64 = 0
-    /// Bytes the cached textures hold.
-    private(set) var textureCacheBytes = 0
-    /// The most textures cached, whatever their bytes (each is a GL object).
-    static let maxCachedTextures = 512
+    /// Cell textures shared by the jobs of one source (`SourceKey`), bounded in bytes.
+    private let textureCache = TextureCache()
 
     /// Whether the cache holds more than its share of the GPU budget, so the
     /// caller should finish its draws and `trimTextureCache`.
-    var textureCacheOverBudget: Bool {
-        textureCacheBytes > memory.textureBytes || textureCache.count > Self.maxCachedTextures
-    }
+    var textureCacheOverBudget: Bool { textureCache.isOver(bytes: memory.textureBytes) }
 
     /// Deletes the least recently used cached textures until the cache is within
     /// its bytes (half the GPU budget) and its count. Call it only when no
     /// prepared job that still has to draw uses the cache.
     func trimTextureCache() {
         guard textureCacheOverBudget, (try? context.makeCurrent()) != nil else { return }
-        var victims: [TextureKey] = [], names: [GLuint] = []
-        var bytes = textureCacheBytes, count = textureCache.count
-        for (key, entry) in textureCache.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
-            guard bytes > memory.textureBytes || count > Self.maxCachedTextures else { break }
-            victims.append(key)
-            names.append(entry.name)
-            bytes -= entry.bytes
-            count -= 1
-        }
+        let (names, bytes) = textureCache.evict(downTo: memory.textureBytes)
         glDeleteTextures(GLsizei(names.count), names)
-        for victim in victims { textureCache[victim] = nil }
-        memory.add(.textures, bytes - textureCacheBytes)
-        textureCacheBytes = bytes
+        memory.add(.textures, -bytes)
     }
 
     /// A texture holding `rect` of `source`: from the
     /// cache when `sourceKey` names it, else a new one the caller owns.
-    fileprivate func texture(source: PremultipliedImage, sourceKey: SourceKey?, rect: (x: Range<Int>, y: Range<Int>))
+    func texture(source: PremultipliedImage, sourceKey: SourceKey?, rect: (x: Range<Int>, y: Range<Int>))
         throws -> (name: GLuint, owned: Bool) {
-        textureClock += 1
-        let key = sourceKey.map { TextureKey(source: $0, x: rect.x, y: rect.y) }
-        if let key, let hit = textureCache[key] {
-            textureCache[key] = (hit.name, textureClock, hit.bytes)
-            return (hit.name, false)
-        }
+        let key = sourceKey.map { TextureCache.Key(source: $0, x: rect.x, y: rect.y) }
+        if let key, let name = textureCache.use(key) { return (name, false) }
         let bytes = rect.x.count * rect.y.count * 4
         var texture: GLuint = 0
         try GLCheck.gl("glGenTextures") { glGenTextures(1, &texture) }
@@ -215,111 +189,10 @@ package final class GPURenderer {
         }
         memory.add(.textures, bytes)
         if let key {
-            textureCache[key] = (texture, textureClock, bytes)
-            textureCacheBytes += bytes
+            textureCache.insert(key, name: texture, bytes: bytes)
             return (texture, false)
         }
         return (texture, true)
-    }
-
-    /// A plan with its cell textures uploaded, ready to render any band of rows.
-    package final class UploadedPlan {
-        let renderer: GPURenderer
-        let plan: RenderPlan
-        let textures: [GLuint]
-        /// The textures this job made and deletes (the rest belong to the cache).
-        private let owned: [GLuint]
-        private let ownedBytes: Int
-        /// Per cell: the texture index and the pieces to draw.
-        let draws: [(texture: Int, cell: CellPlan)]
-
-        init(renderer: GPURenderer, plan: RenderPlan, source: PremultipliedImage, sourceKey: SourceKey?) throws {
-            self.renderer = renderer
-            self.plan = plan
-            var draws: [(Int, CellPlan)] = []
-            var textures: [GLuint] = []
-            var owned: [GLuint] = []
-            var ownedBytes = 0
-            do {
-                for cell in plan.cells {
-                    // A transparent cell is the cleared framebuffer; a one-colour cell needs one texel, not its whole rect.
-                    if cell.fill == .transparent { continue }
-                    var rect = cell.sourceRect
-                    if cell.fill != nil { rect = (rect.x.lowerBound..<rect.x.lowerBound + 1, rect.y.lowerBound..<rect.y.lowerBound + 1) }
-                    let texture = try renderer.texture(source: source, sourceKey: sourceKey, rect: rect)
-                    textures.append(texture.name)
-                    if texture.owned {
-                        owned.append(texture.name)
-                        ownedBytes += rect.x.count * rect.y.count * 4
-                    }
-                    draws.append((textures.count - 1, cell))
-                }
-            } catch {
-                if !owned.isEmpty { glDeleteTextures(GLsizei(owned.count), owned) }
-                renderer.memory.add(.textures, -ownedBytes)
-                throw error
-            }
-            self.textures = textures
-            self.owned = owned
-            self.ownedBytes = ownedBytes
-            self.draws = draws
-        }
-
-        deinit {
-            if !owned.isEmpty, (try? renderer.context.makeCurrent()) != nil {
-                glDeleteTextures(GLsizei(owned.count), owned)
-            }
-            renderer.memory.add(.textures, -ownedBytes)
-        }
-
-        /// Rows per band that fit the framebuffer limits.
-        package var maxBandRows: Int { renderer.effectiveTarget.height }
-
-        package func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>) throws {
-            try renderRows(band, into: output, timing: nil)
-        }
-
-        /// True when a band of this plan is one draw (no column chunks), so it can
-        /// be drawn with `drawBand` and read back by the caller.
-        var drawsBandsWhole: Bool { plan.size.width <= renderer.effectiveTarget.width }
-
-        /// Draws rows `band` into the framebuffer's bottom-left `width × band.count`
-        /// pixels and reads nothing back (the caller reads, through a pixel-pack ring).
-        func drawBand(_ band: Range<Int>) throws {
-            try renderer.context.makeCurrent()
-            let target = renderer.effectiveTarget
-            guard plan.size.width <= target.width, band.count <= target.height else {
-                throw InternalErrors.overGPULimit("a band of \(plan.size.width)x\(band.count) px", limit: "\(target)")
-            }
-            var quads = QuadList()
-            quads.append(self, columns: 0..<plan.size.width, rows: band, at: (0, 0))
-            try renderer.draw(quads, width: plan.size.width, height: band.count)
-        }
-
-        /// `renderRows`, charging draw calls and readbacks to `times` separately.
-        func renderRows(_ band: Range<Int>, into output: UnsafeMutablePointer<UInt8>, timing times: StageTimes?) throws {
-            let clock = ContinuousClock()
-            try renderer.context.makeCurrent()
-            let width = plan.size.width
-            let target = renderer.effectiveTarget
-            guard band.count <= target.height else {
-                throw InternalErrors.overGPULimit("a band of \(band.count) rows", limit: "\(target.height)")
-            }
-            var x0 = 0
-            while x0 < width {
-                let chunk = x0..<min(width, x0 + target.width)
-                var quads = QuadList()
-                quads.append(self, columns: chunk, rows: band, at: (0, 0))
-                var start = clock.now
-                try renderer.draw(quads, width: chunk.count, height: band.count)
-                times?.add(.draw, clock.now - start)
-                start = clock.now
-                try renderer.readPixels(width: chunk.count, height: band.count, rowLength: width,
-                                        into: output + chunk.lowerBound * 4)
-                times?.add(.readBack, clock.now - start)
-                x0 = chunk.upperBound
-            }
-        }
     }
 
     var effectiveTarget: (width: Int, height: Int) {
@@ -393,7 +266,7 @@ package final class GPURenderer {
     }
 }
 
-extension GPURenderer {
+extension GPUSession {
     /// The one readback: the framebuffer's bottom-left `width × height` pixels
     /// into `destination`, rows `rowLength` pixels apart. A nil destination
     /// reads into the bound pixel-pack buffer (offset 0).

@@ -1,6 +1,6 @@
 /// What the encode step writes a job's rows through, whichever format the
-/// request settled on: a `PNGWriter` or a `WebPWriter`.
-package protocol ImageWriter: RowSink {
+/// request settled on: a `PNGEncoder` or a `WebPEncoder`.
+package protocol ImageEncoder: StripSink {
     func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws
     /// Completes the output and names it; the bytes written.
     @discardableResult func finish() throws -> Int
@@ -10,5 +10,5 @@ package protocol ImageWriter: RowSink {
     var fileTime: Duration { get }
 }
 
-extension PNGWriter: ImageWriter {}
-extension WebPWriter: ImageWriter {}
+extension PNGEncoder: ImageEncoder {}
+extension WebPEncoder: ImageEncoder {}

@@ -4,9 +4,9 @@ import Foundation
 /// opens the GL context on its own thread, makes every GL call there, and
 /// runs `GPUDrawLoop` over the requests, as the batch's draw stage does. The
 /// caller is not held while its job waits: `draw(_:then:)` hands the drawn
-/// rows (or a band stream the GPU thread keeps filling) to a completion,
+/// rows (or a strip stream the GPU thread keeps filling) to a completion,
 /// which queues the encoding.
-package final class SharedGPUDrawer: Sendable {
+package final class GPUDrawThread: Sendable {
     /// Called on the GPU thread once a job is drawn: keep it short (queue the encoding).
     package typealias Completion = @Sendable (Result<Drawing, any Error>) -> Void
 
@@ -17,18 +17,19 @@ package final class SharedGPUDrawer: Sendable {
 
     private let requests = BoundedQueue<Request>(capacity: 1 << 16)
     private let thread: WorkerThreads
-    /// `gpu (RENDERER)`.
-    package let description: String
+    /// The GL renderer's name (`GL_RENDERER`).
+    package let renderer: String
     /// What the GPU can draw: a caller checks a job against it before queuing it.
     package let limits: GPUContext.GLLimits
-    /// The GPU memory its renderer holds (serve's `/metrics`).
+    /// The GPU memory its session holds (serve's `/metrics`).
     package let memory: GPUMemory
     /// Busy time of the GPU thread (draw, draw-wait, read-back).
     package let times: StageTimes
 
-    /// Opens the GPU on a new thread; throws what `Backend.make(.gpu)` throws there.
+    /// Opens the GPU on a new thread; throws what `Backend.openSession` throws there
+    /// (serve's opener for `BackendResolution.resolve`).
     /// - Parameters:
-    ///   - acceptSoftware: false for `--backend auto`, which throws `Declined`
+    ///   - acceptSoftware: false for `--backend auto`, which throws `Backend.Declined`
     ///     with `auto`'s reason when the only GL is a software rasteriser.
     ///   - gather: the longest the GPU thread gathers requests for one atlas.
     ///   - gap: it stops gathering when no request came for this long.
@@ -42,13 +43,10 @@ package final class SharedGPUDrawer: Sendable {
         let ready = DispatchSemaphore(value: 0)
         let requests = self.requests
         thread = WorkerThreads(count: 1, name: "glslice-gpu") { _ in
-            let gpu: GPURenderer
+            let gpu: GPUSession
             do {
-                let context = try GPUContext.make(device: device)
-                let verdict = Backend.autoVerdict(for: context)
-                guard acceptSoftware || verdict.useGPU else { throw Declined(reason: verdict.reason) }
-                gpu = try GPURenderer(context: context, memory: memory)
-                opened.withLock { $0 = .success(("gpu (\(gpu.context.renderer))", context.limits)) }
+                gpu = try Backend.openSession(device: device, memory: memory, acceptSoftware: acceptSoftware)
+                opened.withLock { $0 = .success((gpu.context.renderer, gpu.context.limits)) }
             } catch {
                 opened.withLock { $0 = .failure(error) }
                 ready.signal()
@@ -60,8 +58,8 @@ package final class SharedGPUDrawer: Sendable {
         }
         ready.wait()
         switch opened.withLock({ $0 }) {
-        case .success(let (description, limits))?:
-            self.description = description
+        case .success(let (renderer, limits))?:
+            self.renderer = renderer
             self.limits = limits
         case .failure(let error)?:
             thread.wait()
@@ -69,36 +67,6 @@ package final class SharedGPUDrawer: Sendable {
         case nil:
             throw InternalErrors.gpuThreadEndedEarly()
         }
-    }
-
-    /// The shared GPU thread `choice` asks for (serve's `Backend.make`): none
-    /// for `cpu`; for `auto`, a hardware GPU or none. Over a software rasteriser
-    /// `told` gets `Backend.autoVerdict`'s words (information: choosing the CPU
-    /// there is what `auto` is for); with no usable context, `warn` gets one line
-    /// (docs/RENDERING.md §6). Whether the CPU draws beside it is `Backend.drawsOnBoth`.
-    package static func open(_ choice: BackendChoice, device: Int?, memory: GPUMemory = GPUMemory(), times: StageTimes,
-                             warn: (String) -> Void, told: (String) -> Void) throws -> SharedGPUDrawer? {
-        switch choice {
-        case .cpu:
-            return nil
-        case .gpu, .hybrid:
-            return try SharedGPUDrawer(device: device, memory: memory, times: times)
-        case .auto:
-            do {
-                return try SharedGPUDrawer(device: device, acceptSoftware: false, memory: memory, times: times)
-            } catch let declined as Declined {
-                told(declined.reason)
-            } catch {
-                warn(Backend.noGPU(error))
-            }
-            return nil
-        }
-    }
-
-    /// Thrown for `acceptSoftware: false` when the only GL is a software
-    /// rasteriser, with `auto`'s reason for taking the CPU instead.
-    package struct Declined: Error, Sendable {
-        package var reason: String
     }
 
     /// Queues `job` for the GPU thread; `completion` gets its rows (or a stream
@@ -128,7 +96,7 @@ package final class SharedGPUDrawer: Sendable {
         thread.wait()
     }
 
-    private static func serve(_ requests: BoundedQueue<Request>, gpu: GPURenderer, gather: Duration, gap: Duration,
+    private static func serve(_ requests: BoundedQueue<Request>, gpu: GPUSession, gather: Duration, gap: Duration,
                               budget: MemoryBudget, times: StageTimes) {
         // The callers wait on the read back, so there is nothing to overlap it with: no ring.
         let loop = GPUDrawLoop<Request>(gpu: gpu, budget: budget, times: times, ring: nil, gather: gather, gap: gap)

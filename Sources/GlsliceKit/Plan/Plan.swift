@@ -12,7 +12,7 @@ package struct CellPlan: Sendable, Equatable {
 
 /// Everything a backend needs to draw one output, computed once by `Layout`
 /// (in the spirit of Skia's SkLatticeIter). Backends only sample.
-package struct RenderPlan: Sendable, Equatable {
+package struct Plan: Sendable, Equatable {
     package var size: PixelSize
     /// Source pixels per output pixel ratio `k = s_out / s_src`.
     package var k: Double

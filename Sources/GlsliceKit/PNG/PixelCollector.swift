@@ -1,5 +1,5 @@
-/// Collects bands into one premultiplied image (tests, parity, benchmarks).
-package final class ImageSink: RowSink {
+/// Collects strips into one premultiplied image (tests, parity, benchmarks).
+package final class PixelCollector: StripSink {
     package let size: PixelSize
     private var pixels: [UInt8]
     private var filled = 0

@@ -1,0 +1,279 @@
+import Foundation
+
+/// The CPU drawer, the reference: docs/RENDERING.md §3 evaluated on the CPU from a `Plan`,
+/// strip by strip so an encoder can take rows as they are drawn. Only `Backend` makes one.
+///
+/// A plan ready to render any strip of rows: the columns' taps in windows
+/// of at most `window` pixels (kept when the output is at most
+/// `keptWidth` wide, else made per strip), the rows' taps per strip. Memory
+/// is bounded by the window and the strip, never by the output's length.
+package final class CPUDrawer: Sendable {
+    let plan: Plan
+    let source: PremultipliedImage
+    /// `plan.draws(x:y:)` for every span pair, flat (`y × xSpans.count + x`).
+    let drawn: [Bool]
+    /// The plan's `CellFill`s at the same indices as `drawn`; empty when no cell has one.
+    let fills: [CellFill?]
+    /// Per y span: the source columns its rows blend, those of its drawn cells
+    /// that are sampled (merged); none when every drawn cell is filled.
+    let blendColumns: [[Range<Int>]]
+    /// Per x span: `space` gaps, which a fill must leave transparent.
+    let spanHasGaps: [Bool]
+    /// Every column window, when the output is narrow enough to keep them.
+    let keptWindows: [ColumnWindow]?
+
+    static let window = 1 << 16
+    static let keptWidth = 1 << 20
+
+    /// The columns `taps.range`: their taps, runs and the x spans that reach them.
+    struct ColumnWindow: Sendable {
+        let taps: AxisTaps
+        /// Per column (window index), the end of its run of equal taps (`AxisTaps.runEnds`).
+        let runEnds: [Int32]
+        /// Indices of the x spans with pixels in this window.
+        let spans: Range<Int>
+        /// Per span of `spans`: its copy runs in this window, or nil when some column blends.
+        let spanRuns: [[CopyRun]?]
+
+        /// The three tap arrays, without bounds checks, for the pixel loops.
+        @inline(__always)
+        func withTaps<R>(_ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt32>) -> R) -> R {
+            taps.first.withUnsafeBufferPointer { first in
+                taps.second.withUnsafeBufferPointer { second in
+                    taps.weight.withUnsafeBufferPointer { weight in body(first, second, weight) }
+                }
+            }
+        }
+
+        init(plan: Plan, columns: Range<Int>) {
+            taps = AxisTaps(spans: plan.xSpans, range: columns, filter: plan.filter)
+            runEnds = taps.runEnds()
+            let reaching = plan.xSpans.indices.filter { !plan.xSpans[$0].destination.clamped(to: columns).isEmpty }
+            spans = (reaching.first ?? 0)..<((reaching.last ?? -1) + 1)
+            spanRuns = spans.map { [taps] in taps.copyRuns(in: plan.xSpans[$0].destination.clamped(to: columns)) }
+        }
+    }
+
+    package init(plan: Plan, source: PremultipliedImage) {
+        self.plan = plan
+        self.source = source
+        let drawn = plan.ySpans.indices.flatMap { y in plan.xSpans.indices.map { x in plan.draws(x: x, y: y) } }
+        self.drawn = drawn
+        var fills: [CellFill?] = []
+        if plan.cells.contains(where: { $0.fill != nil }) {
+            // Cells are made row by row, in span order, from the drawn pairs only.
+            fills = [CellFill?](repeating: nil, count: drawn.count)
+            var index = 0
+            for (flat, isDrawn) in drawn.enumerated() where isDrawn {
+                fills[flat] = plan.cells[index].fill
+                index += 1
+            }
+        }
+        self.fills = fills
+        // Every `space` span, whether or not a tile fits: one where none does has no
+        // pieces at all, and a fill must leave all of it transparent (the taps say so).
+        spanHasGaps = plan.xSpans.map { span in
+            if case .spaced = span.mapping { return true }
+            return false
+        }
+        blendColumns = plan.ySpans.indices.map { y in
+            var ranges: [Range<Int>] = []
+            for x in plan.xSpans.indices where drawn[y * plan.xSpans.count + x] && (fills.isEmpty || fills[y * plan.xSpans.count + x] == nil) {
+                let segment = plan.xSpans[x].segment
+                if let last = ranges.last, last.upperBound == segment.start {
+                    ranges[ranges.count - 1] = last.lowerBound..<segment.end
+                } else {
+                    ranges.append(segment.start..<segment.end)
+                }
+            }
+            return ranges
+        }
+        keptWindows = plan.size.width <= CPUDrawer.keptWidth
+            ? CPUDrawer.windows(of: plan.size.width).map { ColumnWindow(plan: plan, columns: $0) } : nil
+    }
+
+    static func windows(of width: Int) -> [Range<Int>] {
+        stride(from: 0, to: width, by: window).map { $0..<min($0 + window, width) }
+    }
+
+    /// Renders output rows `strip` into `output`, whose first byte is row
+    /// `strip.lowerBound`, rows packed at `width × 4` bytes. Pixels outside
+    /// every cell are written transparent.
+    ///
+    /// A row whose vertical taps equal an earlier row's in the strip is a copy
+    /// of it (stretched 1-px centres, tiled periods). A row that blends two
+    /// source rows blends them once, across the source width, then samples
+    /// that blend with two horizontal taps: exactly the bilinear sum, with
+    /// half the work per output pixel.
+    package func drawRows(_ strip: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
+        output.initialize(repeating: 0, count: strip.count * plan.size.width * 4)
+        let rows = AxisTaps(spans: plan.ySpans, range: strip, filter: plan.filter)
+        for (index, columns) in CPUDrawer.windows(of: plan.size.width).enumerated() {
+            let window = keptWindows?[index] ?? ColumnWindow(plan: plan, columns: columns)
+            render(strip, rows: rows, window: window, into: output)
+        }
+    }
+
+    private func render(_ strip: Range<Int>, rows: AxisTaps, window: ColumnWindow, into output: UnsafeMutablePointer<UInt8>) {
+        let width = plan.size.width, columns = window.taps.range
+        let sourceWidth = source.width, xCount = plan.xSpans.count
+        var blended = [UInt32](repeating: 0, count: sourceWidth * 4)
+        var done: [RowKey: Int] = [:]
+        source.rgba.pixels.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            let texels = base.assumingMemoryBound(to: UInt32.self)
+            let out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt32.self)
+            blended.withUnsafeMutableBufferPointer { blendBuffer in
+                guard let blend = blendBuffer.baseAddress else { return }
+                for y in strip {
+                    let at = y - strip.lowerBound
+                    guard rows.visible[at] else { continue }
+                    let line = out + at * width
+                    let key = RowKey(span: rows.spanIndex[at], first: rows.first[at], second: rows.second[at],
+                                     weight: rows.weight[at])
+                    if let earlier = done[key] {
+                        (line + columns.lowerBound).update(from: out + (earlier - strip.lowerBound) * width + columns.lowerBound,
+                                                          count: columns.count)
+                        continue
+                    }
+                    done[key] = y
+                    let ySpan = Int(key.span)
+                    let row0 = texels + Int(key.first) * sourceWidth
+                    if key.weight != 0 {
+                        // Only the columns the sampled cells read: a filled cell's never are.
+                        let row1 = texels + Int(key.second) * sourceWidth
+                        for range in blendColumns[ySpan] {
+                            blendRows(row0 + range.lowerBound, row1 + range.lowerBound, weight: key.weight,
+                                      count: range.count, into: blend + range.lowerBound * 4)
+                        }
+                    }
+                    for xIndex in window.spans where drawn[ySpan * xCount + xIndex] {
+                        let pixels = plan.xSpans[xIndex].destination.clamped(to: columns)
+                        if !fills.isEmpty, let fill = fills[ySpan * xCount + xIndex] {
+                            // The output starts transparent; a space gap stays so.
+                            if case .colour(let value) = fill {
+                                if spanHasGaps[xIndex] {
+                                    fillRuns(pixels, window: window, line: line) { _ in value }
+                                } else {
+                                    (line + pixels.lowerBound).update(repeating: value, count: pixels.count)
+                                }
+                            }
+                        } else if key.weight != 0 {
+                            drawSpan(pixels, window: window, line: line, blended: blend)
+                        } else if let runs = window.spanRuns[xIndex - window.spans.lowerBound] {
+                            for run in runs {
+                                (line + run.destination).update(from: row0 + run.source, count: run.count)
+                            }
+                        } else {
+                            drawSpan(pixels, window: window, line: line, row: row0)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    struct RowKey: Hashable {
+        var span: Int32
+        var first: Int32
+        var second: Int32
+        var weight: UInt32
+    }
+
+    /// Writes `pixel(at)` (`at` a window index) for each visible run of
+    /// equal taps in `pixels`, once per run.
+    @inline(__always)
+    private func fillRuns(_ pixels: Range<Int>, window: ColumnWindow, line: UnsafeMutablePointer<UInt32>,
+                          _ pixel: (Int) -> UInt32) {
+        let base = window.taps.range.lowerBound
+        window.taps.visible.withUnsafeBufferPointer { visible in
+        window.runEnds.withUnsafeBufferPointer { runEnd in
+            var x = pixels.lowerBound
+            while x < pixels.upperBound {
+                let at = x - base
+                let end = min(Int(runEnd[at]) + base, pixels.upperBound)
+                if visible[at] {
+                    let value = pixel(at)
+                    if end - x == 1 { line[x] = value } else { (line + x).update(repeating: value, count: end - x) }
+                }
+                x = end
+            }
+        }}
+    }
+
+    /// Two horizontal taps from one source row.
+    @inline(__always)
+    private func drawSpan(_ pixels: Range<Int>, window: ColumnWindow, line: UnsafeMutablePointer<UInt32>,
+                          row: UnsafePointer<UInt32>) {
+        window.withTaps { first, second, weight in
+            fillRuns(pixels, window: window, line: line) { at in
+                let wx = weight[at]
+                let a = row[Int(first[at])]
+                return wx == 0 ? a : lerp(a, row[Int(second[at])], wx)
+            }
+        }
+    }
+
+    /// Two horizontal taps from a vertical blend (`blendRows`), rounded once.
+    @inline(__always)
+    private func drawSpan(_ pixels: Range<Int>, window: ColumnWindow, line: UnsafeMutablePointer<UInt32>,
+                          blended: UnsafePointer<UInt32>) {
+        window.withTaps { first, second, weight in
+            fillRuns(pixels, window: window, line: line) { at in
+                let a = blended + Int(first[at]) &* 4
+                let wx = weight[at]
+                if wx == 0 {
+                    return (a[0] &+ 0x8000) >> 16 | ((a[1] &+ 0x8000) >> 16) << 8
+                        | ((a[2] &+ 0x8000) >> 16) << 16 | ((a[3] &+ 0x8000) >> 16) << 24
+                }
+                let b = blended + Int(second[at]) &* 4
+                // At most 255 × 2¹⁶ per channel, times 2¹⁶: far inside 64 bits, so wrapping is exact.
+                let w1 = UInt64(wx), w0 = UInt64(AxisTaps.one) &- w1
+                @inline(__always) func channel(_ c: Int) -> UInt32 {
+                    let v = (UInt64(a[c]) &* w0 &+ UInt64(b[c]) &* w1 &+ (1 << 31)) >> 32
+                    return UInt32(truncatingIfNeeded: v) << UInt32(8 * c)
+                }
+                return channel(0) | channel(1) | channel(2) | channel(3)
+            }
+        }
+    }
+
+    /// The whole output in memory (`Backend.image` on the CPU; tests).
+    package static func image(_ plan: Plan, source: PremultipliedImage) -> PremultipliedImage {
+        let drawer = CPUDrawer(plan: plan, source: source)
+        var pixels = [UInt8](repeating: 0, count: plan.size.pixelCount * 4)
+        pixels.withUnsafeMutableBytes { raw in
+            if let base = raw.baseAddress { drawer.drawRows(0..<plan.size.height, into: base.assumingMemoryBound(to: UInt8.self)) }
+        }
+        return PremultipliedImage(RGBAImage(width: plan.size.width, height: plan.size.height, pixels: pixels))
+    }
+}
+
+/// `a·(1−w) + b·w` per channel and texel, unrounded (16 fractional bits).
+/// Wrapping arithmetic, because it cannot wrap: each sum is at most
+/// 255 × 2¹⁶ (the weights add up to 2¹⁶), and without overflow checks the
+/// loop vectorizes (the checked form was most of a batch's drawing time).
+@inline(__always)
+func blendRows(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, weight: UInt32, count: Int,
+               into out: UnsafeMutablePointer<UInt32>) {
+    let w1 = weight, w0 = AxisTaps.one &- weight
+    for i in 0..<count {
+        let p = a[i], q = b[i], o = out + (i &* 4)
+        o[0] = (p & 0xff) &* w0 &+ (q & 0xff) &* w1
+        o[1] = (p >> 8 & 0xff) &* w0 &+ (q >> 8 & 0xff) &* w1
+        o[2] = (p >> 16 & 0xff) &* w0 &+ (q >> 16 & 0xff) &* w1
+        o[3] = (p >> 24) &* w0 &+ (q >> 24) &* w1
+    }
+}
+
+/// `a·(1−w) + b·w` per channel, rounded to nearest; `w` in 1/65536. Each
+/// channel's sum is at most 255 × 2¹⁶ + 2¹⁵, and its result at most 255.
+@inline(__always)
+func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+    let wb = w, wa = AxisTaps.one &- w
+    @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+        let v = ((a >> shift & 0xff) &* wa &+ (b >> shift & 0xff) &* wb &+ (1 << 15)) >> 16
+        return v << shift
+    }
+    return channel(0) | channel(8) | channel(16) | channel(24)
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The engine's one encode step: a prepared job's strips, from wherever they
+/// were drawn, into a PNG (with the job's opacity rule) or a lossless WebP, in
+/// a file or in memory. Every front end reaches it: `render`, batch's encode
+/// stage, serve's render threads.
+package enum Engine {
+    /// - Parameters:
+    ///   - drawing: where the strips come from; `.here` draws them with `backend` as they are encoded.
+    ///   - backend: what `.here` draws with: the CPU, or the backend a single `render` opened.
+    ///   - recordDigest: write the job digest as a tEXt chunk (batch outputs, for `--resume`).
+    ///   - times: where draw, encode and write time is charged (nil: nowhere).
+    package static func encode(_ job: PreparedJob, drawing: Drawing, backend: Backend = .cpu, to target: OutputTarget,
+                               recordDigest: Bool = false, strips: Strips = Strips(), times: StageTimes? = nil) throws -> EncodedImage {
+        let clock = ContinuousClock()
+        let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
+        let started = clock.now
+        let encoder: any ImageEncoder = switch job.request.format ?? .png {
+        case .png: try PNGEncoder(target: target, size: job.size, opaque: job.isOpaque, compression: job.request.compression, text: text)
+        case .webp: try WebPEncoder(target: target, size: job.size, compression: job.request.compression, record: text)
+        }
+        var drawTime = Duration.zero
+        /// Waiting for strips drawn elsewhere: idle, so no stage's busy time.
+        var waitTime = Duration.zero
+        switch drawing {
+        case .here:
+            try strips.draw(backend.drawer(job.plan, source: job.source.image), size: job.size, into: encoder) { drawTime += $0 }
+        case .strip(let strip):
+            try encoder.write(premultipliedRows: strip.first, count: strip.rows, rowStride: strip.rowStride)
+        case .stream(let stream):
+            while true {
+                let waited = clock.now
+                let next = try stream.next()
+                waitTime += clock.now - waited
+                guard let strip = next else { break }
+                try encoder.write(premultipliedRows: strip.first, count: strip.rows, rowStride: strip.rowStride)
+            }
+        }
+        let bytes = try encoder.finish()
+        let total = clock.now - started
+        if let times {
+            times.add(.draw, drawTime)
+            times.add(.write, encoder.fileTime)
+            times.add(.encode, total - drawTime - waitTime - encoder.fileTime, items: 1)
+        }
+        return EncodedImage(byteCount: bytes, data: encoder.memoryData)
+    }
+}
+
+extension OutputTarget {
+    /// The same target with `durable` set, where it is a file.
+    package func durable(_ durable: Bool) -> OutputTarget {
+        switch self {
+        case .file(let path, let was): .file(path, durable: durable || was)
+        case .contained(let path, let scope, let was): .contained(path, beneath: scope, durable: durable || was)
+        default: self
+        }
+    }
+}
