@@ -38,7 +38,7 @@ final class FakeDrawer: @unchecked Sendable {
     private func draw(_ job: BatchJob, rows: Range<Int>, into base: UnsafeMutablePointer<UInt8>) {
         guard paint else {
             // The CPU's drawer, as the engine's `.here` would make it.
-            _ = try? Backend.cpu.drawer(for: job.prepared).drawRows(rows, into: base)
+            _ = try? Backend.cpu.drawer(job.prepared.plan, source: job.prepared.source.image).drawRows(rows, into: base)
             return
         }
         let colour = Self.colour(for: job.output), count = rows.count * job.prepared.size.width
