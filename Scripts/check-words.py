@@ -10,7 +10,10 @@ refusals are in `Refusal`. This fails when
   - a catalogue makes an error of a kind that is not its own, other than
     through a `kind` its caller passes;
   - two entries of the catalogues carry the same words (one condition worded twice);
-  - an entry is never used (words nobody can read).
+  - an entry is never used (words nobody can read);
+  - a string literal with words in it (a space between letters) is passed into
+    a catalogue entry: entries take typed values (a path, a number, a limit, an
+    option's or a variable's name), and the words are the catalogue's.
 """
 import pathlib
 import re
@@ -32,6 +35,39 @@ MADE = re.compile(r"\b(GlsliceError|ValidationError)\(")
 KIND = re.compile(r"\bGlsliceError\(\s*([^,\s)]+)")
 FUNC = re.compile(r"\bstatic func (\w+)\(")
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+CALL = re.compile(r"\b(" + "|".join(CATALOGUES) + r")\.(\w+)\(")
+INTERPOLATION = re.compile(r"\\\((?:[^()]|\([^()]*\))*\)")
+WORDS = re.compile(r"[A-Za-z]{2,}\s+\S|\S\s+[A-Za-z]{2,}")
+
+
+def arguments(code, start):
+    """The text of a call's arguments, from just after its `(` to its matching `)`."""
+    depth, index, in_string = 1, start, False
+    while index < len(code) and depth > 0:
+        char = code[index]
+        if in_string:
+            if char == "\\":
+                index += 2
+                continue
+            if char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        index += 1
+    return code[start:index - 1]
+
+
+def fragments(path):
+    """(line, call, literal) for each literal with words passed into a catalogue entry."""
+    code = "\n".join(line for _, line in code_lines(path))
+    for match in CALL.finditer(code):
+        for literal in LITERAL.findall(arguments(code, match.end())):
+            if WORDS.search(INTERPOLATION.sub("", literal)):
+                yield code.count("\n", 0, match.start()) + 1, f"{match.group(1)}.{match.group(2)}", literal
 
 
 def code_lines(path):
@@ -62,6 +98,9 @@ def main():
             if MADE.search(line) and "GlsliceError.from(" not in line:
                 problems.append(f"{relative}:{number}: an error is worded where it is thrown; "
                                 f"add it to the catalogue of its kind ({', '.join(CATALOGUES)})")
+        for number, call, literal in fragments(path):
+            problems.append(f"{relative}:{number}: {call} is passed the words \"{literal}\"; "
+                            f"give the entry typed values and word it in its catalogue")
 
     for path, name in catalogue_files.items():
         relative = path.relative_to(ROOT)

@@ -79,7 +79,7 @@ struct BatchCommand: ParsableCommand {
         if let jobs {
             // Each worker is a thread with its own buffers; past this a number is a typo, not a machine.
             guard (1...BatchOptions.maxWorkers).contains(jobs) else {
-                throw UsageErrors.outOfRange("--jobs", "1 to \(BatchOptions.maxWorkers)", got: jobs)
+                throw UsageErrors.outOfRange("--jobs", 1...BatchOptions.maxWorkers, got: jobs)
             }
             options.workers = jobs
         }
@@ -93,7 +93,7 @@ struct BatchCommand: ParsableCommand {
             return
         }
         options.shard = chosen
-        guard (1...1_048_576).contains(cacheMb) else { throw UsageErrors.outOfRange("--cache-mb", "1 to 1048576", got: cacheMb) }
+        guard (1...1_048_576).contains(cacheMb) else { throw UsageErrors.outOfRange("--cache-mb", 1...1_048_576, got: cacheMb) }
         options.cacheBytes = cacheMb << 20
         options.gpu.budgetBytes = try gpuBudget(megabytes: gpuMb)
         options.limits = try engine.limits()

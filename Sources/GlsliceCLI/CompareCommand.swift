@@ -64,9 +64,9 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard (0...255).contains(tolerance) else { throw UsageErrors.outOfRange("--tolerance", "0 to 255", got: tolerance) }
+        guard (0...255).contains(tolerance) else { throw UsageErrors.outOfRange("--tolerance", 0...255, got: tolerance) }
         guard !(first == "-" && second == "-") else {
-            throw UsageErrors.standardInputTwice("can be only one of the two images")
+            throw UsageErrors.standardInputForBoth()
         }
         let comparison = try ImageComparison.compareFiles(first, second, tolerance: tolerance)
         if let diff { _ = try PNGEncoder.write(comparison.heatMap(), to: OutputTarget(diff)) }

@@ -47,7 +47,7 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard (1...10_000_000).contains(cases) else { throw UsageErrors.outOfRange("--cases", "1 to 10000000", got: cases) }
+        guard (1...10_000_000).contains(cases) else { throw UsageErrors.outOfRange("--cases", 1...10_000_000, got: cases) }
         let resolved = try BackendResolution.resolve(.gpu, for: .parity, device: gpuDevice(gpu))
         if !json { print("parity: \(cases) jobs, seed \(seed), cpu vs \(resolved.description)") }
         let report = try Parity.run(cases: cases, seed: seed, candidate: resolved.backend)

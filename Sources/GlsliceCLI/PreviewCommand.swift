@@ -42,7 +42,7 @@ struct PreviewCommand: ParsableCommand {
         // Checked here, not in `validate()`: ArgumentParser wraps what `validate()` throws
         // in an error of its own, which would read as a bug (exit 70) instead of exit 64.
         guard !inputs.isEmpty else { throw UsageErrors.noSources() }
-        guard (1...100_000).contains(maxMegapixels) else { throw UsageErrors.outOfRange("--max-megapixels", "1 to 100000", got: maxMegapixels) }
+        guard (1...100_000).contains(maxMegapixels) else { throw UsageErrors.outOfRange("--max-megapixels", 1...100_000, got: maxMegapixels) }
         try refuseTerminalOutput(output)
         let sheet = try ContactSheet.make(paths: inputs, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
                                           runs: try lattice.map(LatticeRuns.init(parsing:)),

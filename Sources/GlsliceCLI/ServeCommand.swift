@@ -100,20 +100,20 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Bounded so that `<< 20` cannot overflow into a negative or zero cache (2^43 MiB did).
-        guard (0...1_048_576).contains(cacheMb) else { throw UsageErrors.outOfRange("--cache-mb", "0 to 1048576", got: cacheMb) }
+        guard (0...1_048_576).contains(cacheMb) else { throw UsageErrors.outOfRange("--cache-mb", 0...1_048_576, got: cacheMb) }
         guard (0...1_048_576).contains(sourceCacheMb) else {
-            throw UsageErrors.outOfRange("--source-cache-mb", "0 to 1048576", got: sourceCacheMb)
+            throw UsageErrors.outOfRange("--source-cache-mb", 0...1_048_576, got: sourceCacheMb)
         }
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
-            throw UsageErrors.outOfRange("--timeout", "more than 0 and at most 86400 seconds", got: timeout)
+            throw UsageErrors.secondsOutOfRange("--timeout", most: 86_400, zeroAllowed: false, got: timeout)
         }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
-            throw UsageErrors.outOfRange("--idle-timeout", "more than 0 and at most 86400 seconds", got: idleTimeout)
+            throw UsageErrors.secondsOutOfRange("--idle-timeout", most: 86_400, zeroAllowed: false, got: idleTimeout)
         }
         guard drainTimeout.isFinite, drainTimeout >= 0, drainTimeout <= 86_400 else {
-            throw UsageErrors.outOfRange("--drain-timeout", "0 to 86400 seconds", got: drainTimeout)
+            throw UsageErrors.secondsOutOfRange("--drain-timeout", most: 86_400, zeroAllowed: true, got: drainTimeout)
         }
-        guard (1...1_048_576).contains(answerMb) else { throw UsageErrors.outOfRange("--answer-mb", "1 to 1048576", got: answerMb) }
+        guard (1...1_048_576).contains(answerMb) else { throw UsageErrors.outOfRange("--answer-mb", 1...1_048_576, got: answerMb) }
         let (host, port) = try ServeOptions.parseBind(bind)
         var settings = try ServeOptions(
             root: SourceRoot(root), host: host, port: port, signer: try keyFile.map(URLSigner.init(keyFile:)),

@@ -47,7 +47,7 @@ func oneLineForTerminal(_ text: String) -> String {
 func gpuDevice(_ option: Int?) throws -> Int? {
     if let option {
         // Checked before any backend is opened, so it is refused even where the CPU draws.
-        guard (0...maxGPUIndex).contains(option) else { throw UsageErrors.outOfRange("--gpu", "0 to \(maxGPUIndex)", got: option) }
+        guard (0...maxGPUIndex).contains(option) else { throw UsageErrors.outOfRange("--gpu", 0...maxGPUIndex, got: option) }
         return option
     }
     guard let text = ProcessInfo.processInfo.environment["GLSLICE_GPU"] else { return nil }
@@ -64,7 +64,7 @@ let maxGPUIndex = 255
 /// bounded so that `<< 20` cannot overflow.
 func gpuBudget(megabytes: Int) throws -> Int {
     let least = GPUMemory.minimumBudget >> 20
-    guard (least...1_048_576).contains(megabytes) else { throw UsageErrors.outOfRange("--gpu-mb", "\(least) to 1048576", got: megabytes) }
+    guard (least...1_048_576).contains(megabytes) else { throw UsageErrors.outOfRange("--gpu-mb", least...1_048_576, got: megabytes) }
     return megabytes << 20
 }
 

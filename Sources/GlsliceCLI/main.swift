@@ -83,7 +83,7 @@ func didYouMean(_ message: String) -> String {
     let value = String(message[valueStart.upperBound..<valueEnd.lowerBound])
     let option = message[valueEnd.upperBound...].split(whereSeparator: { $0 == " " || $0 == "'" }).first.map(String.init) ?? ""
     guard let choices = namedChoices[option] else { return message }
-    return UsageErrors.notAChoice(value, of: choices, subject: option).description
+    return UsageErrors.notAChoice(value, of: choices, flag: option).description
 }
 
 await runGlslice()

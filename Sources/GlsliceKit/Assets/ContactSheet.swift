@@ -92,7 +92,7 @@ package enum ContactSheet {
     package static func make(paths: [String], insets: Insets = .zero, runs: LatticeRuns? = nil, maxPixels: Int = Limits().maxSourcePixels,
                             maxSheetPixels: Int = defaultMaxPixels) throws -> PremultipliedImage {
         guard paths.filter({ $0 == "-" }).count <= 1 else {
-            throw UsageErrors.standardInputTwice("is given more than once; it can be read only once")
+            throw UsageErrors.standardInputTwice()
         }
         let blocks = try paths.map { path in
             do { return try block(path: path, insets: insets, runs: runs, maxPixels: maxPixels) } catch let error as GlsliceError { throw error.about(path) }
@@ -101,8 +101,7 @@ package enum ContactSheet {
         let height = blocks.map { $0.height + margin }.reduce(margin + labelHeight + gap, +)
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxSheetPixels else {
-            throw InputErrors.overLimit("a \(width)x\(height) px contact sheet", limit: "\(maxSheetPixels / 1_000_000) Mpx",
-                                        setBy: "--max-megapixels", advice: "preview fewer or smaller sources at a time")
+            throw InputErrors.contactSheetOverLimit(width: width, height: height, megapixels: maxSheetPixels / 1_000_000)
         }
         // The canvas, and a dropped source read again (twice its pixels while it is premultiplied).
         let reread = blocks.filter { $0.pixels == nil }.map { $0.sourceSize.width * $0.sourceSize.height * 8 }.max() ?? 0

@@ -79,7 +79,7 @@ enum ImageSetOptimizer {
         let (parent, name) = OutputFile.split(path)
         let temporary = parent + "/" + OutputFile.temporaryPrefix + name + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
         guard mkdir(temporary, 0o755) == 0 else {
-            throw FileErrors.cannotCreateFolder(path, folder: "beside it", systemError())
+            throw FileErrors.cannotCreateFolderBeside(path, systemError())
         }
         do {
             for file in files { try OutputFile.write(file.data, to: temporary + "/" + file.name) }

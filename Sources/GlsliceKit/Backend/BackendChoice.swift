@@ -14,7 +14,7 @@ public enum BackendChoice: String, CaseIterable, Sendable {
 
     public init(parsing text: String) throws {
         guard let value = BackendChoice(rawValue: text.lowercased()) else {
-            throw UsageErrors.notAChoice(text, of: BackendChoice.allCases.map(\.rawValue), subject: "the backend")
+            throw UsageErrors.notABackend(text, of: BackendChoice.allCases.map(\.rawValue))
         }
         self = value
     }

@@ -50,7 +50,7 @@ public final class BatchRunner: Sendable {
     public func run() throws -> BatchSummary {
         let reader = try ManifestReader(path: options.manifest, outputFolder: options.outputFolder,
                                         allowOutside: options.allowOutsideOutputFolder)
-        try createOutputFolder()
+        try reader.outputs.create()
         let results = try options.results.map { try ResultsLog(path: $0, append: options.resume, manifest: options.manifest) }
         let resolved = try BackendResolution.resolve(options.backend, for: .batch, device: options.device,
                                                      memory: GPUMemory(budget: options.gpu.budgetBytes))
@@ -82,9 +82,9 @@ public final class BatchRunner: Sendable {
         let jobs = BoundedQueue<ManifestJob>(capacity: drawStage == nil ? workers * 4 : 1024)
         let toDraw = BoundedQueue<BatchJob>(capacity: drawStage == nil ? 1 : 1024)
         let toEncode = BoundedQueue<EncodeWork>(capacity: workers * 4)
-        let outputScope = reader.openOutputScope()
+        let outputScope = reader.outputs.openScope()
         let prepareStage = PrepareStage(options: options, cache: cache, recorder: recorder,
-                                        started: started, outputScope: outputScope)
+                                        started: started, outputs: reader.outputs, outputScope: outputScope)
         let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
         let times = self.times
         let onCPU = drawStage == nil
@@ -154,19 +154,6 @@ public final class BatchRunner: Sendable {
         prepare.wait()
         encode.wait()
         return drawnBy.withLock { $0 }
-    }
-
-    private func createOutputFolder() throws {
-        guard let folder = options.outputFolder else { return }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
-            throw FileErrors.outputFolderIsAFile(folder)
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw FileErrors.cannotCreateFolder(folder, FileErrors.reason(error))
-        }
     }
 
     /// The read stage: this shard's lines into `queue`; a bad line is recorded

@@ -61,7 +61,7 @@ struct DuplicateOutputs {
     }
 
     private static func reopen(_ reader: ManifestReader) -> ManifestReader? {
-        try? ManifestReader(path: reader.path, outputFolder: reader.outputFolder.path, allowOutside: reader.allowOutside)
+        try? ManifestReader(path: reader.path, outputFolder: reader.outputs.url.path, allowOutside: reader.outputs.allowOutside)
     }
 
     private static func ownedLines(_ reader: ManifestReader, shard: Shard) -> Int {

@@ -14,7 +14,7 @@ package struct ManifestJob: Sendable {
     /// Where the PNG is written, given the output folder open as `scope`.
     func target(outputScope scope: FileScope?) throws -> OutputTarget {
         guard let outputInside else { return .file(output) }
-        guard let scope else { throw FileErrors.cannotOpenFolder(output, folder: "of the output", nil, kind: .cannotWrite) }
+        guard let scope else { throw FileErrors.cannotOpenOutputFolder(output) }
         return .contained(outputInside, beneath: scope)
     }
 }

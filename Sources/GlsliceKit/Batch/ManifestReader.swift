@@ -9,8 +9,8 @@ package final class ManifestReader: Sendable {
     package let path: String
     /// Relative inputs resolve against the manifest's folder.
     let manifestFolder: URL
-    /// Relative outputs resolve against this (the `--out-dir`, else the manifest's folder).
-    let outputFolder: URL
+    /// Where outputs go (the `--out-dir`, else the manifest's folder), and how they are placed there.
+    package let outputs: OutputFolder
     private let state: Locked<LineState>
 
     /// The longest line taken as a job. Longer lines are reported, not parsed:
@@ -29,15 +29,10 @@ package final class ManifestReader: Sendable {
         var lineNumber = 0
     }
 
-    /// Outputs may leave `outputFolder` (`--allow-outside-out-dir`); by default a
-    /// manifest from elsewhere cannot write over files outside the folder it was given.
-    let allowOutside: Bool
-
     /// `path` `-` reads standard input; its relative inputs resolve against the current folder.
     package init(path: String, outputFolder: String? = nil, allowOutside: Bool = false) throws {
         let isStandardInput = path == "-"
         self.path = isStandardInput ? "<stdin>" : path
-        self.allowOutside = allowOutside
         let fd = isStandardInput ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw FileErrors.cannotOpen(self.path, errno)
@@ -50,7 +45,7 @@ package final class ManifestReader: Sendable {
         state = Locked(LineState(descriptor: fd))
         manifestFolder = isStandardInput ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: path).deletingLastPathComponent()
-        self.outputFolder = URL(fileURLWithPath: normalizedPath(outputFolder.map { URL(fileURLWithPath: $0).path } ?? manifestFolder.path))
+        outputs = OutputFolder(given: outputFolder, manifestFolder: manifestFolder, allowOutside: allowOutside)
     }
 
     deinit { state.withLock { _ = close($0.descriptor) } }
@@ -81,11 +76,11 @@ package final class ManifestReader: Sendable {
             for (key, path) in [("input", entry.input), ("output", entry.output)] where path.utf8.contains(0) {
                 throw UsageErrors.nulInPath(key: key)
             }
-            let (output, inside) = try place(entry.output)
+            let (output, inside) = try outputs.place(entry.output)
             // The format is settled here, so that it is part of the job's digest.
             var request = entry.request
             request.format = try request.outputFormat(for: entry.output)
-            return ManifestJob(line: line, input: resolve(entry.input, against: manifestFolder),
+            return ManifestJob(line: line, input: OutputFolder.resolve(entry.input, against: manifestFolder),
                                output: output, request: request, outputInside: inside)
         } catch let error as GlsliceError {
             var located = error
@@ -120,58 +115,8 @@ package final class ManifestReader: Sendable {
         guard !text.isEmpty, Self.firstInvalidUTF8(text) == nil,
               let entry = try? JSONDecoder().decode(ManifestEntry.OutputOnly.self, from: text),
               !entry.output.utf8.contains(0) else { return nil }
-        return try? place(entry.output)
+        return try? outputs.place(entry.output)
     }
-
-    /// An output as a normalized path, and relative to the output folder when outputs must stay inside it.
-    private func place(_ entryOutput: String) throws -> (output: String, inside: String?) {
-        let output = normalizedPath(resolve(entryOutput, against: outputFolder))
-        guard !allowOutside else { return (output, nil) }
-        // By bytes, as the kernel compares names: never by Swift's canonical equivalence.
-        let root = outputFolder.path
-        let prefix = Array((root.hasSuffix("/") ? root : root + "/").utf8)
-        guard output.utf8.starts(with: prefix) else {
-            throw UsageErrors.outsideOutputFolder(entryOutput, root: root)
-        }
-        return (output, String(decoding: output.utf8.dropFirst(prefix.count), as: UTF8.self))
-    }
-
-    /// The output folder, open, when outputs must stay inside it (nil when
-    /// they may go anywhere, or when it cannot be opened: each job then fails).
-    func openOutputScope() -> FileScope? {
-        guard !allowOutside else { return nil }
-        try? FileManager.default.createDirectory(atPath: outputFolder.path, withIntermediateDirectories: true)
-        return try? FileScope.beneath(outputFolder.path)
-    }
-
-    /// Joins by string: `URL.appendingPathComponent` was 2% of a batch of small jobs.
-    private func resolve(_ path: String, against folder: URL) -> String {
-        if path.hasPrefix("/") { return path }
-        let base = folder.path
-        return base.hasSuffix("/") ? base + path : base + "/" + path
-    }
-}
-
-/// `path` with `.`, `..` and repeated slashes resolved by name alone (no file
-/// system access, so a symlink is not followed): how outputs are compared.
-/// Split by bytes, as the kernel splits: a `/` followed by a combining mark is
-/// one `Character` to Swift but still a separator, and `..` + a combining mark
-/// is a name of its own, not `..`.
-func normalizedPath(_ path: String) -> String {
-    let bytes = Array(path.utf8)
-    let absolute = bytes.first == UInt8(ascii: "/")
-    let dot = UInt8(ascii: ".")
-    var parts: [ArraySlice<UInt8>] = []
-    for part in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
-        if part.elementsEqual([dot]) { continue }
-        if part.elementsEqual([dot, dot]) {
-            if let last = parts.last, !last.elementsEqual([dot, dot]) { parts.removeLast() } else if !absolute { parts.append(part) }
-            continue
-        }
-        parts.append(part)
-    }
-    let joined = String(decoding: Array(parts.joined(separator: [UInt8(ascii: "/")])), as: UTF8.self)
-    return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
 }
 
 /// One manifest line as JSON: `input`, `output`, and the `RenderRequest` keys.

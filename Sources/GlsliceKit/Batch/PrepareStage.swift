@@ -10,16 +10,13 @@ final class PrepareStage: Sendable {
     private let started: Date
     /// The output folder, open, when outputs must stay inside it.
     private let outputScope: FileScope?
-    private let folders = Locked(Folders())
-
-    private struct Folders {
-        var made: Set<String> = []
-        var swept: Set<String> = []
-    }
+    /// Where outputs go: their folders are made and swept there.
+    private let outputs: OutputFolder
 
     init(options: BatchOptions, cache: SourceCache, recorder: BatchRecorder, started: Date,
-         outputScope: FileScope?) {
+         outputs: OutputFolder, outputScope: FileScope?) {
         self.options = options
+        self.outputs = outputs
         self.outputScope = outputScope
         self.cache = cache
         self.recorder = recorder
@@ -29,8 +26,7 @@ final class PrepareStage: Sendable {
     /// The job ready to draw, or nil when it is finished already (skipped, or failed and recorded).
     func prepare(_ job: ManifestJob) -> BatchJob? {
         let started = Date()
-        let folder = OutputFile.split(job.output).folder
-        sweepOnce(folder)
+        outputs.sweepOnce(for: job.output, olderThan: self.started)
         do {
             let finished = options.resume ? FinishedOutput.read(path: job.output) : nil
             // A plain PNG is checked without decoding it: its hash, and the output size its name and request give.
@@ -49,7 +45,7 @@ final class PrepareStage: Sendable {
                 return nil
             }
             let target = try job.target(outputScope: outputScope)
-            try ensureFolder(for: job, target: target)
+            try outputs.ensureFolder(for: job.output, target: target)
             return BatchJob(manifest: job, prepared: prepared, started: started, target: target)
         } catch {
             recorder.fail(job, error, started: started)
@@ -71,39 +67,5 @@ final class PrepareStage: Sendable {
 
     private func plainKey(_ input: String) throws -> SourceKey {
         SourceKey(contentHash: try cache.contentHash(of: input), recipe: .plain)
-    }
-
-    /// The first time a batch meets an output folder, it removes the hidden
-    /// temporary files that an earlier, killed run left there.
-    private func sweepOnce(_ folder: String) {
-        if folders.withLock({ $0.swept.insert(folder).inserted }) { OutputFile.sweepStale(in: folder, olderThan: started) }
-    }
-
-    /// Creates the output's folder once per batch, not once per job: beneath
-    /// the output folder when the job must stay inside it (a link out on the
-    /// way is refused, never followed), else where the path says.
-    private func ensureFolder(for job: ManifestJob, target: OutputTarget) throws {
-        let folder = OutputFile.split(job.output).folder
-        if folders.withLock({ $0.made.contains(folder) }) { return }
-        switch target {
-        case .contained(let relative, let scope, _):
-            let inside = OutputFile.split(relative)
-            if inside.folder != "." || relative.hasPrefix("./") {
-                do {
-                    try scope.makeFolders(inside.folder)
-                } catch let error as GlsliceError {
-                    var moved = error
-                    (moved.kind, moved.file) = (.cannotWrite, job.output)
-                    throw moved
-                }
-            }
-        default:
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw FileErrors.cannotCreateFolder(job.output, folder: folder, FileErrors.reason(error))
-            }
-        }
-        folders.withLock { _ = $0.made.insert(folder) }
     }
 }

@@ -42,7 +42,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     static func fromEnvironmentWithReason(_ env: [String: String]) throws -> (shard: Shard, reason: String)? {
         if let indexText = env["JOB_COMPLETION_INDEX"] {
             guard let countText = env["JOB_COMPLETIONS"] else {
-                throw UsageErrors.halfAnEnvironmentPair(set: "JOB_COMPLETION_INDEX", missing: "JOB_COMPLETIONS", "Kubernetes sets both for an Indexed Job")
+                throw UsageErrors.halfAnEnvironmentPair(set: "JOB_COMPLETION_INDEX", missing: "JOB_COMPLETIONS", by: .kubernetes)
             }
             let shard = try Shard(parsing: "\(indexText)/\(countText)")
             return (shard, "from Kubernetes: JOB_COMPLETION_INDEX=\(indexText) of JOB_COMPLETIONS=\(countText)")
@@ -50,7 +50,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
         guard env["SLURM_ARRAY_TASK_ID"] != nil else { return nil }
         func number(_ key: String) throws -> Int {
             guard let text = env[key] else {
-                throw UsageErrors.halfAnEnvironmentPair(set: "SLURM_ARRAY_TASK_ID", missing: key, "Slurm sets both for an array job")
+                throw UsageErrors.halfAnEnvironmentPair(set: "SLURM_ARRAY_TASK_ID", missing: key, by: .slurm)
             }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
                 throw UsageErrors.environmentNotANumber(key, text)
@@ -61,7 +61,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
         let minimum = try number("SLURM_ARRAY_TASK_MIN")
         let step = env["SLURM_ARRAY_TASK_STEP"] == nil ? 1 : try number("SLURM_ARRAY_TASK_STEP")
         guard count > 0, step > 0 else {
-            throw UsageErrors.notPositive("SLURM_ARRAY_TASK_COUNT=\(count) and SLURM_ARRAY_TASK_STEP=\(step)")
+            throw UsageErrors.slurmCountAndStepNotPositive(count: count, step: step)
         }
         // Any Int may come from the environment: every step is checked for overflow, never trapped.
         let span = (count - 1).multipliedReportingOverflow(by: step)

@@ -40,44 +40,10 @@ package final class GPUContext {
         }
     }
 
-    /// One EGL device as `eglQueryDevicesEXT` lists it.
-    package struct Device {
-        package var index: Int
-        package var drmFile: String?
-        package var extensions: String
-        /// Mesa's software device (`EGL_MESA_device_software`).
-        package var isSoftware: Bool { extensions.contains("EGL_MESA_device_software") }
-        let handle: EGLDeviceEXT?
-    }
-
     /// A display that was tried and what happened.
     package struct Attempt: Sendable {
         package var candidate: String
         package var failure: String?
-    }
-
-    /// The client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`).
-    package static var clientExtensions: String {
-        guard let text = eglQueryString(gs_egl_no_display(), EGL_EXTENSIONS) else { return "" }
-        return String(validatingCString: text) ?? ""
-    }
-
-    /// The EGL devices in enumeration order.
-    package static func devices() -> [Device] {
-        guard clientExtensions.contains("EGL_EXT_device_enumeration") || clientExtensions.contains("EGL_EXT_device_base"),
-              gs_egl_has_device_enumeration() != 0 else { return [] }
-        var count: EGLint = 0
-        guard gs_egl_query_devices(0, nil, &count) == EGL_TRUE, count > 0 else { return [] }
-        var handles = [EGLDeviceEXT?](repeating: nil, count: Int(count))
-        guard gs_egl_query_devices(count, &handles, &count) == EGL_TRUE else { return [] }
-        return handles.prefix(Int(count)).enumerated().map { index, handle in
-            func string(_ name: Int32) -> String? {
-                guard let handle, let text = gs_egl_query_device_string(handle, name) else { return nil }
-                return String(validatingCString: text)
-            }
-            return Device(index: index, drmFile: string(EGL_DRM_DEVICE_FILE_EXT),
-                          extensions: string(EGL_EXTENSIONS) ?? "", handle: handle)
-        }
     }
 
     /// Opens the first display that gives an ES 3 context: an explicit device
@@ -85,29 +51,10 @@ package final class GPUContext {
     /// ones, then the surfaceless platform, then the default display.
     /// Throws `.unavailable` naming every attempt when none works.
     package static func make(device explicit: Int? = nil) throws -> GPUContext {
-        if let headroom = addressSpaceHeadroom(), headroom < minimumHeadroom {
-            throw UnavailableErrors.addressSpace(headroom: headroom, needed: minimumHeadroom)
-        }
+        try AddressSpaceGuard.check()
         var attempts: [Attempt] = []
         if let context = make(device: explicit, attempts: &attempts) { return context }
-        throw UnavailableErrors.noContext(attempts: attempts.map { "\($0.candidate): \($0.failure ?? "?")" })
-    }
-
-    /// GL drivers do not survive running out of address space: under `ulimit -v`
-    /// with about 200 MiB to spare, Mesa's swrast_dri.so dereferences a failed
-    /// allocation (SIGSEGV) instead of failing `eglInitialize`. So no driver is
-    /// loaded unless this much is left; llvmpipe maps about 240 MiB.
-    static let minimumHeadroom = 512 << 20
-
-    /// Bytes of address space left under RLIMIT_AS; nil when there is no limit.
-    static func addressSpaceHeadroom() -> Int? {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
-        // /proc/self/statm: the first field is the mapped size in pages.
-        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-        let pages = Int(statm.split(separator: " ").first ?? "") ?? 0
-        let mapped = pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-        return max(0, Int(clamping: limit.rlim_cur) - mapped)
+        throw UnavailableErrors.noContext(attempts: attempts.map { ($0.candidate, $0.failure) })
     }
 
     /// Like `make(device:)`, recording every attempt.
@@ -149,10 +96,6 @@ package final class GPUContext {
             }
         }
         return nil
-    }
-
-    static func describe(_ device: Device) -> String {
-        "EGL device \(device.index) (\(device.isSoftware ? "software" : device.drmFile ?? "no DRM file"))"
     }
 
     private init(display: EGLDisplay, description: String) throws {
@@ -257,7 +200,7 @@ struct ContextHandles {
     mutating func createContext(config: EGLConfig?) throws {
         let attributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
         guard let made = eglCreateContext(display, config, gs_egl_no_context(), attributes), made != gs_egl_no_context() else {
-            throw UnavailableErrors.eglFailed("eglCreateContext (ES 3.0)", GLCheck.eglErrorName(eglGetError()))
+            throw UnavailableErrors.contextCreationFailed(GLCheck.eglErrorName(eglGetError()))
         }
         context = made
     }

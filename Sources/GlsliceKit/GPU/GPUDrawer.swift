@@ -68,7 +68,7 @@ package final class GPUDrawer {
         try session.context.makeCurrent()
         let target = session.effectiveTarget
         guard plan.size.width <= target.width, strip.count <= target.height else {
-            throw InternalErrors.overGPULimit("a strip of \(plan.size.width)x\(strip.count) px", limit: "\(target)")
+            throw InternalErrors.stripOverGPULimit(width: plan.size.width, rows: strip.count, limit: "\(target)")
         }
         var quads = QuadList()
         quads.append(self, columns: 0..<plan.size.width, rows: strip, at: (0, 0))
@@ -82,7 +82,7 @@ package final class GPUDrawer {
         let width = plan.size.width
         let target = session.effectiveTarget
         guard strip.count <= target.height else {
-            throw InternalErrors.overGPULimit("a strip of \(strip.count) rows", limit: "\(target.height)")
+            throw InternalErrors.stripOverGPULimit(width: nil, rows: strip.count, limit: "\(target.height)")
         }
         var x0 = 0
         while x0 < width {

@@ -51,14 +51,14 @@ package final class GPUSession {
         let program = try ShaderProgram.link(vertex: ShaderSource.vertex, fragment: ShaderSource.fragment)
         func location(_ name: String) throws -> GLint {
             let value = glGetUniformLocation(program, name)
-            guard value >= 0 else { throw InternalErrors.glFailed("glGetUniformLocation(\(name))", "found nothing") }
+            guard value >= 0 else { throw InternalErrors.shaderVariableMissing("glGetUniformLocation(\(name))") }
             return value
         }
         let uniforms = Uniforms(viewportSize: try location("viewportSize"), cell: try location("cell"), taps: try location("taps"))
         var attributeLocations: [GLuint] = []
         for attribute in GPUSession.attributes {
             let value = glGetAttribLocation(program, attribute.name)
-            guard value >= 0 else { throw InternalErrors.glFailed("glGetAttribLocation(\(attribute.name))", "found nothing") }
+            guard value >= 0 else { throw InternalErrors.shaderVariableMissing("glGetAttribLocation(\(attribute.name))") }
             attributeLocations.append(GLuint(value))
         }
         var objects: [GLuint] = [0, 0, 0, 0]
@@ -212,7 +212,7 @@ package final class GPUSession {
         try GLCheck.gl("glUniform2f(viewportSize)") { glUniform2f(uniforms.viewportSize, Float(width), Float(height)) }
         if list.runs.isEmpty { return }
         guard list.tapWidth <= context.limits.maxTextureSize, list.tapRows.count <= maxTapRows else {
-            throw InternalErrors.overGPULimit("taps of \(list.tapWidth)x\(list.tapRows.count)", limit: "\(context.limits.maxTextureSize)")
+            throw InternalErrors.tapsOverGPULimit(width: list.tapWidth, rows: list.tapRows.count, limit: "\(context.limits.maxTextureSize)")
         }
         let taps = list.tapTexels()
         memory.set(.taps, taps.count * 4)

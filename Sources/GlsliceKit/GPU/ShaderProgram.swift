@@ -16,7 +16,7 @@ enum ShaderProgram {
             var log = [GLchar](repeating: 0, count: 2048)
             glGetShaderInfoLog(shader, GLsizei(log.count), nil, &log)
             glDeleteShader(shader)
-            throw InternalErrors.shaderFailed("compiling \(name)", log: cMessage(log))
+            throw InternalErrors.shaderCompileFailed(name, log: cMessage(log))
         }
         try GLCheck.gl("glCompileShader(\(name))")
         return shader
@@ -38,7 +38,7 @@ enum ShaderProgram {
             var log = [GLchar](repeating: 0, count: 2048)
             glGetProgramInfoLog(program, GLsizei(log.count), nil, &log)
             glDeleteProgram(program)
-            throw InternalErrors.shaderFailed("linking the nine-slice program", log: cMessage(log))
+            throw InternalErrors.programLinkFailed(log: cMessage(log))
         }
         try GLCheck.gl("glLinkProgram")
         return program

@@ -42,6 +42,14 @@ package enum FileErrors {
     package static func isAFolder(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "is a folder; give a file name")
     }
+    /// `write` returned 0: no progress and no error.
+    package static func wroteNothing(_ path: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "cannot write: nothing written")
+    }
+    /// A signing key file (`--key-file`) that cannot be read.
+    package static func keyFileUnreadable(_ path: String) -> GlsliceError {
+        GlsliceError(.noInput, file: path, "cannot be read: no such file, or not readable")
+    }
     package static func cannotWrite(_ path: String, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot write: \(reason)")
     }
@@ -63,6 +71,14 @@ package enum FileErrors {
         GlsliceError(.cannotWrite, file: path, "is a file, not a folder: --out-dir names the folder the outputs go to (made when missing)")
     }
     /// A folder `path` needs (`folder`, when it is not `path` itself) that cannot be made.
+    /// The temporary folder an image set is written into, beside where it goes.
+    package static func cannotCreateFolderBeside(_ path: String, _ reason: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "cannot create the folder beside it: \(reason)")
+    }
+    /// A batch output's folder, which could not be opened beneath `--out-dir`.
+    package static func cannotOpenOutputFolder(_ path: String) -> GlsliceError {
+        GlsliceError(.cannotWrite, file: path, "cannot open the folder of the output")
+    }
     package static func cannotCreateFolder(_ path: String, folder: String? = nil, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot create the folder\(folder.map { " \($0)" } ?? ""): \(reason)")
     }

@@ -128,7 +128,8 @@ package struct FileScope: Sendable, Equatable {
 
     /// Creates the folder `path` and any missing folders on the way, each
     /// beneath the one before: a link on the way that leads out is refused.
-    func makeFolders(_ path: String) throws {
+    /// Errors name `output`, the file the folders are made for.
+    func makeFolders(_ path: String, for output: String) throws {
         var done = ""
         for name in path.utf8.split(separator: UInt8(ascii: "/")).map({ String(decoding: $0, as: UTF8.self) }) where name != "." {
             let next = done.isEmpty ? name : done + "/" + name
@@ -137,17 +138,17 @@ package struct FileScope: Sendable, Equatable {
                 close(fd)
             } else if errno == ENOENT {
                 let parent = open(done, FileScope.pathOnly | O_DIRECTORY)
-                guard parent >= 0 else { throw Self.folderError(done, errno) }
+                guard parent >= 0 else { throw Self.folderError(output, errno) }
                 let made = mkdirat(parent, name, 0o777)
                 let code = errno
                 close(parent)
-                guard made == 0 || code == EEXIST else { throw Self.folderError(next, code) }
+                guard made == 0 || code == EEXIST else { throw Self.folderError(output, code) }
                 // Made (or raced by another worker): check it is a folder beneath.
                 let check = open(next, FileScope.pathOnly | O_DIRECTORY)
-                guard check >= 0 else { throw Self.folderError(next, errno) }
+                guard check >= 0 else { throw Self.folderError(output, errno) }
                 close(check)
             } else {
-                throw Self.folderError(next, errno)
+                throw Self.folderError(output, errno)
             }
             done = next
         }

@@ -27,14 +27,27 @@ package enum InputErrors {
         GlsliceError(.badInput, file: file,
                      "the \(format) is larger than \(limit >> 20) MiB, more than any source within the pixel limit needs")
     }
-    /// An image, or what it would make, over a limit: `what` with its size,
-    /// whose limit (`owner`: "the", "WebP's"), the limit, and the option that sets it.
-    package static func overLimit(_ what: String, owner: String = "the", limit: String, setBy flag: String? = nil,
-                                  advice: String? = nil) -> GlsliceError {
-        GlsliceError(.badInput,
-                     "\(what) is above \(owner) limit of \(limit)\(flag.map { " (\($0))" } ?? "")\(advice.map { "; \($0)" } ?? "")")
+    /// An output over `--max-output-pixels`.
+    package static func outputOverLimit(pixels: String, limit: Int) -> GlsliceError {
+        GlsliceError(.badInput, "output \(pixels) px is above the limit of \(limit) pixels (--max-output-pixels)")
+    }
+    /// A WebP source over `--max-source-pixels`, known from its header.
+    package static func webPSourceOverLimit(width: Int, height: Int, limit: Int) -> GlsliceError {
+        GlsliceError(.badInput, "the WebP's \(width)x\(height) px is above the limit of \(limit) pixels (--max-source-pixels)")
+    }
+    /// An output wider or taller than WebP can hold.
+    package static func webPOutputOverLimit(size: PixelSize, maxSide: Int, option: RequestOption? = nil) -> GlsliceError {
+        GlsliceError(.badInput, option: option, "output \(size) px is above WebP's limit of \(maxSide) px a side; write it as PNG")
+    }
+    /// A contact sheet over `--max-megapixels`.
+    package static func contactSheetOverLimit(width: Int, height: Int, megapixels: Int) -> GlsliceError {
+        GlsliceError(.badInput, "a \(width)x\(height) px contact sheet is above the limit of \(megapixels) Mpx "
+                     + "(--max-megapixels); preview fewer or smaller sources at a time")
     }
     /// An allocation the input asked for that failed (`bytes` nil: libpng's, of a size it keeps).
+    package static func notEnoughMemoryToDecodePNG() -> GlsliceError {
+        GlsliceError(.badInput, "not enough memory for decoding the PNG")
+    }
     package static func notEnoughMemory(for what: String, bytes: Int?) -> GlsliceError {
         GlsliceError(.badInput, "not enough memory for \(what)\(bytes.map { " (\(max(1, $0 >> 20)) MiB)" } ?? "")")
     }
@@ -61,6 +74,10 @@ package enum InputErrors {
     /// Points times a scale that is no whole pixel count: an inset or a run
     /// at the source's scale (bad input), a size or an outset at the
     /// output's (`kind` `.usage`). `thing` names which, `points` the value.
+    /// An inset (`side`: top, left, bottom or right) that is not on whole source pixels.
+    package static func insetOffPixelGrid(side: String, points: String, scale: Double) -> GlsliceError {
+        offPixelGrid(side + " inset", points: points, scale: scale)
+    }
     package static func offPixelGrid(_ thing: String?, points: String, along axis: String? = nil, scale: Double,
                                      kind: GlsliceError.Kind = .badInput, option: RequestOption? = nil) -> GlsliceError {
         GlsliceError(kind, option: option,

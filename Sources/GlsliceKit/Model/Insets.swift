@@ -63,7 +63,7 @@ package struct PixelInsets: Sendable, Hashable, Codable {
     package init(_ insets: Insets, sourceScale: Double) throws {
         func convert(_ value: Double, _ name: String) throws -> Int {
             guard let px = wholePixels(value * sourceScale) else {
-                throw InputErrors.offPixelGrid("\(name) inset", points: formatNumber(value), scale: sourceScale)
+                throw InputErrors.insetOffPixelGrid(side: name, points: formatNumber(value), scale: sourceScale)
             }
             return px
         }

@@ -14,15 +14,26 @@ package enum InternalErrors {
         GlsliceError(.internal, "\(call) failed: \(detail)")
     }
     /// A shader that did not compile or a program that did not link, with the driver's log.
-    package static func shaderFailed(_ step: String, log: String) -> GlsliceError {
-        GlsliceError(.internal, "\(step) failed: \(log)")
+    package static func shaderCompileFailed(_ name: String, log: String) -> GlsliceError {
+        GlsliceError(.internal, "compiling \(name) failed: \(log)")
+    }
+    package static func programLinkFailed(log: String) -> GlsliceError {
+        GlsliceError(.internal, "linking the nine-slice program failed: \(log)")
+    }
+    /// A uniform or attribute (`call` names the lookup) the linked program lacks.
+    package static func shaderVariableMissing(_ call: String) -> GlsliceError {
+        GlsliceError(.internal, "\(call) failed: found nothing")
     }
     package static func atlasFull(_ size: String, side: Int) -> GlsliceError {
         GlsliceError(.internal, "output \(size) does not fit a \(side)² atlas")
     }
-    /// A band, or the taps texture, larger than the GPU takes (`what` with its size).
-    package static func overGPULimit(_ what: String, limit: String) -> GlsliceError {
-        GlsliceError(.internal, "\(what) exceeds this GPU's limit \(limit)")
+    /// A strip larger than the GPU's framebuffer (`width` nil: too many rows).
+    package static func stripOverGPULimit(width: Int?, rows: Int, limit: String) -> GlsliceError {
+        GlsliceError(.internal, (width.map { "a strip of \($0)x\(rows) px" } ?? "a strip of \(rows) rows") + " exceeds this GPU's limit \(limit)")
+    }
+    /// A draw's taps texture larger than the GPU takes.
+    package static func tapsOverGPULimit(width: Int, rows: Int, limit: String) -> GlsliceError {
+        GlsliceError(.internal, "taps of \(width)x\(rows) exceeds this GPU's limit \(limit)")
     }
     package static func framebufferIncomplete(_ status: UInt32, width: Int, height: Int) -> GlsliceError {
         GlsliceError(.internal, "glCheckFramebufferStatus: incomplete (0x\(String(status, radix: 16))) at \(width)x\(height)")
@@ -35,8 +46,11 @@ package enum InternalErrors {
     // MARK: Libraries
 
     /// libwebp or zlib refusing pixels glslice gave it (`what`: "libwebp could not encode the image").
-    package static func libraryFailed(_ what: String, status: Int32, file: String? = nil) -> GlsliceError {
-        GlsliceError(.internal, file: file, "\(what) (error \(status))")
+    package static func zlibFailed(status: Int32) -> GlsliceError {
+        GlsliceError(.internal, "zlib failed to compress a piece (error \(status))")
+    }
+    package static func webPEncodeFailed(status: Int32, file: String) -> GlsliceError {
+        GlsliceError(.internal, file: file, "libwebp could not encode the image (error \(status))")
     }
     package static func noPixels(from library: String) -> GlsliceError {
         GlsliceError(.internal, "\(library) returned no pixels")

@@ -10,7 +10,7 @@ public struct Limits: Sendable, Equatable {
 
     /// Limits a user gave (`--max-source-pixels`, `--max-output-pixels`): both must be positive.
     package static func given(maxSourcePixels: Int, maxOutputPixels: Int) throws -> Limits {
-        guard maxSourcePixels > 0, maxOutputPixels > 0 else { throw UsageErrors.notPositive("pixel limits") }
+        guard maxSourcePixels > 0, maxOutputPixels > 0 else { throw UsageErrors.pixelLimitsNotPositive() }
         return Limits(maxSourcePixels: maxSourcePixels, maxOutputPixels: maxOutputPixels)
     }
 

@@ -3,9 +3,13 @@
 /// condition is worded once here.
 package enum UnavailableErrors {
     /// Every way of opening a context was tried (`attempts`: "what: why"); none worked.
-    package static func noContext(attempts: [String] = []) -> GlsliceError {
+    /// No context came up; `attempts` names each display tried and why it failed.
+    package static func noContext(attempts: [(display: String, failure: String?)] = []) -> GlsliceError {
         GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context"
-                     + (attempts.isEmpty ? "" : ": " + attempts.joined(separator: "; ")))
+                     + (attempts.isEmpty ? "" : ": " + attempts.map { "\($0.display): \($0.failure ?? "?")" }.joined(separator: "; ")))
+    }
+    package static func contextCreationFailed(_ code: String) -> GlsliceError {
+        GlsliceError(.unavailable, "eglCreateContext (ES 3.0) failed: \(code)")
     }
     package static func addressSpace(headroom: Int, needed: Int) -> GlsliceError {
         GlsliceError(.unavailable, "the address-space limit (ulimit -v) leaves \(headroom >> 20) MiB, "

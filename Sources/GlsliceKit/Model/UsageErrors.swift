@@ -6,11 +6,29 @@ package enum UsageErrors {
     // MARK: Values any option may have
 
     /// A number outside what `flag` takes.
-    package static func outOfRange(_ flag: String, _ range: String, got: some CustomStringConvertible) -> GlsliceError {
-        GlsliceError(.usage, "\(flag) must be \(range), got \(got)")
+    /// A whole-number option outside `range` (`flag` is the option's name, as typed).
+    package static func outOfRange(_ flag: String, _ range: ClosedRange<Int>, got: Int) -> GlsliceError {
+        GlsliceError(.usage, "\(flag) must be \(range.lowerBound) to \(range.upperBound), got \(got)")
     }
-    package static func notPositive(_ subject: String) -> GlsliceError {
-        GlsliceError(.usage, "\(subject) must be positive")
+    /// A number of seconds outside `0...most`, or `(0, most]` when zero is not allowed.
+    package static func secondsOutOfRange(_ flag: String, most: Int, zeroAllowed: Bool, got: Double) -> GlsliceError {
+        GlsliceError(.usage, "\(flag) must be " + (zeroAllowed ? "0 to \(most)" : "more than 0 and at most \(most)") + " seconds, got \(got)")
+    }
+    package static func portOutOfRange(_ port: Int) -> GlsliceError {
+        GlsliceError(.usage, "the port must be 0 to 65535, got \(port)")
+    }
+    /// An option (`--timeout`) that must be more than zero.
+    package static func notPositive(_ flag: String) -> GlsliceError {
+        GlsliceError(.usage, "\(flag) must be positive")
+    }
+    package static func pixelLimitsNotPositive() -> GlsliceError {
+        GlsliceError(.usage, "pixel limits must be positive")
+    }
+    package static func scaleRatioNotPositive() -> GlsliceError {
+        GlsliceError(.usage, "the scale ratio must be positive")
+    }
+    package static func slurmCountAndStepNotPositive(count: Int, step: Int) -> GlsliceError {
+        GlsliceError(.usage, "SLURM_ARRAY_TASK_COUNT=\(count) and SLURM_ARRAY_TASK_STEP=\(step) must be positive")
     }
     package static func notPositive(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be positive, got '\(text)'")
@@ -26,11 +44,16 @@ package enum UsageErrors {
     }
     /// A word that is none of an option's choices, with the nearest offered;
     /// `subject` names an option outside `RequestOption` (`--backend`).
+    /// `text` is none of `choices`: of a request option, or of the command-line option
+    /// named `flag` (`--backend`, or what argument-parser reports).
     package static func notAChoice(_ text: String, of choices: [String], option: RequestOption? = nil,
-                                   subject: String? = nil) -> GlsliceError {
+                                   flag: String? = nil) -> GlsliceError {
         GlsliceError(.usage, option: option,
-                     "\(subject.map { "\($0) " } ?? "")must be one of: \(choices.joined(separator: ", ")), got '\(text)'"
+                     "\(flag.map { "\($0) " } ?? "")must be one of: \(choices.joined(separator: ", ")), got '\(text)'"
                      + didYouMean(text, choices))
+    }
+    package static func notABackend(_ text: String, of choices: [String]) -> GlsliceError {
+        notAChoice(text, of: choices, flag: "the backend")
     }
     private static func didYouMean(_ word: String, _ names: [String]) -> String {
         NearestName.to(word, among: names).map { "; did you mean '\($0)'?" } ?? ""
@@ -130,8 +153,13 @@ package enum UsageErrors {
     package static func unwritableFormat(_ path: String, ext: String) -> GlsliceError {
         GlsliceError(.usage, file: path, "glslice writes PNG and WebP (lossless), not .\(ext); name the output .png or .webp")
     }
-    package static func standardInputTwice(_ rule: String) -> GlsliceError {
-        GlsliceError(.usage, "'-' (standard input) \(rule)")
+    /// `-` named for both of compare's images.
+    package static func standardInputForBoth() -> GlsliceError {
+        GlsliceError(.usage, "'-' (standard input) can be only one of the two images")
+    }
+    /// `-` named more than once among preview's sources.
+    package static func standardInputTwice() -> GlsliceError {
+        GlsliceError(.usage, "'-' (standard input) is given more than once; it can be read only once")
     }
     package static func imageSetToStandardOutput(_ path: String) -> GlsliceError {
         GlsliceError(.usage, file: path, "an image set is a folder of files; it cannot go to standard output (give -o NAME.imageset)")
@@ -187,8 +215,16 @@ package enum UsageErrors {
         GlsliceError(.usage, "shard must be K/N with 0 ≤ K < N, e.g. 0/4, got '\(text)'")
     }
     /// One of a pair of environment variables a scheduler sets together is missing.
-    package static func halfAnEnvironmentPair(set: String, missing: String, _ why: String) -> GlsliceError {
-        GlsliceError(.usage, "\(set) is set but \(missing) is not (\(why)); pass --shard K/N")
+    /// The scheduler that sets a pair of shard variables.
+    package enum Scheduler: Sendable {
+        case kubernetes, slurm
+    }
+    package static func halfAnEnvironmentPair(set: String, missing: String, by scheduler: Scheduler) -> GlsliceError {
+        let why = switch scheduler {
+        case .kubernetes: "Kubernetes sets both for an Indexed Job"
+        case .slurm: "Slurm sets both for an array job"
+        }
+        return GlsliceError(.usage, "\(set) is set but \(missing) is not (\(why)); pass --shard K/N")
     }
     package static func environmentNotANumber(_ key: String, _ text: String) -> GlsliceError {
         GlsliceError(.usage, "\(key) is '\(text)', not a whole number")

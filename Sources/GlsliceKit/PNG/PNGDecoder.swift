@@ -49,7 +49,7 @@ package enum PNGDecoder {
             let text = cMessage(message)
             switch Int(status) {
             case Int(GS_PNG_NOT_PNG), Int(GS_PNG_TOO_LARGE): throw InputErrors.decoderSays(text)
-            case Int(GS_PNG_NO_MEMORY): throw InputErrors.notEnoughMemory(for: "decoding the PNG", bytes: nil)
+            case Int(GS_PNG_NO_MEMORY): throw InputErrors.notEnoughMemoryToDecodePNG()
             default: throw InputErrors.corruptPNG(text)
             }
         }

@@ -95,7 +95,7 @@ final class PNGStream {
                 return write(descriptor, base + done, raw.count - done)
             }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw FileErrors.cannotWrite(name, n < 0 ? systemError() : "nothing written") }
+            guard n > 0 else { throw n < 0 ? FileErrors.cannotWrite(name, systemError()) : FileErrors.wroteNothing(name) }
             done += n
         }
         buffer.removeAll(keepingCapacity: true)

@@ -186,7 +186,7 @@ package final class SegmentedZlib {
         piece.done.wait()
         if let source = piece.source, spare.count < 2 { spare.append(source) }
         guard piece.failure == Z_OK else {
-            throw InternalErrors.libraryFailed("zlib failed to compress a piece", status: Int32(piece.failure))
+            throw InternalErrors.zlibFailed(status: Int32(piece.failure))
         }
         try emit(piece.bytes)
     }

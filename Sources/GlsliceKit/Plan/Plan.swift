@@ -36,7 +36,7 @@ package struct Plan: Sendable, Equatable {
     package init(lattice: Lattice, size: PixelSize, k: Double,
                 modes: PerAxis<ResizeMode>, filter: Filter, fillCenter: Bool, small: SmallTarget = .proportional,
                 caps: PerAxis<CapWidths>? = nil) throws {
-        guard k.isFinite, k > 0 else { throw UsageErrors.notPositive("the scale ratio") }
+        guard k.isFinite, k > 0 else { throw UsageErrors.scaleRatioNotPositive() }
         self.size = size
         self.k = k
         self.filter = filter

@@ -80,7 +80,7 @@ package enum PlanBuilder {
         guard pixels.width <= Int(Int32.max), pixels.height <= Int(Int32.max),
               pixels.width.multipliedReportingOverflow(by: pixels.height).overflow == false,
               pixels.pixelCount <= limits.maxOutputPixels else {
-            throw InputErrors.overLimit("output \(pixels) px", limit: "\(limits.maxOutputPixels) pixels", setBy: "--max-output-pixels")
+            throw InputErrors.outputOverLimit(pixels: "\(pixels)", limit: limits.maxOutputPixels)
         }
     }
 }

@@ -15,7 +15,7 @@ package enum WebPDecoder {
         switch Int(status) {
         case Int(GS_WEBP_OK): break
         case Int(GS_WEBP_TOO_LARGE):
-            throw InputErrors.overLimit("the WebP's \(width)x\(height) px", limit: "\(maxPixels) pixels", setBy: "--max-source-pixels")
+            throw InputErrors.webPSourceOverLimit(width: Int(width), height: Int(height), limit: maxPixels)
         case Int(GS_WEBP_NOT_WEBP): throw InputErrors.notWebP()
         default: throw InputErrors.corruptWebP()
         }

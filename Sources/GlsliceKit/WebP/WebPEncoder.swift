@@ -17,9 +17,10 @@ package final class WebPEncoder: StripSink {
     package static let encodeBytesPerPixel = 36
 
     /// Why an output of `size` cannot be a WebP (a side past `maxSide`), or nil.
-    package static func refusal(for size: PixelSize) -> GlsliceError? {
+    /// - Parameter option: the request option to name (serve's `format`), if any.
+    package static func refusal(for size: PixelSize, option: RequestOption? = nil) -> GlsliceError? {
         guard size.width > maxSide || size.height > maxSide else { return nil }
-        return InputErrors.overLimit("output \(size) px", owner: "WebP's", limit: "\(maxSide) px a side", advice: "write it as PNG")
+        return InputErrors.webPOutputOverLimit(size: size, maxSide: maxSide, option: option)
     }
 
     private let target: OutputTarget
@@ -115,7 +116,7 @@ package final class WebPEncoder: StripSink {
         pixels = []
         defer { gs_webp_free(output) }
         guard status == 0, let output else {
-            throw InternalErrors.libraryFailed("libwebp could not encode the image", status: Int32(status), file: displayName)
+            throw InternalErrors.webPEncodeFailed(status: Int32(status), file: displayName)
         }
         let data = Data(bytes: output, count: length)
         if inMemory {

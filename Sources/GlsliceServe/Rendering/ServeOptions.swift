@@ -65,12 +65,12 @@ public struct ServeOptions: Sendable {
                 hostNames: [String] = [], resolve: (String) throws -> [String] = BindResolution.systemResolve) throws {
         guard idleTimeout > .zero else { throw UsageErrors.notPositive("--idle-timeout") }
         guard (1...1_000_000).contains(maxConnections) else {
-            throw UsageErrors.outOfRange("--max-connections", "1 to 1000000", got: maxConnections)
+            throw UsageErrors.outOfRange("--max-connections", 1...1_000_000, got: maxConnections)
         }
         guard answerBytes > 0 else { throw UsageErrors.notPositive("--answer-mb") }
-        guard (1...1024).contains(workers) else { throw UsageErrors.outOfRange("--workers", "1 to 1024", got: workers) }
-        guard (0...1_000_000).contains(queueLimit) else { throw UsageErrors.outOfRange("--queue", "0 to 1000000", got: queueLimit) }
-        guard (0...65535).contains(port) else { throw UsageErrors.outOfRange("the port", "0 to 65535", got: port) }
+        guard (1...1024).contains(workers) else { throw UsageErrors.outOfRange("--workers", 1...1024, got: workers) }
+        guard (0...1_000_000).contains(queueLimit) else { throw UsageErrors.outOfRange("--queue", 0...1_000_000, got: queueLimit) }
+        guard (0...65535).contains(port) else { throw UsageErrors.portOutOfRange(port) }
         guard timeout > .zero else { throw UsageErrors.notPositive("--timeout") }
         for name in hostNames where name.isEmpty || name.contains(where: { $0 == ":" || $0 == "/" || $0 == " " }) {
             throw UsageErrors.notAHostName(name)

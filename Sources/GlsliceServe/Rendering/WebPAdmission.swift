@@ -9,10 +9,7 @@ extension AnswerBudget {
     /// Why a WebP of `size` is never encoded here: past WebP's side limit, or
     /// needing more than all of `--answer-mb` (a 400: asking again will not help).
     func webPRefusal(_ size: PixelSize) -> GlsliceError? {
-        if var refusal = WebPEncoder.refusal(for: size) {
-            refusal.option = .format
-            return refusal
-        }
+        if let refusal = WebPEncoder.refusal(for: size, option: .format) { return refusal }
         let bytes = Self.webPEncoding(size)
         guard bytes > capacity else { return nil }
         return InputErrors.webPOverAnswerBudget("\(size)", bytes: bytes, capacity: capacity)

@@ -23,7 +23,7 @@ public struct URLSigner: Sendable {
     /// The key file's bytes, less one trailing newline (an editor's or `echo`'s).
     public init(keyFile: String) throws {
         guard var data = FileManager.default.contents(atPath: keyFile) else {
-            throw FileErrors.cannotRead(keyFile, "no such file, or not readable")
+            throw FileErrors.keyFileUnreadable(keyFile)
         }
         if data.last == 0x0A { data.removeLast() }
         if data.last == 0x0D { data.removeLast() }

@@ -21,7 +21,7 @@ import Testing
 
     /// Line → the earlier line it repeats, for every line `reader` gives.
     static func repeats(_ reader: ManifestReader, filterBits: Int? = nil) -> [Int: Int] {
-        let scope = reader.openOutputScope()
+        let scope = reader.outputs.openScope()
         var duplicates = DuplicateOutputs(manifest: reader, shard: .all, outputScope: scope, filterBits: filterBits)
         var found: [Int: Int] = [:]
         while let (number, text) = reader.nextLine() {

@@ -37,6 +37,8 @@ import Testing
         ("Sources/GlsliceKit/Model/FileErrors.swift",
          "\nextension FileErrors { static func nobodyReads() -> GlsliceError { GlsliceError(.noInput, \"words nobody will ever read\") } }\n",
          "FileErrors.nobodyReads is never used"),
+        ("Sources/GlsliceKit/Plan/Layout.swift", "\nfunc injectedWords() -> GlsliceError { UsageErrors.notPositive(\"the tile count\") }\n",
+         "UsageErrors.notPositive is passed the words \"the tile count\""),
     ])
     func checkWordsFailsOn(file: String, appended: String, complaint: String) throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-words-\(UUID().uuidString)")
