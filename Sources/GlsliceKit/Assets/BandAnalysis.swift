@@ -1,5 +1,5 @@
 /// One scalable segment's analysis.
-package struct BandAnalysis: Sendable, Equatable {
+struct BandAnalysis: Sendable, Equatable {
     package var axis: Axis
     /// The segment, in source pixels.
     package var segment: Segment
@@ -8,13 +8,13 @@ package struct BandAnalysis: Sendable, Equatable {
     package var across: Int
 
     /// True when the band holds a whole number of its periods (a periodic band only).
-    package var wholePeriods: Bool {
+    var wholePeriods: Bool {
         if case .periodic(let p) = content { return segment.length % p == 0 }
         return false
     }
 
     /// The band's smallest length that tiles the same; stretching the same needs a 1-px band.
-    package var smallestLength: Int {
+    var smallestLength: Int {
         switch content {
         case .solid, .gradient: 1
         case .periodic(let p): wholePeriods ? p : segment.length
@@ -23,5 +23,5 @@ package struct BandAnalysis: Sendable, Equatable {
     }
 
     /// Pixels the source could lose by shrinking this band to `smallestLength`.
-    package var pixelsToLose: Int { (segment.length - smallestLength) * across }
+    var pixelsToLose: Int { (segment.length - smallestLength) * across }
 }

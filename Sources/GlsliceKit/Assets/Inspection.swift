@@ -9,10 +9,10 @@ public struct Inspection: Sendable, Encodable {
         package var start: Int
         package var end: Int
         package var content: BandContent
-        package var wholePeriods: Bool?
+        var wholePeriods: Bool?
         /// The band's smallest length that still renders the same (in `tile` for a periodic band).
         package var smallest: Int
-        package var pixelsToLose: Int
+        var pixelsToLose: Int
 
         enum CodingKeys: String, CodingKey {
             case axis, start, end, content, period, smallest
@@ -52,7 +52,7 @@ public struct Inspection: Sendable, Encodable {
 
     /// A lattice cell whose source pixels are all one colour: renders fill it
     /// without sampling (aapt2's `regionColors`, Skia's `kFixedColor`).
-    package struct FilledCell: Sendable, Encodable {
+    struct FilledCell: Sendable, Encodable {
         package var x: LatticeSegment
         package var y: LatticeSegment
         /// `transparent`, or the colour as straight `#RRGGBBAA`.
@@ -72,7 +72,7 @@ public struct Inspection: Sendable, Encodable {
     package var padding: PixelInsets?
     package var optical: PixelInsets?
     package var bands: [Band]
-    package var filledCells: [FilledCell]
+    var filledCells: [FilledCell]
     package var scales: ScaleAgreement
 
     enum CodingKeys: String, CodingKey {

@@ -18,14 +18,14 @@ public enum Optimizer {
         /// The modes in which old and new render byte-identically at every size checked.
         public var equalModes: [ResizeMode]
         /// Renders compared per mode in each source (sizes × 2 scales × 2 filters).
-        package var checksPerMode: Int
+        var checksPerMode: Int
         public var bytesBefore: Int
         public var bytesAfter: Int
         /// The source's own default mode, when it is not among `equalModes`.
-        package var defaultModeLost: ResizeMode?
+        var defaultModeLost: ResizeMode?
         /// A smaller image that was found but whose file came out no smaller
         /// than the input's, so the input was copied: its size and bytes.
-        package var notSmaller: (size: PixelSize, bytes: Int)? = nil
+        var notSmaller: (size: PixelSize, bytes: Int)? = nil
 
         public var text: String {
             var lines: [String] = []
@@ -112,7 +112,7 @@ public enum Optimizer {
 
     /// Output sizes that exercise every layout case: smaller than the caps,
     /// exactly the caps, natural, a pixel either way, wide, tall, large.
-    package static func checkSizes(for lattice: Lattice) -> [PixelSize] {
+    static func checkSizes(for lattice: Lattice) -> [PixelSize] {
         let w = lattice.width, h = lattice.height
         let fx = lattice.x.filter { !$0.scalable }.map(\.length).reduce(0, +)
         let fy = lattice.y.filter { !$0.scalable }.map(\.length).reduce(0, +)
@@ -130,7 +130,7 @@ public enum Optimizer {
 
     /// The modes in which `a` (on `la`) and `b` (on `lb`) render byte-identically
     /// at every size, at k = 1 and 2, with both filters; and the renders per mode.
-    package static func equalModes(_ a: PremultipliedImage, _ la: Lattice, _ b: PremultipliedImage, _ lb: Lattice,
+    static func equalModes(_ a: PremultipliedImage, _ la: Lattice, _ b: PremultipliedImage, _ lb: Lattice,
                                   modes: [ResizeMode] = ResizeMode.allCases) throws -> (modes: [ResizeMode], checks: Int) {
         // The reference backend: what is proven equal is the bytes the CPU draws, which the GPU matches.
         let backend = Backend.cpu

@@ -1,7 +1,7 @@
 
 /// Looks at each scalable segment of a lattice on a source's pixels.
-package enum RegionAnalysis {
-    package static func analyze(_ image: PremultipliedImage, lattice: Lattice) -> [BandAnalysis] {
+enum RegionAnalysis {
+    static func analyze(_ image: PremultipliedImage, lattice: Lattice) -> [BandAnalysis] {
         lattice.x.filter(\.scalable).map { band($0, axis: .x, image) }
             + lattice.y.filter(\.scalable).map { band($0, axis: .y, image) }
     }

@@ -13,7 +13,7 @@ package struct ScaleAgreement: Sendable, Encodable {
 
     package var variants: [Variant]
     /// Each disagreement in one line; empty when they agree.
-    package var problems: [String]
+    var problems: [String]
     package var agree: Bool { problems.isEmpty }
 
     enum CodingKeys: String, CodingKey { case variants, problems, agree }

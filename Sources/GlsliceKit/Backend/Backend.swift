@@ -6,7 +6,7 @@ package enum Backend {
     case gpu(GPUSession)
 
     /// The drawer for `plan` over `source`: the CPU's, or the plan's cells uploaded to the GPU.
-    package func drawer(_ plan: Plan, source: PremultipliedImage) throws -> any Drawer {
+    func drawer(_ plan: Plan, source: PremultipliedImage) throws -> any Drawer {
         switch self {
         case .cpu: CPUDrawer(plan: plan, source: source)
         case .gpu(let session): try session.upload(plan, source: source)
@@ -32,7 +32,7 @@ package enum Backend {
 
     /// Opens a GPU session on this thread. With `acceptSoftware` false (`auto`),
     /// a software rasteriser is declined with `auto`'s reason (`Declined`).
-    package static func openSession(device: Int?, memory: GPUMemory = GPUMemory(), acceptSoftware: Bool = true) throws -> GPUSession {
+    static func openSession(device: Int?, memory: GPUMemory = GPUMemory(), acceptSoftware: Bool = true) throws -> GPUSession {
         let context = try GPUContext.make(device: device)
         try admit(context, acceptSoftware: acceptSoftware)
         return try GPUSession(context: context, memory: memory)
@@ -47,7 +47,7 @@ package enum Backend {
     }
 
     /// Thrown by an opener asked not to accept software GL (`auto`), with the reason.
-    package struct Declined: Error, Sendable {
+    struct Declined: Error, Sendable {
         package var reason: String
     }
 }

@@ -2,9 +2,9 @@
 /// is bounded by one strip, whichever drawer draws it.
 package struct Strips: Sendable {
     /// Bytes of premultiplied rows held at once.
-    package var stripBytes: Int
+    var stripBytes: Int
     /// Forces at most this many rows per strip (tests use it to make strips cheap).
-    package var maxRows: Int?
+    var maxRows: Int?
 
     package init(stripBytes: Int = 32 << 20, maxRows: Int? = nil) {
         self.stripBytes = stripBytes
@@ -12,7 +12,7 @@ package struct Strips: Sendable {
     }
 
     /// Rows per strip of a `width × height` output drawn by `drawer`.
-    package func rows(width: Int, height: Int, drawer: any Drawer) -> Int {
+    func rows(width: Int, height: Int, drawer: any Drawer) -> Int {
         var rows = max(1, stripBytes / max(1, width * 4))
         rows = min(rows, drawer.maxStripRows, height)
         if let maxRows { rows = min(rows, max(1, maxRows)) }
@@ -20,7 +20,7 @@ package struct Strips: Sendable {
     }
 
     /// The strips of a `height`-row output, in order, `rows` at a time.
-    package static func ranges(height: Int, rows: Int) -> [Range<Int>] {
+    static func ranges(height: Int, rows: Int) -> [Range<Int>] {
         stride(from: 0, to: height, by: max(1, rows)).map { $0..<min($0 + max(1, rows), height) }
     }
 

@@ -36,7 +36,7 @@ public final class BatchRunner: Sendable {
     }
 
     /// Counts the non-blank lines of this shard.
-    package static func countJobs(_ options: BatchOptions) throws -> Int {
+    static func countJobs(_ options: BatchOptions) throws -> Int {
         let reader = try ManifestReader(path: options.manifest)
         var count = 0
         while let (number, _) = reader.nextLine() {

@@ -8,13 +8,13 @@ public struct BatchSummary: Sendable {
     public var bytes = 0
     public var seconds = 0.0
     public var backend = ""
-    package var backendKind = BackendKind.cpu
+    var backendKind = BackendKind.cpu
     /// Each stage's busy time (`batch --stats`).
     public var stages: [StageShare] = []
     /// The jobs and pixels each side drew (`batch --stats`).
     package var drawnBy = DrawnBy()
     /// A `--results` line could not be written: the run fails even if every job rendered.
-    package var resultsLost = false
+    var resultsLost = false
     package var total: Int { ok + skipped + failed }
     public var succeeded: Bool { failed == 0 && !resultsLost }
 

@@ -1,10 +1,10 @@
 /// How many jobs, and how many of their pixels, each side drew (`batch --stats`):
 /// with `hybrid` both sides draw; otherwise one.
 package struct DrawnBy: Sendable, Equatable, Codable {
-    package var cpuJobs = 0
-    package var cpuPixels = 0
-    package var gpuJobs = 0
-    package var gpuPixels = 0
+    var cpuJobs = 0
+    var cpuPixels = 0
+    var gpuJobs = 0
+    var gpuPixels = 0
 
     package init() {}
 

@@ -5,7 +5,7 @@ package struct GPUSettings: Sendable {
     /// Read back through a ring of pixel-pack buffers; nil takes it on hardware GPUs (not llvmpipe).
     package var pixelPackRing: Bool?
     /// Bytes of drawn pixels allowed to wait for the encoders.
-    package var inFlightBytes: Int
+    var inFlightBytes: Int
     /// GPU memory the session is held to (`--gpu-mb`; see `GPUMemory`).
     package var budgetBytes: Int
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One job's outcome, as a line of the results file.
-package struct JobResult: Sendable, Encodable {
+struct JobResult: Sendable, Encodable {
     package enum Status: String, Sendable, Encodable { case ok, skipped, error }
     package var line: Int
     package var output: String?

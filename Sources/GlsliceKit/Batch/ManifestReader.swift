@@ -15,7 +15,7 @@ package final class ManifestReader: Sendable {
 
     /// The longest line taken as a job. Longer lines are reported, not parsed:
     /// a job is a few hundred bytes, and a runaway line must not grow memory.
-    package static let maxLineBytes = 1 << 20
+    static let maxLineBytes = 1 << 20
 
     /// Where reading stands: the file, the unread bytes, the line count.
     fileprivate struct LineState {

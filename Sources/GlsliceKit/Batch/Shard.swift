@@ -78,7 +78,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
                        + "(\(id) − \(minimum)) / \(step) = \(shard.index)")
     }
 
-    package func owns(_ jobIndex: Int) -> Bool { jobIndex % count == index }
+    func owns(_ jobIndex: Int) -> Bool { jobIndex % count == index }
 
     package var description: String { "\(index)/\(count)" }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// of at most `window` pixels (kept when the output is at most
 /// `keptWidth` wide, else made per strip), the rows' taps per strip. Memory
 /// is bounded by the window and the strip, never by the output's length.
-package final class CPUDrawer: Sendable {
+final class CPUDrawer: Sendable {
     let plan: Plan
     let source: PremultipliedImage
     /// `plan.draws(x:y:)` for every span pair, flat (`y × xSpans.count + x`).

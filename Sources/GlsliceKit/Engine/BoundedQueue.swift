@@ -39,7 +39,7 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
 
     /// Threads blocked in `push` or `pop` now, waiting for a slot or an item
     /// (tests wait for this rather than sleeping and hoping).
-    package var blocked: Int { blockedNow.load(ordering: .acquiring) }
+    var blocked: Int { blockedNow.load(ordering: .acquiring) }
 
     /// Waits on `semaphore`, counted in `blocked` when it has to block.
     private func wait(_ semaphore: DispatchSemaphore) {
@@ -106,14 +106,14 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// Takes what is queued now, up to `limit`, waiting only for the first.
-    package func popBatch(limit: Int) -> [Element] {
+    func popBatch(limit: Int) -> [Element] {
         popBatch(limit: limit, gathering: .zero, gap: .zero)
     }
 
     /// Waits for a first item, then gathers more, up to `limit` in all: while
     /// each arrives within `gap` of the one before, for at most `gathering`.
     /// Requests that arrive together leave together; a lone one waits `gap`.
-    package func popBatch(limit: Int, gathering: Duration, gap: Duration) -> [Element] {
+    func popBatch(limit: Int, gathering: Duration, gap: Duration) -> [Element] {
         guard let first = pop() else { return [] }
         var batch = [first]
         let deadline = DispatchTime.now() + Self.nanoseconds(gathering)

@@ -1,6 +1,6 @@
 /// What the encode step writes a job's rows through, whichever format the
 /// request settled on: a `PNGEncoder` or a `WebPEncoder`.
-package protocol ImageEncoder: StripSink {
+protocol ImageEncoder: StripSink {
     func write(premultipliedRows rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) throws
     /// Completes the output and names it; the bytes written.
     @discardableResult func finish() throws -> Int

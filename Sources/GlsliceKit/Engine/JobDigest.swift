@@ -11,7 +11,7 @@ package enum JobDigest {
     package static let textKey = "glslice-job"
     /// Part of every digest: bump when the same job would render different bytes.
     /// 2: one sampling for both backends (a `space` span where no tile fits is no longer filled).
-    package static let rendererVersion = "glslice-render/2"
+    static let rendererVersion = "glslice-render/2"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {
@@ -20,7 +20,7 @@ package enum JobDigest {
     }
 
     /// SHA-256 of `data` in lower-case hex (apple/swift-crypto).
-    package static func sha256Hex<D: DataProtocol>(_ data: D) -> String {
+    static func sha256Hex<D: DataProtocol>(_ data: D) -> String {
         SHA256.hash(data: data).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex

@@ -29,5 +29,5 @@ package struct PreparedJob: Sendable {
     /// The one opacity rule, the same on every backend: RGB when the plan
     /// covers every output pixel with an opaque source; else RGBA (or a palette).
     /// It is known before drawing, so large outputs can stream.
-    package var isOpaque: Bool { plan.coversEveryPixel && source.isOpaque }
+    var isOpaque: Bool { plan.coversEveryPixel && source.isOpaque }
 }

@@ -4,7 +4,7 @@ package struct ResolvedSource: Sendable {
     package var source: SourceImage
     package var key: SourceKey
     /// Every source pixel has alpha 255 (computed once, for the encode step's opacity rule).
-    package var isOpaque: Bool
+    var isOpaque: Bool
 
     package init(source: SourceImage, key: SourceKey) {
         self.init(source: source, key: key, isOpaque: source.image.rgba.isOpaque)

@@ -17,9 +17,9 @@ package final class SourceCache: Sendable {
     /// A decoded source and the SHA-256 of its file, for job digests.
     package struct Entry: Sendable {
         package var source: SourceImage
-        package var contentHash: String
+        var contentHash: String
         /// Every pixel has alpha 255, counted once per decode rather than once per job.
-        package var isOpaque: Bool
+        var isOpaque: Bool
         package var image: PremultipliedImage { source.image }
     }
 
@@ -64,7 +64,7 @@ package final class SourceCache: Sendable {
     }
 
     /// The SHA-256 of the file at `path`, without decoding it (for `--resume`).
-    package func contentHash(of path: String) throws -> String {
+    func contentHash(of path: String) throws -> String {
         let (fd, id) = try open(path)
         defer { close(fd) }
         if let hash = contents.withLock({ $0.slots[id]?.entry.contentHash ?? $0.hashes[id] }) { return hash }

@@ -3,9 +3,9 @@ package struct Strip: Sendable {
     package var buffer: PixelBuffer
     /// Byte offset of the first row.
     package var offset: Int
-    package var rows: Int
+    var rows: Int
     /// Bytes from one row to the next.
-    package var rowStride: Int
+    var rowStride: Int
 
     package init(buffer: PixelBuffer, offset: Int, rows: Int, rowStride: Int) {
         self.buffer = buffer

@@ -145,7 +145,7 @@ extension GPUAtlas {
 /// An atlas read back: premultiplied RGBA8, bottom row of the framebuffer
 /// first, as `glReadPixels` gives it. Nobody writes it once delivered, so
 /// encoder threads share it.
-package struct AtlasPixels: Sendable {
+struct AtlasPixels: Sendable {
     package let width: Int
     package let height: Int
     package let buffer: PixelBuffer

@@ -2,7 +2,7 @@ import CEGL
 
 /// The GPU drawer: a plan with its cell textures uploaded on a `GPUSession`,
 /// ready to draw any strip of rows. Made by `GPUSession.upload`.
-package final class GPUDrawer {
+final class GPUDrawer {
     let session: GPUSession
     let plan: Plan
     let textures: [GLuint]

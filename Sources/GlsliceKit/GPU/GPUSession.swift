@@ -22,7 +22,7 @@ package final class GPUSession {
     private let uniforms: Uniforms
 
     /// The widest and tallest framebuffer one draw may use.
-    package var maxTarget: (width: Int, height: Int) {
+    var maxTarget: (width: Int, height: Int) {
         (min(context.limits.maxRenderbufferSize, context.limits.maxViewport.width),
          min(context.limits.maxRenderbufferSize, context.limits.maxViewport.height))
     }
@@ -123,7 +123,7 @@ package final class GPUSession {
     /// Uploads the cells of `source` that `plan` draws. With a `sourceKey`
     /// (a batch's content hash), cell textures are shared with later jobs of the
     /// same source through a cache that `trimTextureCache` bounds.
-    package func upload(_ plan: Plan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> GPUDrawer {
+    func upload(_ plan: Plan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> GPUDrawer {
         try context.makeCurrent()
         if let refusal = context.limits.refusal(sourceWidth: source.width, sourceHeight: source.height) { throw refusal }
         return try GPUDrawer(session: self, plan: plan, source: source, sourceKey: sourceKey)

@@ -5,24 +5,24 @@ import Foundation
 /// generator); callers say which file and, where it differs, whose fault.
 package enum FileErrors {
     // Reading (exit 66 unless the caller says otherwise).
-    package static func cannotRead(_ path: String, _ reason: String) -> GlsliceError {
+    static func cannotRead(_ path: String, _ reason: String) -> GlsliceError {
         GlsliceError(.noInput, file: path, "cannot be read: \(reason)")
     }
     /// `open` failed with `code`: missing, leading out of the folder it must stay beneath, or unreadable.
-    package static func cannotOpen(_ path: String, _ code: Int32) -> GlsliceError {
+    static func cannotOpen(_ path: String, _ code: Int32) -> GlsliceError {
         switch code {
         case ENOENT, ENOTDIR: GlsliceError(.noInput, file: path, "no such file")
         case EXDEV, ELOOP: GlsliceError(.noInput, file: path, "no such file beneath the folder (the path leads outside it)")
         default: cannotRead(path, String(cString: strerror(code)))
         }
     }
-    package static func noSuchFolder(_ path: String) -> GlsliceError {
+    static func noSuchFolder(_ path: String) -> GlsliceError {
         GlsliceError(.noInput, file: path, "no such folder")
     }
-    package static func isAFolderNotAFile(_ path: String) -> GlsliceError {
+    static func isAFolderNotAFile(_ path: String) -> GlsliceError {
         GlsliceError(.noInput, file: path, "is a folder, not a file")
     }
-    package static func notARegularFile(_ path: String, kind: GlsliceError.Kind = .noInput) -> GlsliceError {
+    static func notARegularFile(_ path: String, kind: GlsliceError.Kind = .noInput) -> GlsliceError {
         GlsliceError(kind, file: path, "is not a regular file")
     }
     package static func notAFolder(_ path: String, kind: GlsliceError.Kind) -> GlsliceError {
@@ -33,17 +33,17 @@ package enum FileErrors {
     }
 
     // Writing (exit 73).
-    package static func outputFolderMissing(_ path: String, folder: String) -> GlsliceError {
+    static func outputFolderMissing(_ path: String, folder: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "output folder \(folder) does not exist")
     }
-    package static func leadsOutside(_ path: String) -> GlsliceError {
+    static func leadsOutside(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "leads outside the output folder (through a link or ..)")
     }
-    package static func isAFolder(_ path: String) -> GlsliceError {
+    static func isAFolder(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "is a folder; give a file name")
     }
     /// `write` returned 0: no progress and no error.
-    package static func wroteNothing(_ path: String) -> GlsliceError {
+    static func wroteNothing(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot write: nothing written")
     }
     /// A signing key file (`--key-file`) that cannot be read.
@@ -53,33 +53,33 @@ package enum FileErrors {
     package static func cannotWrite(_ path: String, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot write: \(reason)")
     }
-    package static func cannotLinkIntoPlace(_ path: String, _ reason: String) -> GlsliceError {
+    static func cannotLinkIntoPlace(_ path: String, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot link into place: \(reason)")
     }
-    package static func cannotRenameIntoPlace(_ path: String, _ reason: String) -> GlsliceError {
+    static func cannotRenameIntoPlace(_ path: String, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot rename into place: \(reason)")
     }
 
-    package static func cannotFlush(_ path: String, _ reason: String) -> GlsliceError {
+    static func cannotFlush(_ path: String, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot flush to disk: \(reason)")
     }
-    package static func cannotCreateFile(_ path: String, in folder: String, _ reason: String) -> GlsliceError {
+    static func cannotCreateFile(_ path: String, in folder: String, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot create a file in \(folder): \(reason)")
     }
     /// `--out-dir` naming a file (the system would say only "File exists").
-    package static func outputFolderIsAFile(_ path: String) -> GlsliceError {
+    static func outputFolderIsAFile(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "is a file, not a folder: --out-dir names the folder the outputs go to (made when missing)")
     }
     /// A folder `path` needs (`folder`, when it is not `path` itself) that cannot be made.
     /// The temporary folder an image set is written into, beside where it goes.
-    package static func cannotCreateFolderBeside(_ path: String, _ reason: String) -> GlsliceError {
+    static func cannotCreateFolderBeside(_ path: String, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot create the folder beside it: \(reason)")
     }
     /// A batch output's folder, which could not be opened beneath `--out-dir`.
-    package static func cannotOpenOutputFolder(_ path: String) -> GlsliceError {
+    static func cannotOpenOutputFolder(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot open the folder of the output")
     }
-    package static func cannotCreateFolder(_ path: String, folder: String? = nil, _ reason: String) -> GlsliceError {
+    static func cannotCreateFolder(_ path: String, folder: String? = nil, _ reason: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "cannot create the folder\(folder.map { " \($0)" } ?? ""): \(reason)")
     }
     /// What a Foundation file error says, in the system's words (`strerror`)
@@ -90,17 +90,17 @@ package enum FileErrors {
         if let posix, posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
         return ns.localizedDescription
     }
-    package static func readOnly(_ path: String) -> GlsliceError {
+    static func readOnly(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "the file exists and is read-only; remove it or make it writable")
     }
-    package static func notWritableKind(_ path: String) -> GlsliceError {
+    static func notWritableKind(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "is a block device or socket; glslice writes only files, character devices and FIFOs")
     }
     /// An output image set's folder that glslice will not replace.
-    package static func notAnImageSetFolder(_ path: String) -> GlsliceError {
+    static func notAnImageSetFolder(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "exists and is not an image set folder; remove it or choose another output")
     }
-    package static func holdsForeignFile(_ path: String, _ entry: String) -> GlsliceError {
+    static func holdsForeignFile(_ path: String, _ entry: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "holds \(entry), which glslice did not write; "
                      + "optimize writes only into a new folder or an image set it could have written")
     }

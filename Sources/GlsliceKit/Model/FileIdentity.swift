@@ -5,7 +5,7 @@ import Foundation
 /// `a//b`); two spellings that Swift's `String` calls equal may be two files.
 package struct FileIdentity: Hashable, Sendable {
     package var device: UInt64
-    package var inode: UInt64
+    var inode: UInt64
 
     init(_ status: stat) {
         device = UInt64(status.st_dev)

@@ -32,7 +32,7 @@ package struct FileScope: Sendable, Equatable {
     package static func == (a: FileScope, b: FileScope) -> Bool { a.folder === b.folder }
 
     /// Paths are opened as given, relative to the working directory.
-    package static let anywhere = FileScope(folder: nil)
+    static let anywhere = FileScope(folder: nil)
 
     /// Paths are relative to `path`, a folder, and never lead out of it.
     package static func beneath(_ path: String) throws -> FileScope {
@@ -54,7 +54,7 @@ package struct FileScope: Sendable, Equatable {
     }
 
     /// The folder files are kept beneath, as it was given; nil for `anywhere`.
-    package var folderPath: String? { folder?.path }
+    var folderPath: String? { folder?.path }
 
     /// Opens `path` with `flags`; −1 with `errno` set on failure (`EXDEV` or
     /// `ELOOP` for a path that would leave the folder).
@@ -167,5 +167,5 @@ package struct FileScope: Sendable, Equatable {
 
 
     /// True where the kernel resolves beneath a folder itself (`openat2`, Linux 5.6).
-    package static var kernelResolves: Bool { gs_has_openat2() != 0 }
+    static var kernelResolves: Bool { gs_has_openat2() != 0 }
 }

@@ -14,7 +14,7 @@ package final class MemoryBudget: @unchecked Sendable {
     package init(capacity: Int) { self.capacity = max(1, capacity) }
 
     /// Blocks until `bytes` fit.
-    package func acquire(_ bytes: Int) {
+    func acquire(_ bytes: Int) {
         condition.lock()
         while used > 0 && used + bytes > capacity {
             waitingNow += 1
@@ -34,7 +34,7 @@ package final class MemoryBudget: @unchecked Sendable {
     }
 
     /// The most bytes held at once so far.
-    package var peak: Int {
+    var peak: Int {
         condition.lock()
         defer { condition.unlock() }
         return most

@@ -1,7 +1,7 @@
 /// "Did you mean": the known name a mistyped word is nearest to, if it is
 /// near enough to be the word meant. Two edits reach a swapped pair of
 /// letters ("tiel"), but never most of a short word.
-package enum NearestName {
+enum NearestName {
     package static func to(_ word: String, among names: [String]) -> String? {
         let typed = word.lowercased()
         guard let (name, distance) = names.map({ ($0, editDistance(typed, $0.lowercased())) }).min(by: { $0.1 < $1.1 }),
@@ -10,7 +10,7 @@ package enum NearestName {
     }
 
     /// Levenshtein distance between two words (insertions, deletions, substitutions).
-    package static func editDistance(_ a: String, _ b: String) -> Int {
+    static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         var previous = Array(0...b.count)

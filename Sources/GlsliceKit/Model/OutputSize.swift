@@ -17,13 +17,13 @@ public enum OutputSize: Sendable, Equatable {
     }
 
     /// Parses `WxH` in points (`--size`).
-    package static func parsePoints(_ text: String) throws -> OutputSize {
+    static func parsePoints(_ text: String) throws -> OutputSize {
         let (w, h) = try parsePair(text, option: .size, unit: "points")
         return .points(width: w, height: h)
     }
 
     /// Parses `WxH` in pixels (`--pixels`); both must be whole.
-    package static func parsePixels(_ text: String) throws -> OutputSize {
+    static func parsePixels(_ text: String) throws -> OutputSize {
         let (w, h) = try parsePair(text, option: .pixels, unit: "pixels")
         guard let wi = wholePixels(w), let hi = wholePixels(h), Double(wi) == w, Double(hi) == h else {
             throw UsageErrors.notWholePixels(option: .pixels, got: text)

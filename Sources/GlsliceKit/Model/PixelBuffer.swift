@@ -5,7 +5,7 @@
 /// `onRelease` when the last reader lets go.
 package final class PixelBuffer: @unchecked Sendable {
     package let base: UnsafeMutablePointer<UInt8>
-    package let byteCount: Int
+    let byteCount: Int
     private let budget: MemoryBudget?
     private let onRelease: (@Sendable () -> Void)?
 

@@ -1,21 +1,21 @@
 /// The one premultiply/unpremultiply pair every backend shares (docs/RENDERING.md §4),
 /// so CPU and GPU outputs can only differ in sampling, never in alpha maths.
-package enum Premultiply {
+enum Premultiply {
     /// `p = (c·a + 127) / 255`, integer division.
     @inline(__always)
-    package static func premultiply(_ c: UInt8, alpha a: UInt8) -> UInt8 {
+    static func premultiply(_ c: UInt8, alpha a: UInt8) -> UInt8 {
         UInt8((UInt32(c) * UInt32(a) + 127) / 255)
     }
 
     /// `a = 0` gives 0; else `min(255, (p·255 + a/2) / a)`.
     @inline(__always)
-    package static func unpremultiply(_ p: UInt8, alpha a: UInt8) -> UInt8 {
+    static func unpremultiply(_ p: UInt8, alpha a: UInt8) -> UInt8 {
         if a == 0 { return 0 }
         return UInt8(min(255, (UInt32(p) * 255 + UInt32(a) / 2) / UInt32(a)))
     }
 
     /// Premultiplies straight RGBA8 pixels in place.
-    package static func premultiplyInPlace(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
+    static func premultiplyInPlace(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
         var i = 0
         let n = pixels.count
         while i + 3 < n {
@@ -31,7 +31,7 @@ package enum Premultiply {
 
     /// Writes the straight form of premultiplied RGBA8 `source` into `destination`
     /// (which may be the same memory). A zero alpha gives (0,0,0,0).
-    package static func unpremultiply(
+    static func unpremultiply(
         _ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int
     ) {
         var i = 0

@@ -26,7 +26,7 @@ package struct RGBAImage: Sendable, Equatable {
     }
 
     /// True when every alpha byte is 255.
-    package var isOpaque: Bool {
+    var isOpaque: Bool {
         pixels.withUnsafeBufferPointer { buffer in
             var i = 3
             while i < buffer.count {

@@ -56,7 +56,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The format an output at `path` is written in: `format` when given (a
     /// name that says another is refused), else the name's, else PNG. A name
     /// glslice cannot write (`.jpg`) is refused either way.
-    package func outputFormat(for path: String) throws -> ImageFormat {
+    func outputFormat(for path: String) throws -> ImageFormat {
         let named = try ImageFormat.named(path)
         guard let format else { return named ?? .png }
         if let named, named != format {
@@ -67,7 +67,7 @@ public struct RenderRequest: Sendable, Equatable {
 
     /// The source scale for `path`: its `@Nx` suffix, else the option, else 1.
     /// An option that contradicts the suffix is refused rather than guessed at.
-    package func resolvedSourceScale(path: String) throws -> Double {
+    func resolvedSourceScale(path: String) throws -> Double {
         try Scale.source(of: path, option: sourceScale)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 package enum Scale {
     /// The `@2x`/`@3x` suffix before the extension (`button@2x.png`,
     /// `button@2x.9.png`), or nil when the name has none.
-    package static func inferred(fromFileName path: String) -> Double? {
+    static func inferred(fromFileName path: String) -> Double? {
         let name = PathText.name(of: path).lowercased()
         var stem = name
         for ext in [".9.png", ".png"] where stem.hasSuffix(ext) {

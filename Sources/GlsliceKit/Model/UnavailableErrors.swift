@@ -8,27 +8,27 @@ package enum UnavailableErrors {
         GlsliceError(.unavailable, "no usable EGL/OpenGL ES 3 context"
                      + (attempts.isEmpty ? "" : ": " + attempts.map { "\($0.display): \($0.failure ?? "?")" }.joined(separator: "; ")))
     }
-    package static func contextCreationFailed(_ code: String) -> GlsliceError {
+    static func contextCreationFailed(_ code: String) -> GlsliceError {
         GlsliceError(.unavailable, "eglCreateContext (ES 3.0) failed: \(code)")
     }
-    package static func addressSpace(headroom: Int, needed: Int) -> GlsliceError {
+    static func addressSpace(headroom: Int, needed: Int) -> GlsliceError {
         GlsliceError(.unavailable, "the address-space limit (ulimit -v) leaves \(headroom >> 20) MiB, "
                      + "less than the \(needed >> 20) MiB a GL driver may map; raise it or use --backend cpu")
     }
     /// An EGL call that failed, with `eglGetError`'s name (`kind`: internal once a context is up).
-    package static func eglFailed(_ call: String, _ code: String, kind: GlsliceError.Kind = .unavailable) -> GlsliceError {
+    static func eglFailed(_ call: String, _ code: String, kind: GlsliceError.Kind = .unavailable) -> GlsliceError {
         GlsliceError(kind, "\(call) failed: \(code)")
     }
-    package static func noDisplay(_ code: String) -> GlsliceError {
+    static func noDisplay(_ code: String) -> GlsliceError {
         GlsliceError(.unavailable, "no EGL display: \(code)")
     }
-    package static func notES3(_ version: String) -> GlsliceError {
+    static func notES3(_ version: String) -> GlsliceError {
         GlsliceError(.unavailable, "context is '\(version)', not OpenGL ES 3")
     }
-    package static func noConfig() -> GlsliceError {
+    static func noConfig() -> GlsliceError {
         GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config")
     }
-    package static func gpuThreadStopped() -> GlsliceError { GlsliceError(.unavailable, "the GPU thread has stopped") }
+    static func gpuThreadStopped() -> GlsliceError { GlsliceError(.unavailable, "the GPU thread has stopped") }
     package static func serverStopping() -> GlsliceError { GlsliceError(.unavailable, "the server is stopping") }
     package static func cannotServe(on bind: String, _ reason: String) -> GlsliceError {
         GlsliceError(.unavailable, "cannot serve on \(bind): \(reason)")

@@ -21,25 +21,25 @@ package enum UsageErrors {
     package static func notPositive(_ flag: String) -> GlsliceError {
         GlsliceError(.usage, "\(flag) must be positive")
     }
-    package static func pixelLimitsNotPositive() -> GlsliceError {
+    static func pixelLimitsNotPositive() -> GlsliceError {
         GlsliceError(.usage, "pixel limits must be positive")
     }
-    package static func scaleRatioNotPositive() -> GlsliceError {
+    static func scaleRatioNotPositive() -> GlsliceError {
         GlsliceError(.usage, "the scale ratio must be positive")
     }
-    package static func slurmCountAndStepNotPositive(count: Int, step: Int) -> GlsliceError {
+    static func slurmCountAndStepNotPositive(count: Int, step: Int) -> GlsliceError {
         GlsliceError(.usage, "SLURM_ARRAY_TASK_COUNT=\(count) and SLURM_ARRAY_TASK_STEP=\(step) must be positive")
     }
     package static func notPositive(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be positive, got '\(text)'")
     }
-    package static func notAPositiveNumber(option: RequestOption, got text: String) -> GlsliceError {
+    static func notAPositiveNumber(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be a positive number, got '\(text)'")
     }
     package static func negative(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must not be negative, got '\(text)'")
     }
-    package static func tooLarge(option: RequestOption) -> GlsliceError {
+    static func tooLarge(option: RequestOption) -> GlsliceError {
         GlsliceError(.usage, option: option, "is too large")
     }
     /// A word that is none of an option's choices, with the nearest offered;
@@ -52,18 +52,18 @@ package enum UsageErrors {
                      "\(flag.map { "\($0) " } ?? "")must be one of: \(choices.joined(separator: ", ")), got '\(text)'"
                      + didYouMean(text, choices))
     }
-    package static func notABackend(_ text: String, of choices: [String]) -> GlsliceError {
+    static func notABackend(_ text: String, of choices: [String]) -> GlsliceError {
         notAChoice(text, of: choices, flag: "the backend")
     }
     private static func didYouMean(_ word: String, _ names: [String]) -> String {
         NearestName.to(word, among: names).map { "; did you mean '\($0)'?" } ?? ""
     }
-    package static func notTrueOrFalse(option: RequestOption) -> GlsliceError {
+    static func notTrueOrFalse(option: RequestOption) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be true or false")
     }
     /// A manifest value of the wrong JSON type; what it may be follows from
     /// the option's shape (`pair`: a size, `list`: insets, else a number).
-    package static func wrongJSONType(option: RequestOption, pair: Bool = false, list: Bool = false,
+    static func wrongJSONType(option: RequestOption, pair: Bool = false, list: Bool = false,
                                       string: Bool = false) -> GlsliceError {
         let shape = string ? "a string"
             : pair ? "\"WxH\" or [W, H]"
@@ -74,37 +74,37 @@ package enum UsageErrors {
 
     // MARK: Sizes, scales, insets and the lattice
 
-    package static func noSize(_ size: String, _ pixels: String) -> GlsliceError {
+    static func noSize(_ size: String, _ pixels: String) -> GlsliceError {
         GlsliceError(.usage, "give the output size with \(size) WxH (points) or \(pixels) WxH")
     }
-    package static func sizeAndPixels(_ size: String, _ pixels: String) -> GlsliceError {
+    static func sizeAndPixels(_ size: String, _ pixels: String) -> GlsliceError {
         GlsliceError(.usage, "\(size) and \(pixels) are alternatives; give one")
     }
-    package static func notWholePixels(option: RequestOption, got text: String) -> GlsliceError {
+    static func notWholePixels(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be whole numbers, got '\(text)'")
     }
-    package static func notASize(option: RequestOption, unit: String, got text: String) -> GlsliceError {
+    static func notASize(option: RequestOption, unit: String, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be WxH in \(unit), e.g. 200x44, got '\(text)'")
     }
-    package static func emptySize(_ points: String, scale: Double) -> GlsliceError {
+    static func emptySize(_ points: String, scale: Double) -> GlsliceError {
         GlsliceError(.usage, option: .size, "\(points) pt at @\(formatNumber(scale))x is empty")
     }
-    package static func scaleContradictsName(_ path: String, given: Double, inferred: Double) -> GlsliceError {
+    static func scaleContradictsName(_ path: String, given: Double, inferred: Double) -> GlsliceError {
         GlsliceError(.usage, file: path, option: .sourceScale,
                      "\(formatNumber(given)) contradicts the @\(formatNumber(inferred))x in the file name")
     }
-    package static func scaleRatio(output: Double, source: Double, ratio: Double) -> GlsliceError {
+    static func scaleRatio(output: Double, source: Double, ratio: Double) -> GlsliceError {
         GlsliceError(.usage,
                      "output scale @\(formatNumber(output))x over source scale @\(formatNumber(source))x is \(ratio), outside 1/64…64")
     }
-    package static func notInsets(option: RequestOption, got text: String) -> GlsliceError {
+    static func notInsets(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be T,L,B,R (top, left, bottom, right in points), got '\(text)'")
     }
     /// What is wrong with a `--lattice` text.
-    package enum LatticeFault {
+    enum LatticeFault {
         case noAxis, axisTwice(String), tooManyRuns(String, Int), notARun, negative, empty, outOfOrder(String)
     }
-    package static func notALattice(_ fault: LatticeFault, got text: String) -> GlsliceError {
+    static func notALattice(_ fault: LatticeFault, got text: String) -> GlsliceError {
         let why = switch fault {
         case .noAxis: "each part names an axis, x= or y="
         case .axisTwice(let axis): "\(axis) is given twice"
@@ -116,25 +116,25 @@ package enum UsageErrors {
         }
         return GlsliceError(.usage, option: .lattice, "must be x=A-B,C-D;y=E-F (stretchable runs in points), \(why), got '\(text)'")
     }
-    package static func latticeWithInsets() -> GlsliceError {
+    static func latticeWithInsets() -> GlsliceError {
         GlsliceError(.usage, option: .lattice, "cannot be given with insets: both say where the caps are")
     }
     /// Insets beside the lattice a source gives itself: a `.9.png`'s markers
     /// (which a request's runs may replace) or an image set's cap-insets.
-    package static func insetsBesideSourceLattice(fromMarkers: Bool) -> GlsliceError {
+    static func insetsBesideSourceLattice(fromMarkers: Bool) -> GlsliceError {
         GlsliceError(.usage, fromMarkers
             ? "a .9.png's markers give its lattice; drop the insets (a lattice of runs may replace the markers' own)"
             : "the image set's cap-insets give its lattice; drop the insets or lattice")
     }
-    package static func borderWidthNeedsOneBand(axis: String, bands: Int) -> GlsliceError {
+    static func borderWidthNeedsOneBand(axis: String, bands: Int) -> GlsliceError {
         GlsliceError(.usage, option: .borderWidth,
                      "needs one stretchable part along \(axis) (insets or a 3×3 nine-patch), not \(bands)")
     }
-    package static func borderWidthOfEmptySlice(_ side: String, width: Double) -> GlsliceError {
+    static func borderWidthOfEmptySlice(_ side: String, width: Double) -> GlsliceError {
         GlsliceError(.usage, option: .borderWidth,
                      "gives the \(side) cap \(formatNumber(width)) px but its slice is 0 px; give it insets, or a width of 0")
     }
-    package static func centreModeOfImageSet(_ mode: String) -> GlsliceError {
+    static func centreModeOfImageSet(_ mode: String) -> GlsliceError {
         GlsliceError(.usage, "an image set's centre is stretch or tile, not \(mode)")
     }
     /// The page's edited stretch runs (pixels of a `.9.png`'s artwork).
@@ -147,10 +147,10 @@ package enum UsageErrors {
 
     // MARK: Files named on the command line
 
-    package static func formatContradictsName(_ path: String, format: String, named ext: String) -> GlsliceError {
+    static func formatContradictsName(_ path: String, format: String, named ext: String) -> GlsliceError {
         GlsliceError(.usage, file: path, option: .format, "is \(format) but the output is named .\(ext)")
     }
-    package static func unwritableFormat(_ path: String, ext: String) -> GlsliceError {
+    static func unwritableFormat(_ path: String, ext: String) -> GlsliceError {
         GlsliceError(.usage, file: path, "glslice writes PNG and WebP (lossless), not .\(ext); name the output .png or .webp")
     }
     /// `-` named for both of compare's images.
@@ -158,16 +158,16 @@ package enum UsageErrors {
         GlsliceError(.usage, "'-' (standard input) can be only one of the two images")
     }
     /// `-` named more than once among preview's sources.
-    package static func standardInputTwice() -> GlsliceError {
+    static func standardInputTwice() -> GlsliceError {
         GlsliceError(.usage, "'-' (standard input) is given more than once; it can be read only once")
     }
-    package static func imageSetToStandardOutput(_ path: String) -> GlsliceError {
+    static func imageSetToStandardOutput(_ path: String) -> GlsliceError {
         GlsliceError(.usage, file: path, "an image set is a folder of files; it cannot go to standard output (give -o NAME.imageset)")
     }
-    package static func imageSetOutputName(_ path: String) -> GlsliceError {
+    static func imageSetOutputName(_ path: String) -> GlsliceError {
         GlsliceError(.usage, file: path, "the output of an image set must be a folder named NAME.imageset")
     }
-    package static func ninePatchOutputName(_ path: String, inputIsNinePatch: Bool) -> GlsliceError {
+    static func ninePatchOutputName(_ path: String, inputIsNinePatch: Bool) -> GlsliceError {
         GlsliceError(.usage, file: path, inputIsNinePatch
             ? "a nine-patch's output must be named NAME.9.png (a compiled npTc source is written as a raw .9.png)"
             : "a .9.png output needs a nine-patch input")
@@ -175,28 +175,28 @@ package enum UsageErrors {
     package static func standardOutputIsATerminal() -> GlsliceError {
         GlsliceError(.usage, "-o -: standard output is a terminal; redirect it to a file (-o - > out.png) or a pipe (-o - | …), or give -o NAME.png")
     }
-    package static func resultsIsTheManifest(_ path: String) -> GlsliceError {
+    static func resultsIsTheManifest(_ path: String) -> GlsliceError {
         GlsliceError(.usage, file: path, "--results names the manifest itself; give another file")
     }
-    package static func resultsIsForeign(_ path: String) -> GlsliceError {
+    static func resultsIsForeign(_ path: String) -> GlsliceError {
         GlsliceError(.usage, file: path, "--results names a file that is not a glslice results file; refusing to overwrite it")
     }
 
     // MARK: Manifests and shards
 
-    package static func manifestLineTooLong(limit: Int) -> GlsliceError {
+    static func manifestLineTooLong(limit: Int) -> GlsliceError {
         GlsliceError(.usage, "the line is longer than \(limit >> 20) MiB, the limit for one job")
     }
-    package static func notJSON() -> GlsliceError { GlsliceError(.usage, "not valid JSON") }
+    static func notJSON() -> GlsliceError { GlsliceError(.usage, "not valid JSON") }
     /// JSON is UTF-8 (RFC 8259 §8.1); `offset` counts bytes from the line's start.
-    package static func notUTF8(byteOffset offset: Int) -> GlsliceError {
+    static func notUTF8(byteOffset offset: Int) -> GlsliceError {
         GlsliceError(.usage, "not valid UTF-8 at byte \(offset) of the line (JSON must be UTF-8)")
     }
     /// The kernel ends a path at its first NUL, so the file written would not be the one named.
-    package static func nulInPath(key: String) -> GlsliceError {
+    static func nulInPath(key: String) -> GlsliceError {
         GlsliceError(.usage, "\"\(key)\" holds a NUL character (\\u0000), which no file name can")
     }
-    package static func notAJSONObject() -> GlsliceError { GlsliceError(.usage, "each line must be a JSON object") }
+    static func notAJSONObject() -> GlsliceError { GlsliceError(.usage, "each line must be a JSON object") }
     /// A key or query parameter nobody reads (`what`: "key", "parameter").
     package static func unknownKey(_ what: String, _ name: String, known: [String]) -> GlsliceError {
         GlsliceError(.usage, "unknown \(what) '\(name)' (known: \(known.joined(separator: ", ")))" + didYouMean(name, known))
@@ -204,32 +204,32 @@ package enum UsageErrors {
     package static func givenTwice(_ what: String, _ name: String) -> GlsliceError {
         GlsliceError(.usage, "\(what) '\(name)' is given twice")
     }
-    package static func missingKey(_ key: String) -> GlsliceError { GlsliceError(.usage, "missing \"\(key)\"") }
-    package static func outsideOutputFolder(_ output: String, root: String) -> GlsliceError {
+    static func missingKey(_ key: String) -> GlsliceError { GlsliceError(.usage, "missing \"\(key)\"") }
+    static func outsideOutputFolder(_ output: String, root: String) -> GlsliceError {
         GlsliceError(.usage, "output '\(output)' is outside the output folder \(root); give --allow-outside-out-dir to allow it")
     }
-    package static func sharedOutput(_ output: String, earlierLine: Int) -> GlsliceError {
+    static func sharedOutput(_ output: String, earlierLine: Int) -> GlsliceError {
         GlsliceError(.usage, "output \(output) is also line \(earlierLine)'s output; each job needs its own")
     }
-    package static func notAShard(_ text: String) -> GlsliceError {
+    static func notAShard(_ text: String) -> GlsliceError {
         GlsliceError(.usage, "shard must be K/N with 0 ≤ K < N, e.g. 0/4, got '\(text)'")
     }
     /// One of a pair of environment variables a scheduler sets together is missing.
     /// The scheduler that sets a pair of shard variables.
-    package enum Scheduler: Sendable {
+    enum Scheduler: Sendable {
         case kubernetes, slurm
     }
-    package static func halfAnEnvironmentPair(set: String, missing: String, by scheduler: Scheduler) -> GlsliceError {
+    static func halfAnEnvironmentPair(set: String, missing: String, by scheduler: Scheduler) -> GlsliceError {
         let why = switch scheduler {
         case .kubernetes: "Kubernetes sets both for an Indexed Job"
         case .slurm: "Slurm sets both for an array job"
         }
         return GlsliceError(.usage, "\(set) is set but \(missing) is not (\(why)); pass --shard K/N")
     }
-    package static func environmentNotANumber(_ key: String, _ text: String) -> GlsliceError {
+    static func environmentNotANumber(_ key: String, _ text: String) -> GlsliceError {
         GlsliceError(.usage, "\(key) is '\(text)', not a whole number")
     }
-    package static func irregularSlurmArray(id: Int, count: Int, minimum: Int, maximum: Int, step: Int) -> GlsliceError {
+    static func irregularSlurmArray(id: Int, count: Int, minimum: Int, maximum: Int, step: Int) -> GlsliceError {
         GlsliceError(.usage,
             "the Slurm array is not a regular range (task \(id) of \(count) tasks from \(minimum) to \(maximum), step \(step)), "
             + "so its tasks cannot be numbered 0…\(count - 1); submit it as --array=MIN-MAX[:STEP], e.g. --array=0-\(count - 1)")

@@ -22,11 +22,11 @@ package enum PNGDecoder {
     package struct DecodedFile {
         package var image: StraightImage
         /// The `npTc` chunk's data (a compiled nine-patch), if any.
-        package var ninePatchChunk: Data?
+        var ninePatchChunk: Data?
         /// The `npLb` chunk's data (a compiled nine-patch's optical bounds), if any.
-        package var layoutBoundsChunk: Data?
+        var layoutBoundsChunk: Data?
         /// Bits per sample in the file (1–16), before decoding to 8 bits.
-        package var bitDepth: Int
+        var bitDepth: Int
     }
 
     /// Decodes every colour type to straight RGBA8. `highByte` keeps the high
@@ -70,7 +70,7 @@ package enum PNGDecoder {
 
     /// The largest PNG file read: a 16-bit RGBA source at the default pixel
     /// limit (50 Mpx) is 400 MB raw, and deflate never grows data by more than 0.1%.
-    package static let maxFileBytes = 512 << 20
+    static let maxFileBytes = 512 << 20
 
     /// The input's PNG bytes, up to and including IEND; `-` is standard input.
     ///
@@ -78,7 +78,7 @@ package enum PNGDecoder {
     /// gigabytes of junk costs the PNG), and a stream that is not a PNG stops
     /// after its 8-byte signature (`render - < /dev/zero`). libpng still checks
     /// everything it reads; this only frames.
-    package static func readInput(_ path: String) throws -> Data {
+    static func readInput(_ path: String) throws -> Data {
         try readInput(path, in: .anywhere)
     }
 
@@ -98,7 +98,7 @@ package enum PNGDecoder {
 
     /// The PNG or WebP at `path` (`-`: standard input), framed as `readInput`
     /// frames a PNG (`compare` reads both; `ImageSignature` tells them apart).
-    package static func readImageInput(_ path: String) throws -> Data {
+    static func readImageInput(_ path: String) throws -> Data {
         try readInput(path, in: .anywhere) { try $0.readImage() }
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// unfinished writer leaves nothing behind.
 package final class PNGEncoder: StripSink {
     /// 8 MiB of indices at most: larger outputs stream at one strip of memory.
-    package static let maxIndexedPixels = 1 << 23
+    static let maxIndexedPixels = 1 << 23
     /// Read once: Foundation reads the cgroup files on every call, four
     /// system calls a job in a batch.
     private static let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -32,7 +32,7 @@ package final class PNGEncoder: StripSink {
     /// Set while the image is collected as indices.
     private var palette: Palette?
     private var indices: [UInt8] = []
-    package private(set) var rowsWritten = 0
+    private(set) var rowsWritten = 0
     package let size: PixelSize
     /// The PNG collects in memory rather than in a file.
     private let inMemory: Bool

@@ -1,5 +1,5 @@
 /// Collects strips into one premultiplied image (tests, parity, benchmarks).
-package final class PixelCollector: StripSink {
+final class PixelCollector: StripSink {
     package let size: PixelSize
     private var pixels: [UInt8]
     private var filled = 0

@@ -23,7 +23,7 @@ package final class SegmentedZlib {
         /// dictionary and the flush cost little (1.2% on a 20,000² tiled
         /// output), small enough that such an output yields a piece every 17
         /// rows for the threads.
-        package var pieceBytes: Int
+        var pieceBytes: Int
 
         package static let standard = Cuts()
 

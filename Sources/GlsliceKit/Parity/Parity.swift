@@ -10,9 +10,9 @@ package enum Parity {
         package var source: PremultipliedImage
         package var plan: Plan
         /// Rows per strip, so strip rendering is exercised on small outputs.
-        package var stripRows: Int?
+        var stripRows: Int?
         /// Widest GPU framebuffer chunk, so column chunking is exercised too.
-        package var chunkWidth: Int?
+        var chunkWidth: Int?
 
         package var description: String {
             let segments = { (spans: [AxisSpan]) in
@@ -34,7 +34,7 @@ package enum Parity {
         }
     }
 
-    package static let ratios: [Double] = [0.5, 1, 1.5, 2, 3]
+    static let ratios: [Double] = [0.5, 1, 1.5, 2, 3]
 
     /// Job `index` of the sequence for `seed`.
     package static func job(index: Int, seed: UInt64) -> Job {

@@ -26,7 +26,7 @@ package struct AxisSampling: Sendable, Equatable {
     }
 
     /// How many pixels of `destination` are drawn.
-    package var drawnCount: Int {
+    var drawnCount: Int {
         guard let tiles else { return destination.count }
         return destination.reduce(0) { $0 + (tiles.start(containing: $1) == nil ? 0 : 1) }
     }

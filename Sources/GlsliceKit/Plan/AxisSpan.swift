@@ -3,7 +3,7 @@ package struct AxisSpan: Sendable, Equatable {
     package var segment: Segment
     /// Destination pixels `[P, Q)`; may be empty.
     package var destination: Range<Int>
-    package var mapping: AxisMapping
+    var mapping: AxisMapping
     /// The drawn part of `destination` and how it samples; nil when nothing
     /// is drawn (an empty destination, or `space` where no tile fits).
     package var sampling: AxisSampling?
@@ -26,7 +26,7 @@ package struct AxisSpan: Sendable, Equatable {
     }
 
     /// True when every pixel samples a texel centre at k = 1, so both filters copy exactly.
-    package var isExactCopy: Bool {
+    var isExactCopy: Bool {
         sampling.map { $0.num == $0.den } ?? true
     }
 

@@ -2,12 +2,12 @@
 /// leading and trailing caps are drawn, whatever their slice, and the scale
 /// the scalable segment's tiles take (docs/RENDERING.md §2).
 package struct CapWidths: Sendable, Equatable {
-    package var lead: Double
-    package var trail: Double
+    var lead: Double
+    var trail: Double
     /// Output pixels per source pixel for tiles along this axis: CSS scales an
     /// edge's tiles by the cross cap's factor (the top cap's height over its
     /// slice, for tiles along x), so that a tile keeps its aspect ratio.
-    package var tileScale: Double
+    var tileScale: Double
 
     package init(lead: Double, trail: Double, tileScale: Double) {
         self.lead = lead

@@ -1,6 +1,6 @@
 /// docs/RENDERING.md §2 and the per-mode constants of §3, per axis. This is the only place
 /// that turns a lattice and a size into destination geometry.
-package enum Layout {
+enum Layout {
     /// Tolerance for comparisons of real lengths that are whole in exact arithmetic
     /// (e.g. `3 × (2/3)`), so rounding noise never flips a decision.
     static let epsilon = 1e-9

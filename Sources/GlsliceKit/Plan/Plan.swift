@@ -5,7 +5,7 @@ package struct CellPlan: Sendable, Equatable {
     /// Set when every source pixel of the cell is one colour: backends fill it without sampling.
     package var fill: CellFill?
     /// Source pixels of this cell.
-    package var sourceRect: (x: Range<Int>, y: Range<Int>) { (x.segment.start..<x.segment.end, y.segment.start..<y.segment.end) }
+    var sourceRect: (x: Range<Int>, y: Range<Int>) { (x.segment.start..<x.segment.end, y.segment.start..<y.segment.end) }
 
     package static func == (a: CellPlan, b: CellPlan) -> Bool { a.x == b.x && a.y == b.y && a.fill == b.fill }
 }
@@ -17,8 +17,8 @@ package struct Plan: Sendable, Equatable {
     /// Source pixels per output pixel ratio `k = s_out / s_src`.
     package var k: Double
     package var filter: Filter
-    package var xSpans: [AxisSpan]
-    package var ySpans: [AxisSpan]
+    var xSpans: [AxisSpan]
+    var ySpans: [AxisSpan]
     /// The cells to draw: non-empty, and not the centre when fill is off.
     /// Pixels outside every cell stay transparent.
     package var cells: [CellPlan]
@@ -57,7 +57,7 @@ package struct Plan: Sendable, Equatable {
 
     /// True when every output pixel belongs to a cell and no `space` gap exists,
     /// so an opaque source gives an opaque output.
-    package var coversEveryPixel: Bool {
+    var coversEveryPixel: Bool {
         func full(_ spans: [AxisSpan]) -> Bool {
             spans.allSatisfy { span in (span.sampling?.drawnCount ?? 0) == span.destination.count }
         }

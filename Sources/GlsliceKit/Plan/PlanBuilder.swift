@@ -38,7 +38,7 @@ package enum PlanBuilder {
     /// The output's size in pixels: the request's size at the output scale,
     /// grown by its outset. What a plan's size will be, known without the
     /// source's pixels (`--resume` checks a finished plain PNG by it).
-    package static func outputSize(_ request: RenderRequest, hints: SourceHints = SourceHints(),
+    static func outputSize(_ request: RenderRequest, hints: SourceHints = SourceHints(),
                                    sourceScale: Double) throws -> PixelSize {
         let scale = outputScale(request, hints: hints, sourceScale: sourceScale)
         return try outset(request.size.pixels(atScale: scale), by: request.outset, outputScale: scale)

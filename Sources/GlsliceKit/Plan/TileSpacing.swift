@@ -4,7 +4,7 @@
 /// centre is). Both backends find a pixel's tile with `start(containing:)`.
 package struct TileSpacing: Sendable, Equatable {
     package var origin: Int
-    package var gap: Double
+    var gap: Double
     /// Tile length plus gap, in output pixels.
     package var period: Double
     package var count: Int

@@ -15,8 +15,8 @@ package struct ImageSet: Sendable {
         package var slicing: Slicing
         package var centerMode: ResizeMode
         /// Centre width/height in pixels; source pixels past it, up to the far cap, are not drawn.
-        package var centerWidth: Int?
-        package var centerHeight: Int?
+        var centerWidth: Int?
+        var centerHeight: Int?
         package var capInsets: PixelInsets
     }
 
@@ -50,11 +50,11 @@ package struct ImageSet: Sendable {
 
     /// The most bytes of `Contents.json` read: Xcode writes a few hundred, and
     /// a set with every idiom, scale and appearance stays far under this.
-    package static let maxContentsBytes = 1 << 20
+    static let maxContentsBytes = 1 << 20
 
     /// `Contents.json`'s bytes: a regular file of at most `maxContentsBytes`,
     /// never opened blocking (a FIFO is refused, not waited on).
-    package static func readContents(_ path: String, in scope: FileScope = .anywhere) throws -> Data {
+    static func readContents(_ path: String, in scope: FileScope = .anywhere) throws -> Data {
         let fd = scope.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw FileErrors.cannotOpen(path, errno) }
         defer { close(fd) }
@@ -168,7 +168,7 @@ package struct ImageSet: Sendable {
 
     /// The variant's pixels as a source with its own lattice. Pixels between the
     /// centre's end and the far cap are dropped, so they are never drawn.
-    package static func apply(_ resizing: Resizing, to loaded: SourceImage, file: String) throws -> SourceImage {
+    static func apply(_ resizing: Resizing, to loaded: SourceImage, file: String) throws -> SourceImage {
         let image = loaded.image
         let caps = resizing.capInsets
         guard caps.left + caps.right <= image.width, caps.top + caps.bottom <= image.height else {

@@ -36,7 +36,7 @@ package struct NinePatch: Sendable, Equatable {
     /// A plain image whose 1-px border reads as nine-patch markers, with at
     /// least one black marker on the top and the left edge: a `.9.png` that
     /// lost its name (piped through standard input).
-    package static func looksLikeNinePatch(_ image: StraightImage) -> Bool {
+    static func looksLikeNinePatch(_ image: StraightImage) -> Bool {
         guard image.width >= 3, image.height >= 3 else { return false }
         func isBlack(_ x: Int, _ y: Int) -> Bool {
             let i = (y * image.width + x) * 4, p = image.rgba.pixels
@@ -48,11 +48,11 @@ package struct NinePatch: Sendable, Equatable {
     }
 
     /// What is said when `looksLikeNinePatch` holds for a source read as a plain PNG.
-    package static let unnamedWarning = "<stdin> looks like a nine-patch (black markers in a 1-px border) "
+    static let unnamedWarning = "<stdin> looks like a nine-patch (black markers in a 1-px border) "
         + "but was read as a plain PNG, markers and all; give --nine-patch to read its markers"
 
     /// True for names ending in `.9.png` (any case).
-    package static func isNinePatch(path: String) -> Bool {
+    static func isNinePatch(path: String) -> Bool {
         path.lowercased().hasSuffix(".9.png")
     }
 

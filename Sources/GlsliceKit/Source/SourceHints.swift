@@ -15,16 +15,16 @@ package struct SourceHints: Sendable, Equatable {
     /// The source's own scale (an image set's variant); nil means the file name or the request.
     package var scale: Double?
     /// The output scale when the request gives none (an image set draws at @1x); nil means the source scale.
-    package var defaultOutputScale: Double?
+    var defaultOutputScale: Double?
     /// The mode when the request leaves both axes `auto`: an image set's centre mode, `stretch` for a nine-patch.
     package var defaultMode: ResizeMode?
     /// Whatever besides the file's bytes and the request decides the pixels, for job digests.
-    package var recipe: SourceRecipe
+    var recipe: SourceRecipe
     /// A nine-patch's padding and optical bounds (nil for other sources).
     package var ninePatch: NinePatchBounds?
     /// Read as a plain PNG from standard input, but its border looks like
     /// nine-patch markers (`--nine-patch` reads them): worth a warning.
-    package var looksLikeNinePatch = false
+    var looksLikeNinePatch = false
 
     package init(lattice: Lattice? = nil, latticeOwner: LatticeOwner = .markers, scale: Double? = nil,
                 defaultOutputScale: Double? = nil, defaultMode: ResizeMode? = nil, recipe: SourceRecipe = .plain) {
@@ -41,7 +41,7 @@ package struct SourceHints: Sendable, Equatable {
     /// replaced by `runs` (an edit to its markers, docs/RENDERING.md §7); else
     /// what `insets` or `runs` give a plain PNG. Insets beside a source's own
     /// lattice, or runs beside an image set's cap-insets, are refused.
-    package func drawnLattice(width: Int, height: Int, insets: Insets, runs: LatticeRuns?, sourceScale: Double) throws -> Lattice {
+    func drawnLattice(width: Int, height: Int, insets: Insets, runs: LatticeRuns?, sourceScale: Double) throws -> Lattice {
         if let own = lattice {
             guard insets == .zero else { throw UsageErrors.insetsBesideSourceLattice(fromMarkers: latticeOwner == .markers) }
             guard let runs else { return own }

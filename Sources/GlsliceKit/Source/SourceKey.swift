@@ -2,8 +2,8 @@
 /// the file's SHA-256 and the recipe that turned it into pixels and slicing.
 package struct SourceKey: Codable, Hashable, Sendable {
     /// SHA-256 of the PNG file's bytes, lower-case hex.
-    package var contentHash: String
-    package var recipe: SourceRecipe
+    var contentHash: String
+    var recipe: SourceRecipe
 
     package init(contentHash: String, recipe: SourceRecipe) {
         self.contentHash = contentHash
@@ -13,7 +13,7 @@ package struct SourceKey: Codable, Hashable, Sendable {
     /// The text a job digest hashes. A plain PNG is its hash alone and a
     /// nine-patch adds `:nine-patch`, as before the key was typed, so their
     /// digests did not change; an image set adds its recipe as sorted-key JSON.
-    package var digestText: String {
+    var digestText: String {
         switch recipe {
         case .plain: contentHash
         case .ninePatch: "\(contentHash):nine-patch"

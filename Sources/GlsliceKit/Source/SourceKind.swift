@@ -10,7 +10,7 @@ package enum SourceKind: String, Sendable, Codable, CaseIterable {
     case imageSet = "imageset"
 
     /// A nine-patch of either form: it has padding and optical bounds.
-    package var isNinePatch: Bool { self == .ninePatch || self == .compiledNinePatch }
+    var isNinePatch: Bool { self == .ninePatch || self == .compiledNinePatch }
 
     /// The kind a path's name says (a compiled nine-patch is known only once read).
     package static func named(_ path: String) -> SourceKind {

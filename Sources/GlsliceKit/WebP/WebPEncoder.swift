@@ -7,7 +7,7 @@ import Foundation
 /// the file as `PNGEncoder` does (`OutputFile`: complete or absent).
 package final class WebPEncoder: StripSink {
     /// libwebp's limit on either side (VP8L stores each in 14 bits).
-    package static let maxSide = 16_383
+    static let maxSide = 16_383
     /// Bytes a lossless encode holds per output pixel, all told: the straight
     /// rows kept here (4) and libwebp's working memory (its ARGB copy, hash
     /// chains and backward references). Peak RSS over the pixel count, less

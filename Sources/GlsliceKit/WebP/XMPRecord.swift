@@ -4,12 +4,12 @@ import Foundation
 /// tEXt chunk: how a batch's WebP output records its job digest for
 /// `--resume`. The packet is ordinary XMP (one `rdf:Description` with the key
 /// as an attribute in glslice's namespace), so exiftool and webpinfo show it.
-package enum XMPRecord {
+enum XMPRecord {
     static let namespace = "https://github.com/glslice/glslice/ns/1.0/"
 
     /// The XMP packet holding `value` under `key` (both plain ASCII: a key
     /// such as "glslice-job" and hex digits).
-    package static func packet(key: String, value: String) -> [UInt8] {
+    static func packet(key: String, value: String) -> [UInt8] {
         let text = """
         <?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">\
         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
