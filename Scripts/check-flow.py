@@ -72,5 +72,46 @@ def check_one_concept_per_file():
     return problems
 
 
-total = sum(check(target, order) for target, order in FLOWS.items()) + check_one_concept_per_file()
+def check_layout_table():
+    """docs/DESIGN.md's layout table has a row for each of GlsliceKit's folders and no
+    other; every type it names in a folder's row is declared in that folder; and every
+    file named after a type it declares is named in its folder's row."""
+    design = open(os.path.join(SOURCES, "..", "docs", "DESIGN.md"), encoding="utf-8").read()
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `Sources/GlsliceKit/(\w+)` \| ([^|]+) \|", design, re.M)}
+    root = os.path.join(SOURCES, "GlsliceKit")
+    folders = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
+    problems = 0
+    for folder in sorted(set(folders) - set(rows)):
+        print(f"check-flow: docs/DESIGN.md's layout table has no row for Sources/GlsliceKit/{folder}")
+        problems += 1
+    for folder in sorted(set(rows) - set(folders)):
+        print(f"check-flow: docs/DESIGN.md's layout table has a row for Sources/GlsliceKit/{folder}, which does not exist")
+        problems += 1
+    named = 0
+    for folder in sorted(set(rows) & set(folders)):
+        declared = set()
+        for name in os.listdir(os.path.join(root, folder)):
+            if name.endswith(".swift"):
+                text = open(os.path.join(root, folder, name), encoding="utf-8").read()
+                declared.update(re.findall(r"(?:class|struct|enum|protocol|actor|typealias|extension)\s+([A-Z]\w*)", text))
+                declared.update(re.findall(r"(?:class|struct|enum|protocol)\s+([A-Z]\w*)", text))
+        # A file with no type of its name (extensions, free functions) is named by its stem.
+        files = {name[:-len(".swift")] for name in os.listdir(os.path.join(root, folder)) if name.endswith(".swift")}
+        names = re.findall(r"`([A-Z][A-Za-z0-9]*)(?:\.\w+)?`", rows[folder])
+        for type_name in names:
+            named += 1
+            if type_name not in declared | files:
+                print(f"check-flow: docs/DESIGN.md's row for {folder}/ names `{type_name}`, which is not declared there")
+                problems += 1
+        for name in sorted(os.listdir(os.path.join(root, folder))):
+            stem = name[:-len(".swift")]
+            if name.endswith(".swift") and stem in declared and stem not in names:
+                print(f"check-flow: docs/DESIGN.md's row for {folder}/ does not name `{stem}` ({folder}/{name})")
+                problems += 1
+    print(f"check-flow: the layout table's {len(rows)} folder rows name {named} types, each declared in its folder")
+    return problems
+
+
+total = (sum(check(target, order) for target, order in FLOWS.items()) + check_one_concept_per_file()
+         + check_layout_table())
 sys.exit(1 if total else 0)

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// docs/DESIGN.md's layout table is checked against the folders (Scripts/check-flow.py):
+/// the script fails on a file the table does not name and on a name it keeps for a
+/// type that is gone, in a copy of the sources.
+@Suite struct LayoutCheckTests {
+    @Test(arguments: [
+        ("Sources/GlsliceKit/Engine/StripCounter.swift", "/// A new type.\nstruct StripCounter {}\n",
+         "row for Engine/ does not name `StripCounter`"),
+        ("docs/DESIGN.md", "\n| `Sources/GlsliceKit/Bogus` | `Nothing` | nothing |\n",
+         "has a row for Sources/GlsliceKit/Bogus, which does not exist"),
+    ])
+    func checkFlowFailsOn(file: String, appended: String, complaint: String) throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for folder in ["Sources", "Scripts", "docs"] {
+            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
+        }
+        let script = copy.appendingPathComponent("Scripts/check-flow.py")
+        let clean = try runScript(script)
+        #expect(clean.status == 0, "\(clean.text)")
+        let target = copy.appendingPathComponent(file)
+        if !FileManager.default.fileExists(atPath: target.path) { FileManager.default.createFile(atPath: target.path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: target)
+        handle.seekToEndOfFile()
+        handle.write(Data(appended.utf8))
+        try handle.close()
+        let broken = try runScript(script)
+        #expect(broken.status == 1 && broken.text.contains(complaint), "\(broken.text)")
+    }
+
+    /// A type renamed in the code but not in the table is named as missing there.
+    @Test func aStaleNameInTheTableIsFound() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for folder in ["Sources", "Scripts", "docs"] {
+            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
+        }
+        let design = copy.appendingPathComponent("docs/DESIGN.md")
+        let text = try String(contentsOf: design, encoding: .utf8)
+        try text.replacingOccurrences(of: "`Strips` (how outputs", with: "`Banding` (how outputs")
+            .write(to: design, atomically: true, encoding: .utf8)
+        let broken = try runScript(copy.appendingPathComponent("Scripts/check-flow.py"))
+        #expect(broken.status == 1 && broken.text.contains("row for Backend/ names `Banding`, which is not declared there"), "\(broken.text)")
+    }
+}
