@@ -32,9 +32,15 @@ func writePlans(_ argv: [String]) throws {
     let reader = try ManifestReader(path: argv[2])
     let cache = SourceCache(capacityBytes: 64 << 20, maxPixels: 1 << 24)
     var out = ""
-    func axis(_ piece: AxisSampling, _ span: AxisSpan) -> String {
-        #"{"dst": [\#(piece.destination.lowerBound), \#(piece.destination.upperBound)], "src": [\#(span.segment.start), \#(span.segment.end)], "#
-            + #""origin": \#(piece.origin), "num": \#(piece.num), "den": \#(piece.den), "wrap": \#(piece.addressing == .wrap)}"#
+    /// One affine run of a span, as a peer draws it.
+    struct Run {
+        var destination: Range<Int>
+        var origin, num, den: Double
+        var wrap: Bool
+    }
+    func axis(_ run: Run, _ span: AxisSpan) -> String {
+        #"{"dst": [\#(run.destination.lowerBound), \#(run.destination.upperBound)], "src": [\#(span.segment.start), \#(span.segment.end)], "#
+            + #""origin": \#(run.origin), "num": \#(run.num), "den": \#(run.den), "wrap": \#(run.wrap)}"#
     }
     while let (number, text) = reader.nextLine() {
         let job = try reader.job(line: number, text: text)
@@ -43,23 +49,22 @@ func writePlans(_ argv: [String]) throws {
         }
         let plan = try PlanBuilder.plan(job.request, source: source)
         var cells: [String] = []
-        // Peers draw `space` tile by tile: one piece per tile, as the plan once listed them.
-        func tiles(_ span: AxisSpan) -> [AxisSampling] {
-            span.sampling.map { piece -> [AxisSampling] in
-                guard let spacing = piece.tiles else { return [piece] }
+        // Peers draw `space` tile by tile: one run per tile, as the plan once listed them.
+        func runs(_ span: AxisSpan) -> [Run] {
+            guard let drawn = span.drawn else { return [] }
+            switch span.mapping {
+            case .clamped(let origin, let num, let den): return [Run(destination: drawn, origin: origin, num: num, den: den, wrap: false)]
+            case .wrapped(let origin, let num, let den): return [Run(destination: drawn, origin: origin, num: num, den: den, wrap: true)]
+            case .spaced(let spacing, let k):
                 return (0..<spacing.count).compactMap { j in
                     let start = spacing.start(j), end = min(start + spacing.pixels, spacing.end)
                     guard start < end else { return nil }
-                    var tile = piece
-                    tile.destination = start..<end
-                    tile.origin = Double(start)
-                    tile.tiles = nil
-                    return tile
+                    return Run(destination: start..<end, origin: Double(start), num: 1, den: k, wrap: false)
                 }
-            } ?? []
+            }
         }
         for cell in plan.cells {
-            for y in tiles(cell.y) { for x in tiles(cell.x) { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }
+            for y in runs(cell.y) { for x in runs(cell.x) { cells.append(#"{"x": \#(axis(x, cell.x)), "y": \#(axis(y, cell.y))}"#) } }
         }
         out += #"{"input": "\#(job.input)", "output": "\#(URL(fileURLWithPath: job.output).lastPathComponent)", "#
             + #""width": \#(plan.size.width), "height": \#(plan.size.height), "linear": \#(plan.filter == .linear), "#

@@ -33,8 +33,8 @@ struct QuadList {
             // A one-colour cell's texture is its one texel (CellFill).
             let filled: Float = cell.fill != nil ? 1 : 0
             // One quad per cell: the drawn part of its column span by that of its row span.
-            guard let yDrawn = cell.y.sampling, let xDrawn = cell.x.sampling else { continue }
-            let y = yDrawn.destination.clamped(to: rows), x = xDrawn.destination.clamped(to: columns)
+            guard let yDrawn = cell.y.drawn, let xDrawn = cell.x.drawn else { continue }
+            let y = yDrawn.clamped(to: rows), x = xDrawn.clamped(to: columns)
             if y.isEmpty || x.isEmpty { continue }
             let x0 = Float(x.lowerBound) - offset.0, x1 = Float(x.upperBound) - offset.0
             let y0 = Float(y.lowerBound) - offset.1, y1 = Float(y.upperBound) - offset.1

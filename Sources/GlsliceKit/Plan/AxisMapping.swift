@@ -1,6 +1,6 @@
 /// How one axis of a cell turns destination pixels into source coordinates
-/// (docs/RENDERING.md §3). Written once here; the CPU loop evaluates it per pixel and the
-/// GPU turns it into texture coordinates, so both sample the same `u`.
+/// (docs/RENDERING.md §3). Written once here and evaluated once, by `AxisSpan.offset`
+/// into the plan's `AxisTaps`, which both drawers read: so both sample the same `u`.
 package enum AxisMapping: Sendable, Equatable {
     /// `u = s0 + (x + 0.5 − origin) × num / den`, texel indices clamped to the segment.
     /// Fixed segments and `stretch` (`num = n`, `den = L`).

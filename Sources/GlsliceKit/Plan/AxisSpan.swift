@@ -1,33 +1,59 @@
-/// One segment of one axis placed in the destination.
+/// One segment of one axis placed in the destination, with the one rule its
+/// pixels sample by (`mapping`). `AxisTaps` evaluates it per column or row,
+/// once, for both drawers.
 package struct AxisSpan: Sendable, Equatable {
     package var segment: Segment
     /// Destination pixels `[P, Q)`; may be empty.
     package var destination: Range<Int>
-    var mapping: AxisMapping
-    /// The drawn part of `destination` and how it samples; nil when nothing
-    /// is drawn (an empty destination, or `space` where no tile fits).
-    package var sampling: AxisSampling?
+    package var mapping: AxisMapping
+    /// The drawn part of `destination`; nil when nothing is drawn (an empty
+    /// destination, or `space` where no tile fits).
+    package var drawn: Range<Int>?
 
     package init(segment: Segment, destination: Range<Int>, mapping: AxisMapping) {
         self.segment = segment
         self.destination = destination
         self.mapping = mapping
-        switch mapping {
-        case .clamped(let origin, let num, let den):
-            sampling = AxisSampling(destination: destination, origin: origin, num: num, den: den, addressing: .clamp)
-        case .wrapped(let origin, let num, let den):
-            sampling = AxisSampling(destination: destination, origin: origin, num: num, den: den, addressing: .wrap)
-        case .spaced(let tiles, let k):
-            let drawn = tiles.count > 0 && tiles.pixels > 0
-            sampling = drawn ? AxisSampling(destination: destination, origin: Double(destination.lowerBound), num: 1, den: k,
-                                      addressing: .clamp, tiles: tiles) : nil
+        if case .spaced(let tiles, _) = mapping, !(tiles.count > 0 && tiles.pixels > 0) {
+            drawn = nil
+        } else {
+            drawn = destination.isEmpty ? nil : destination
         }
-        if sampling?.destination.isEmpty == true { sampling = nil }
     }
 
-    /// True when every pixel samples a texel centre at k = 1, so both filters copy exactly.
-    var isExactCopy: Bool {
-        sampling.map { $0.num == $0.den } ?? true
+    /// `space`'s tiles: a pixel's origin is the start of its tile.
+    package var tiles: TileSpacing? {
+        if case .spaced(let tiles, _) = mapping { return tiles }
+        return nil
+    }
+
+    /// How texel indices outside the segment come back into it.
+    package var addressing: AxisMapping.Addressing {
+        if case .wrapped = mapping { return .wrap }
+        return .clamp
+    }
+
+    /// `u − s0` for destination pixel `x`, before addressing texel indices: the
+    /// affine `(x + 0.5 − origin) × num / den`, wrapped into the segment for
+    /// `wrapped`; in `space` the origin is the pixel's tile start, and nil in a gap.
+    @inline(__always)
+    package func offset(at x: Int) -> Double? {
+        switch mapping {
+        case .clamped(let origin, let num, let den):
+            return (Double(x) + 0.5 - origin) * num / den
+        case .wrapped(let origin, let num, let den):
+            return positiveRemainder((Double(x) + 0.5 - origin) * num / den, Double(segment.length))
+        case .spaced(let tiles, let k):
+            guard let start = tiles.start(containing: x) else { return nil }
+            return (Double(x) + 0.5 - Double(start)) * 1 / k
+        }
+    }
+
+    /// How many pixels of `destination` are drawn.
+    package var drawnCount: Int {
+        guard let drawn else { return 0 }
+        guard let tiles else { return drawn.count }
+        return drawn.reduce(0) { $0 + (tiles.start(containing: $1) == nil ? 0 : 1) }
     }
 
     /// The texel a (possibly out-of-segment) index `i` reads: clamp keeps it
@@ -43,4 +69,12 @@ package struct AxisSpan: Sendable, Equatable {
             return segment.start + ((i - segment.start) % n + n) % n
         }
     }
+}
+
+/// The non-negative remainder `mod(a, n)`.
+@inline(__always)
+func positiveRemainder(_ a: Double, _ n: Double) -> Double {
+    let r = a.truncatingRemainder(dividingBy: n)
+    let m = r < 0 ? r + n : r
+    return m >= n ? 0 : m
 }

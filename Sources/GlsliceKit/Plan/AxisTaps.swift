@@ -34,15 +34,15 @@ struct AxisTaps {
         for (index, span) in spans.enumerated() {
             for x in span.destination.clamped(to: range) { spanIndex[x - base] = Int32(index) }
             let s0 = Double(span.segment.start)
-            if let sampling = span.sampling {
-                for x in sampling.destination.clamped(to: range) {
-                    guard let offset = sampling.offset(at: x, length: span.segment.length) else { continue }
+            if let drawn = span.drawn {
+                for x in drawn.clamped(to: range) {
+                    guard let offset = span.offset(at: x) else { continue }
                     let u = s0 + offset
                     let at = x - base
                     visible[at] = true
                     switch filter {
                     case .nearest:
-                        let i = span.address(Int(u.rounded(.down)), sampling.addressing)
+                        let i = span.address(Int(u.rounded(.down)), span.addressing)
                         first[at] = Int32(i)
                         second[at] = Int32(i)
                     case .linear:
@@ -54,8 +54,8 @@ struct AxisTaps {
                             i += 1
                             w = 0
                         }
-                        first[at] = Int32(span.address(i, sampling.addressing))
-                        second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, sampling.addressing))
+                        first[at] = Int32(span.address(i, span.addressing))
+                        second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, span.addressing))
                         weight[at] = w
                     }
                 }

@@ -59,7 +59,7 @@ package struct Plan: Sendable, Equatable {
     /// so an opaque source gives an opaque output.
     var coversEveryPixel: Bool {
         func full(_ spans: [AxisSpan]) -> Bool {
-            spans.allSatisfy { span in (span.sampling?.drawnCount ?? 0) == span.destination.count }
+            spans.allSatisfy { span in span.drawnCount == span.destination.count }
         }
         let cellArea = cells.reduce(0) { $0 + $1.x.destination.count * $1.y.destination.count }
         return cellArea == size.pixelCount && full(xSpans) && full(ySpans)

@@ -66,7 +66,7 @@ import Testing
         let thin = [Segment(0, 16, scalable: false), Segment(16, 17, scalable: true), Segment(17, 33, scalable: false)]
         for (d, k) in [(1_000_000, 1.0 / 64), (100_000, 1.0), (100_000, 3.0)] {
             let spans = try Layout.axis(thin, destination: d, k: k, mode: .space, axisName: "x")
-            #expect(spans.allSatisfy { $0.sampling?.tiles != nil || $0.sampling == nil || !$0.segment.scalable })
+            #expect(spans.allSatisfy { $0.tiles != nil || $0.drawn == nil || !$0.segment.scalable })
         }
     }
 
@@ -87,8 +87,7 @@ import Testing
                     for x in 0..<length {
                         let owner = starts.last { $0 <= x }
                         let expected = owner.flatMap { x - $0 < drawn ? $0 : nil }
-                        let piece = span.sampling
-                        let actual = piece?.tiles?.start(containing: x)
+                        let actual = span.drawn == nil ? nil : span.tiles?.start(containing: x)
                         #expect(actual == expected, "n \(n) k \(k) L \(length) x \(x)")
                     }
                 }
