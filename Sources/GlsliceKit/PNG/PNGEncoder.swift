@@ -222,39 +222,3 @@ package final class PNGEncoder: StripSink {
         return Int(bytes)
     }
 }
-
-/// Whole images to PNG in one call (tests, previews, the optimiser): the encoder fed in strips.
-extension PNGEncoder {
-    /// Writes a whole premultiplied image; RGB when every pixel is opaque.
-    @discardableResult
-    package static func write(_ image: PremultipliedImage, to target: OutputTarget,
-                             compression: Compression = .default,
-                             text: (key: String, value: String)? = nil) throws -> Int {
-        let size = PixelSize(width: image.width, height: image.height)
-        let writer = try PNGEncoder(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression,
-                                   text: text)
-        let strip = 64
-        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var y = 0
-            while y < image.height {
-                let count = min(strip, image.height - y)
-                try writer.write(premultipliedRows: base + y * image.width * 4, count: count)
-                y += count
-            }
-        }
-        return try writer.finish()
-    }
-
-    /// The PNG of a whole premultiplied image, in memory.
-    package static func encode(_ image: PremultipliedImage, compression: Compression = .default) throws -> Data {
-        let writer = try PNGEncoder(target: .memory, size: PixelSize(width: image.width, height: image.height),
-                                   opaque: image.rgba.isOpaque, compression: compression)
-        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            try writer.write(premultipliedRows: base, count: image.height)
-        }
-        _ = try writer.finish()
-        return Data(writer.memoryData ?? [])
-    }
-}

@@ -26,14 +26,14 @@ final class ImageService: Sendable {
     private let sources: SourceCache
     private let cache: ResponseCache
     let memo: RequestMemo
-    private let flights = RenderFlights<Rendered>()
+    private let flights = RenderFlights<EncodedAnswer>()
     /// `--answer-mb`: a WebP's encoding memory is held in it too (`WebPAdmission`).
     private let answers: AnswerBudget
     /// Runs on the render thread just before a render (tests hold renders here).
     let beforeRender: (@Sendable () -> Void)?
 
     /// A render's result: the encoded bytes, their digest and format.
-    struct Rendered: Sendable { var image: ByteBuffer, digest: String, format: ImageFormat }
+    struct EncodedAnswer: Sendable { var image: ByteBuffer, digest: String, format: ImageFormat }
 
     /// Renders waiting (for a render thread or for the GPU) and renders running.
     var load: (queued: Int, running: Int) {
@@ -104,7 +104,7 @@ final class ImageService: Sendable {
     }
 
     /// Joins the render of `key` in flight, or queues one on the pool.
-    private func render(key: String, file: String, request: RenderRequest, negotiated: Bool) async -> Result<Rendered, Refusal> {
+    private func render(key: String, file: String, request: RenderRequest, negotiated: Bool) async -> Result<EncodedAnswer, Refusal> {
         let seconds = Double(options.timeout.components.seconds) + Double(options.timeout.components.attoseconds) / 1e18
         return await flights.join(
             key, timeout: options.timeout,
@@ -138,7 +138,7 @@ final class ImageService: Sendable {
             metrics.stageTimes.add(.prepare, ContinuousClock.now - started, items: 1)
             memo.remember(key, RequestMemo.Entry(digest: digest, format: job.request.format ?? .png, stamps: stamps))
             if let image = cache.get(digest) {
-                return flights.finish(key, id: id, .success(Rendered(image: image, digest: digest, format: job.request.format ?? .png)))
+                return flights.finish(key, id: id, .success(EncodedAnswer(image: image, digest: digest, format: job.request.format ?? .png)))
             }
             held = job.request.format == .webp ? AnswerBudget.webPEncoding(job.size) : 0
             guard held == 0 || answers.reserveEncoding(held) else {
@@ -195,7 +195,7 @@ final class ImageService: Sendable {
             cache.put(digest, image)
             metrics.renders.increment()
             metrics.renderSeconds.record(ContinuousClock.now - started)
-            flights.finish(key, id: id, .success(Rendered(image: image, digest: digest, format: job.request.format ?? .png)))
+            flights.finish(key, id: id, .success(EncodedAnswer(image: image, digest: digest, format: job.request.format ?? .png)))
         } catch {
             fail(key: key, id: id, error, file: file)
         }
