@@ -1,5 +1,7 @@
-/// A plan made ready on one backend: renders any strip of output rows.
-/// The CPU and the GPU each have one; nothing after this folder knows which.
+/// A drawer: a plan made ready on one backend, drawing any strip of output
+/// rows. The CPU and the GPU each have one, made only by `Backend`; the engine
+/// draws through this protocol, and only the GPU draw loop (which packs small
+/// outputs into atlases and reads strips back through a ring) uses the GPU's own.
 package protocol Drawer {
     /// The most rows one `drawRows` call accepts.
     var maxStripRows: Int { get }
