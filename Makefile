@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -119,6 +119,16 @@ bench: setup time-tool
 	@mkdir -p $(BENCH_DIR)
 	$(RELEASE_BIN)/glslice-bench manifest $(BENCH_DIR)/manifest.jsonl --jobs 2400 --seed 42
 	Scripts/bench-farm.sh $(BENCH_DIR)
+
+# A refactor's check (issue 41): every output of the bench manifest (a fifth WebP), the HD
+# set, the 20,000^2 giant and the README examples, on cpu, gpu and hybrid, written by BEFORE
+# (a glslice binary built from the commit before) and by this build, compared byte for byte.
+#   make same-bytes BEFORE=/tmp/glslice-before
+same-bytes: setup
+	@test -x "$(BEFORE)" || { echo "same-bytes: give BEFORE=PATH, a glslice binary to compare against"; exit 64; }
+	Scripts/same-bytes.sh $(BEFORE) out/same-bytes/before
+	Scripts/same-bytes.sh $(RELEASE_BIN)/glslice out/same-bytes/after
+	diff -r out/same-bytes/before out/same-bytes/after && echo "same-bytes: every file identical"
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
 bench-peers: setup time-tool
