@@ -3,7 +3,7 @@ import Foundation
 /// The CPU drawer, the reference: docs/RENDERING.md §3 evaluated on the CPU from a `Plan`,
 /// strip by strip so an encoder can take rows as they are drawn. Only `Backend` makes one.
 ///
-/// A plan ready to render any strip of rows: the columns' taps in windows
+/// It holds a plan ready to draw any strip of rows: the columns' taps in windows
 /// of at most `window` pixels (kept when the output is at most
 /// `keptWidth` wide, else made per strip), the rows' taps per strip. Memory
 /// is bounded by the window and the strip, never by the output's length.
@@ -96,7 +96,7 @@ final class CPUDrawer: Sendable {
         stride(from: 0, to: width, by: window).map { $0..<min($0 + window, width) }
     }
 
-    /// Renders output rows `strip` into `output`, whose first byte is row
+    /// Draws output rows `strip` into `output`, whose first byte is row
     /// `strip.lowerBound`, rows packed at `width × 4` bytes. Pixels outside
     /// every cell are written transparent.
     ///
@@ -110,11 +110,11 @@ final class CPUDrawer: Sendable {
         let rows = AxisTaps(spans: plan.ySpans, range: strip, filter: plan.filter)
         for (index, columns) in CPUDrawer.windows(of: plan.size.width).enumerated() {
             let window = keptWindows?[index] ?? ColumnWindow(plan: plan, columns: columns)
-            render(strip, rows: rows, window: window, into: output)
+            draw(strip, rows: rows, window: window, into: output)
         }
     }
 
-    private func render(_ strip: Range<Int>, rows: AxisTaps, window: ColumnWindow, into output: UnsafeMutablePointer<UInt8>) {
+    private func draw(_ strip: Range<Int>, rows: AxisTaps, window: ColumnWindow, into output: UnsafeMutablePointer<UInt8>) {
         let width = plan.size.width, columns = window.taps.range
         let sourceWidth = source.width, xCount = plan.xSpans.count
         var blended = [UInt32](repeating: 0, count: sourceWidth * 4)
