@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: bench-plan-deflate same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -129,6 +129,18 @@ same-bytes: setup
 	Scripts/same-bytes.sh $(BEFORE) out/same-bytes/before
 	Scripts/same-bytes.sh $(RELEASE_BIN)/glslice out/same-bytes/after
 	diff -r out/same-bytes/before out/same-bytes/after && echo "same-bytes: every file identical"
+
+# Issue 42's first cut, measured: the bench manifest, 400 HD outputs (the device kit's mix)
+# and slices of the three giants, compressed by zlib-6 (today), zlib-1 and the plan-aware
+# deflate prototype (Benchmarks/GlsliceBench/PlanDeflate.swift) two ways; bytes and time.
+bench-plan-deflate: setup
+	@mkdir -p out/plan-deflate
+	$(RELEASE_BIN)/glslice-bench manifest out/plan-deflate/bench.jsonl --jobs 2400 --seed 42
+	python3 Scripts/plan-deflate-sets.py out/plan-deflate
+	for set in bench hd400 giants; do \
+	  $(RELEASE_BIN)/glslice-bench plan-deflate out/plan-deflate/$$set.jsonl; \
+	  $(RELEASE_BIN)/glslice-bench plan-deflate out/plan-deflate/$$set.jsonl --hints --lazy --min 3; \
+	done
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
 bench-peers: setup time-tool

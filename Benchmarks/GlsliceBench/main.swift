@@ -143,6 +143,7 @@ do {
     case "plans": try writePlans(CommandLine.arguments)
     case "floor": try encodeFloor(CommandLine.arguments)
     case "fills": try benchFills(CommandLine.arguments)
+    case "plan-deflate": try benchPlanDeflate(CommandLine.arguments)
     default: try main()
     }
 } catch {

@@ -1,0 +1,68 @@
+import Testing
+@testable import GlsliceKit
+
+/// The repeat map (issue 42's input): what it claims is equal must be equal in
+/// the drawn pixels, and on hand-made sources it finds what was built in.
+@Suite struct RepeatMapTests {
+    /// A 3x3 source, every pixel its own grey, one-pixel centre.
+    func distinct() -> PremultipliedImage {
+        PremultipliedImage(RGBAImage(width: 3, height: 3, pixels: (0..<9).flatMap { [UInt8(20 * $0 + 10), 7, 7, 255] }))
+    }
+
+    func plan(_ source: PremultipliedImage, size: PixelSize, modes: PerAxis<ResizeMode> = PerAxis(both: .stretch),
+              filter: Filter = .linear) throws -> Plan {
+        let segments = [Segment(0, 1, scalable: false), Segment(1, 2, scalable: true), Segment(2, 3, scalable: false)]
+        let lattice = try Lattice(width: source.width, height: source.height, x: segments, y: segments)
+        return try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: modes, filter: filter, fillCenter: true)
+    }
+
+    /// Worked by hand: a 10x10 stretch of a one-pixel centre. Rows 1-8 show
+    /// source row 1, so rows 2-8 repeat the row before; rows 0 and 9 are the
+    /// caps, each its own. Across, the centre span (columns 1-8) is one texel
+    /// blended with itself: period 1. The one-pixel caps cannot repeat.
+    @Test func aStretchedCentreRepeatsRowsAndColumns() throws {
+        let map = RepeatMap(plan: try plan(distinct(), size: PixelSize(width: 10, height: 10)), source: distinct())
+        #expect(map.rowCopyOf == [-1, -1, 1, 2, 3, 4, 5, 6, 7, -1])
+        #expect(map.columnPeriods.map(\.destination) == [0..<1, 1..<9, 9..<10])
+        #expect(map.columnPeriods.map(\.period) == [1, 1, 1])
+    }
+
+    /// Source rows 0 and 2 are the same bytes, so the bottom cap row is a copy
+    /// of the top one; a nearest tile of a 1-px centre at width 7 has period 1.
+    @Test func identicalSourceRowsRepeat() throws {
+        var pixels = distinct().rgba.pixels
+        for i in 0..<12 { pixels[24 + i] = pixels[i] } // row 2 := row 0
+        let source = PremultipliedImage(RGBAImage(width: 3, height: 3, pixels: pixels))
+        let map = RepeatMap(plan: try plan(source, size: PixelSize(width: 7, height: 4), modes: PerAxis(both: .tile), filter: .nearest),
+                            source: source)
+        #expect(map.rowCopyOf == [-1, -1, 1, 0])
+    }
+
+    /// On seeded random jobs (every mode, filter, scale and lattice parity
+    /// draws), each claim is checked against the CPU's pixels.
+    @Test func everyClaimHoldsInTheDrawnPixels() throws {
+        var rows = 0, periodic = 0
+        for index in 0..<400 {
+            let job = Parity.job(index: index, seed: 4242)
+            let map = RepeatMap(plan: job.plan, source: job.source)
+            let image = CPUDrawer.image(job.plan, source: job.source).rgba
+            let width = image.width, pixels = image.pixels
+            func pixel(_ x: Int, _ y: Int) -> ArraySlice<UInt8> { pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 4)] }
+            for (y, earlier) in map.rowCopyOf.enumerated() where earlier >= 0 {
+                rows += 1
+                let a = pixels[(y * width * 4)..<((y + 1) * width * 4)], b = pixels[(Int(earlier) * width * 4)..<((Int(earlier) + 1) * width * 4)]
+                #expect(a == b, "\(job): row \(y) is not row \(earlier)")
+            }
+            for (destination, period) in map.columnPeriods where period < destination.count {
+                periodic += 1
+                for y in 0..<image.height {
+                    for x in (destination.lowerBound + period)..<destination.upperBound where pixel(x, y) != pixel(x - period, y) {
+                        Issue.record("\(job): pixel \(x),\(y) differs from \(period) to its left")
+                    }
+                }
+            }
+        }
+        // The jobs give the map something to claim.
+        #expect(rows > 1000 && periodic > 100, "\(rows) rows, \(periodic) spans")
+    }
+}
