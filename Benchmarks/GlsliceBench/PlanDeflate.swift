@@ -362,9 +362,9 @@ struct BitWriter {
 }
 
 /// `glslice-bench plan-deflate MANIFEST [--limit N] [--hints] [--lazy] [--min 3|4] [--chain N]
-/// [--block TOKENS] [--ignore-plan] [--verbose]`: every job drawn on the CPU,
-/// its truecolor scanlines (RGB when opaque, filter None, as the encoder writes
-/// them) compressed by zlib at levels 6 and 1 and by `PlanDeflate` with and
+/// [--block TOKENS] [--ignore-plan] [--indexed] [--verbose]`: every job drawn on the CPU,
+/// its scanlines (RGB when opaque, filter None, as the encoder writes them;
+/// with `--indexed`, one palette index a byte where there are at most 256 colours) compressed by zlib at levels 6 and 1 and by `PlanDeflate` with and
 /// without its literal matcher; bytes and single-thread time of each, summed,
 /// and today's PNG bytes (which may be indexed) for reference. Every
 /// `PlanDeflate` stream is inflated by zlib and compared with its input.
@@ -376,6 +376,8 @@ func benchPlanDeflate(_ argv: [String]) throws {
     }
     let limit = option("--limit", Int.max), chainDepth = option("--chain", 1), blockTokens = option("--block", 1 << 15)
     let minMatch = option("--min", 4), hints = argv.contains("--hints"), lazy = argv.contains("--lazy")
+    let indexed = argv.contains("--indexed")
+    var indexedJobs = 0
     let reader = try ManifestReader(path: argv[2])
     let cache = SourceCache(capacityBytes: 64 << 20, maxPixels: 1 << 26)
     let clock = ContinuousClock()
@@ -389,13 +391,35 @@ func benchPlanDeflate(_ argv: [String]) throws {
         let straight = image.straight().rgba
         let pixels = straight.pixels, width = plan.size.width
         let opaque = stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
-        let bpp = opaque ? 3 : 4
+        // With --indexed, an output of at most 256 colours is written as one palette index a byte, as
+        // today's encoder indexes it (it also packs 2-16 colours into 1-4 bits, which this does not).
+        var palette: [UInt32: UInt8] = [:]
+        if indexed {
+            for i in stride(from: 0, to: pixels.count, by: 4) where palette.count <= 256 {
+                var word = UInt32(pixels[i])
+                word |= UInt32(pixels[i + 1]) << 8
+                word |= UInt32(pixels[i + 2]) << 16
+                word |= UInt32(pixels[i + 3]) << 24
+                if palette[word] == nil { palette[word] = UInt8(truncatingIfNeeded: palette.count) }
+            }
+        }
+        let index = indexed && palette.count <= 256
+        let bpp = index ? 1 : opaque ? 3 : 4
+        if index { indexedJobs += 1 }
         let rowBytes = 1 + width * bpp
         var data = [UInt8](repeating: 0, count: rowBytes * plan.size.height)
         for y in 0..<plan.size.height {
             for x in 0..<width {
                 let to = y * rowBytes + 1 + x * bpp, from = (y * width + x) * 4
-                for c in 0..<bpp { data[to + c] = pixels[from + c] }
+                if index {
+                    var word = UInt32(pixels[from])
+                    word |= UInt32(pixels[from + 1]) << 8
+                    word |= UInt32(pixels[from + 2]) << 16
+                    word |= UInt32(pixels[from + 3]) << 24
+                    data[to] = palette[word] ?? 0
+                } else {
+                    for c in 0..<bpp { data[to + c] = pixels[from + c] }
+                }
             }
         }
         raw += data.count
@@ -441,9 +465,9 @@ func benchPlanDeflate(_ argv: [String]) throws {
     }
     func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
     let mode = (hints ? "plan as the matcher's candidates" : "plan matches") + (lazy ? ", lazy" : "") + ", min \(minMatch), chain \(chainDepth)"
-    print("plan-deflate: \(jobs) jobs, \(raw) scanline bytes (\(mode)); every PlanDeflate stream inflates to its input (zlib)")
-    print(String(format: "  today's PNG files (may be indexed): %d bytes", bytes[4]))
-    for (slot, name) in [(0, "zlib-6 (today's truecolor path)"), (1, "zlib-1"), (2, "plan matches, literals plain"),
+    print("plan-deflate: \(jobs) jobs (\(indexedJobs) indexed), \(raw) scanline bytes (\(mode)); every PlanDeflate stream inflates to its input (zlib)")
+    print(String(format: "  today's PNG files (indexed where they can be): %d bytes", bytes[4]))
+    for (slot, name) in [(0, indexed ? "zlib-6 (today's rows)" : "zlib-6 (today's truecolor path)"), (1, "zlib-1"), (2, "plan matches, literals plain"),
                          (3, "plan matches + literal matcher")] {
         print(String(format: "  %-34@ %10d bytes (%.3fx zlib-6)  %8.1f ms (%.3fx)", name as NSString, bytes[slot],
                      Double(bytes[slot]) / Double(bytes[0]), ms(times[slot]), ms(times[slot]) / ms(times[0])))
