@@ -9,7 +9,7 @@ import GlsliceKit
 func benchFills(_ argv: [String]) throws {
     let args = try Arguments([argv[0]] + Array(argv.dropFirst(2)))
     let choice = try BackendChoice(parsing: args.backend)
-    let backend = try BackendResolution.resolve(choice, for: choice == .cpu ? .batch : .parity, device: nil).backend
+    let backend = try BackendResolution.resolve(choice, for: .serve, device: nil).backend
     let output = PixelSize(width: 2000, height: 2000)
     print("backend=\(args.backend) output=\(output.width)x\(output.height) stretch linear, ms per render (median of 5 alternated)")
     print("centre px\tfilled\tsampled")

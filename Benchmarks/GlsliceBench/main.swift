@@ -100,7 +100,8 @@ func main() throws {
         }
     } else {
         // One GL thread renders; PNG encoding runs on the other cores.
-        let resolved = try BackendResolution.resolve(choice, for: .parity, device: nil)
+        let resolved = try BackendResolution.resolve(choice, for: .serve, device: nil)
+        if let warning = resolved.warning { print("warning: \(warning)") }
         let backend = resolved.backend
         rendererName = resolved.description
         let encoders = DispatchQueue(label: "encode", attributes: .concurrent)
