@@ -83,7 +83,7 @@ let package = Package(
             path: "Fuzz",
             exclude: ["corpus", "lsan-suppressions.txt"]
         ),
-        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL", "CFiles", "CWebP"]),
+        .testTarget(name: "GlsliceKitTests", dependencies: ["GlsliceKit", "CEGL", "CFiles", "CWebP", "CPNG"]),
         .testTarget(name: "GlsliceCLITests", dependencies: ["GlsliceKit", "CWebP"]),
         .testTarget(
             name: "GlsliceServeTests",

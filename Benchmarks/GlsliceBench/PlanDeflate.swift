@@ -7,9 +7,9 @@ import GlsliceKit
 /// matches, with no search: a row equal to an earlier row is one run of
 /// matches at a whole number of rows back, and a span whose taps repeat with a
 /// period is matched at that period. Everything else is literals, or, with
-/// `matchLiterals`, a one-probe hash matcher over the literal runs. Each block
-/// gets Huffman tables built from its own symbol counts. zlib's `uncompress`
-/// checks every stream it writes.
+/// `matchLiterals`, a one-probe hash matcher over the literal runs. The tokens
+/// are coded by GlsliceKit's `DeflateBlockWriter` (Huffman tables per block).
+/// zlib's `uncompress` checks every stream it writes.
 struct PlanDeflate {
     let rowBytes: Int
     let bytesPerPixel: Int
@@ -28,13 +28,9 @@ struct PlanDeflate {
     /// Tokens per block: each block has its own Huffman tables.
     var blockTokens = 1 << 15
 
-    /// A literal byte (< 256), or a match: 0x8000_0000 | length << 16 | distance.
-    private typealias Token = UInt32
-
     func compress(_ data: [UInt8]) -> [UInt8] {
-        var writer = BitWriter(capacity: data.count / 4 + 64)
-        writer.bytes += [0x78, 0x9C]
-        var tokens: [Token] = []
+        var writer = DeflateBlockWriter(capacity: data.count / 4 + 64)
+        var tokens: [DeflateToken] = []
         tokens.reserveCapacity(blockTokens + 512)
         let rows = data.count / rowBytes
         let planned = rowTemplate()
@@ -49,7 +45,7 @@ struct PlanDeflate {
             let base = buffer.baseAddress!
             func literals(_ range: Range<Int>) {
                 guard matchLiterals else {
-                    for i in range { tokens.append(Token(base[i])) }
+                    for i in range { tokens.append(.literal(base[i])) }
                     return
                 }
                 /// The longest match at `i` among the candidates (ties keep the one tried first, the nearer),
@@ -94,16 +90,16 @@ struct PlanDeflate {
                         if lazy, found.length < 32, i + 1 < range.upperBound {
                             let next = search(i + 1)
                             if next.length > found.length {
-                                tokens.append(Token(base[i]))
+                                tokens.append(.literal(base[i]))
                                 i += 1
                                 found = next
                                 continue
                             }
                         }
-                        tokens.append(0x8000_0000 | UInt32(found.length) << 16 | UInt32(found.distance))
+                        tokens.append(.match(length: found.length, distance: found.distance))
                         i += found.length
                     } else {
-                        tokens.append(Token(base[i]))
+                        tokens.append(.literal(base[i]))
                         i += 1
                     }
                     if i < range.upperBound { found = search(i) }
@@ -114,11 +110,11 @@ struct PlanDeflate {
                 while left >= 3 {
                     var length = min(258, left)
                     if (1...2).contains(left - length) { length = left - 3 }
-                    tokens.append(0x8000_0000 | UInt32(length) << 16 | UInt32(distance))
+                    tokens.append(.match(length: length, distance: distance))
                     at += length
                     left -= length
                 }
-                for i in at..<(at + left) { tokens.append(Token(base[i])) }
+                for i in at..<(at + left) { tokens.append(.literal(base[i])) }
             }
             for y in 0..<rows {
                 let row = y * rowBytes
@@ -142,16 +138,14 @@ struct PlanDeflate {
                     }
                 }
                 if tokens.count >= blockTokens {
-                    writeBlock(tokens, last: false, into: &writer)
+                    writer.writeBlock(tokens, last: false)
                     tokens.removeAll(keepingCapacity: true)
                 }
             }
         }
-        writeBlock(tokens, last: true, into: &writer)
-        writer.alignToByte()
+        writer.writeBlock(tokens, last: true)
         let adler = UInt32(adler32(adler32(0, nil, 0), data, uInt(data.count)))
-        writer.bytes += [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
-        return writer.bytes
+        return [0x78, 0x9C] + writer.finish() + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
     }
 
     /// One row's parts, the same for every row that is not a copy: the filter
@@ -178,186 +172,6 @@ struct PlanDeflate {
             }
         }
         return parts
-    }
-
-    private func writeBlock(_ tokens: [Token], last: Bool, into writer: inout BitWriter) {
-        var litCounts = [Int](repeating: 0, count: 286), distCounts = [Int](repeating: 0, count: 30)
-        for token in tokens {
-            if token & 0x8000_0000 == 0 {
-                litCounts[Int(token)] += 1
-            } else {
-                litCounts[257 + Deflate.lengthCode[Int(token >> 16 & 0x1FF)]] += 1
-                distCounts[Deflate.distanceCode(Int(token & 0xFFFF))] += 1
-            }
-        }
-        litCounts[256] = 1
-        if distCounts.allSatisfy({ $0 == 0 }) { distCounts[0] = 1 }
-        let litLengths = Huffman.lengths(litCounts, limit: 15), distLengths = Huffman.lengths(distCounts, limit: 15)
-        let litCodes = Huffman.codes(litLengths), distCodes = Huffman.codes(distLengths)
-        let nlit = max(257, (litLengths.lastIndex { $0 > 0 } ?? 0) + 1), ndist = max(1, (distLengths.lastIndex { $0 > 0 } ?? 0) + 1)
-        // The code lengths, run-length coded with 16 (repeat previous), 17 and 18 (zeros).
-        let all = Array(litLengths[0..<nlit]) + Array(distLengths[0..<ndist])
-        var runs: [(symbol: Int, extra: Int, bits: Int)] = []
-        var i = 0
-        while i < all.count {
-            var run = 1
-            while i + run < all.count, all[i + run] == all[i] { run += 1 }
-            if all[i] == 0 && run >= 3 {
-                let n = min(run, 138)
-                runs.append(n >= 11 ? (18, n - 11, 7) : (17, n - 3, 3))
-                i += n
-            } else if all[i] != 0 && run >= 4 {
-                runs.append((all[i], 0, 0))
-                let n = min(run - 1, 6)
-                runs.append((16, n - 3, 2))
-                i += 1 + n
-            } else {
-                runs.append((all[i], 0, 0))
-                i += 1
-            }
-        }
-        var clCounts = [Int](repeating: 0, count: 19)
-        for run in runs { clCounts[run.symbol] += 1 }
-        let clLengths = Huffman.lengths(clCounts, limit: 7), clCodes = Huffman.codes(clLengths)
-        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
-        let nclen = max(4, (order.lastIndex { clLengths[$0] > 0 } ?? 0) + 1)
-        writer.write(last ? 1 : 0, 1)
-        writer.write(2, 2)
-        writer.write(UInt64(nlit - 257), 5)
-        writer.write(UInt64(ndist - 1), 5)
-        writer.write(UInt64(nclen - 4), 4)
-        for symbol in order.prefix(nclen) { writer.write(UInt64(clLengths[symbol]), 3) }
-        for run in runs {
-            writer.write(UInt64(clCodes[run.symbol]), clLengths[run.symbol])
-            if run.bits > 0 { writer.write(UInt64(run.extra), run.bits) }
-        }
-        for token in tokens {
-            if token & 0x8000_0000 == 0 {
-                writer.write(UInt64(litCodes[Int(token)]), litLengths[Int(token)])
-            } else {
-                let length = Int(token >> 16 & 0x1FF), distance = Int(token & 0xFFFF)
-                let lc = Deflate.lengthCode[length], dc = Deflate.distanceCode(distance)
-                writer.write(UInt64(litCodes[257 + lc]), litLengths[257 + lc])
-                if Deflate.lengthExtra[lc] > 0 { writer.write(UInt64(length - Deflate.lengthBase[lc]), Deflate.lengthExtra[lc]) }
-                writer.write(UInt64(distCodes[dc]), distLengths[dc])
-                if Deflate.distanceExtra[dc] > 0 { writer.write(UInt64(distance - Deflate.distanceBase[dc]), Deflate.distanceExtra[dc]) }
-            }
-        }
-        writer.write(UInt64(litCodes[256]), litLengths[256])
-    }
-}
-
-/// Deflate's length and distance alphabets (RFC 1951 §3.2.5).
-enum Deflate {
-    static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
-    static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    static let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
-                               4097, 6145, 8193, 12289, 16385, 24577]
-    static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
-    /// Length (3...258) → its code's index in `lengthBase`.
-    static let lengthCode: [Int] = (0...258).map { length in
-        length < 3 ? 0 : (lengthBase.lastIndex { $0 <= length } ?? 0)
-    }
-    private static let distanceCodes: [UInt8] = (0..<32768).map { d in UInt8(distanceBase.lastIndex { $0 <= d + 1 } ?? 0) }
-    static func distanceCode(_ distance: Int) -> Int { Int(distanceCodes[distance - 1]) }
-}
-
-/// Huffman code lengths from counts, at most `limit` bits (counts halved until
-/// they fit), and their canonical codes, bit-reversed for deflate's bit order.
-enum Huffman {
-    static func lengths(_ counts: [Int], limit: Int) -> [Int] {
-        let lengths = unlimited(counts)
-        guard let longest = lengths.max(), longest > limit else { return lengths }
-        // JPEG's Annex K.3: move leaves up from the deepest levels until none is past `limit`,
-        // then hand the lengths out again, shortest to the most frequent.
-        var perLength = [Int](repeating: 0, count: longest + 1)
-        for length in lengths where length > 0 { perLength[length] += 1 }
-        var deepest = longest
-        while deepest > limit {
-            while perLength[deepest] > 0 {
-                var j = deepest - 2
-                while perLength[j] == 0 { j -= 1 }
-                perLength[deepest] -= 2
-                perLength[deepest - 1] += 1
-                perLength[j + 1] += 2
-                perLength[j] -= 1
-            }
-            deepest -= 1
-        }
-        let byCount = counts.indices.filter { counts[$0] > 0 }.sorted { (counts[$0], $1) > (counts[$1], $0) }
-        var result = [Int](repeating: 0, count: counts.count), at = 0
-        for length in 1...limit {
-            for _ in 0..<perLength[length] {
-                result[byCount[at]] = length
-                at += 1
-            }
-        }
-        return result
-    }
-
-    private static func unlimited(_ counts: [Int]) -> [Int] {
-        let used = counts.indices.filter { counts[$0] > 0 }.sorted { (counts[$0], $0) < (counts[$1], $1) }
-        var lengths = [Int](repeating: 0, count: counts.count)
-        if used.count == 1 { lengths[used[0]] = 1 }
-        guard used.count > 1 else { return lengths }
-        // Merge the two lightest until one tree is left; a parent's index is above its children's.
-        var parent = [Int](repeating: -1, count: 2 * used.count - 1)
-        var queue = used.enumerated().map { (weight: counts[$1], node: $0) }
-        var node = used.count
-        while queue.count > 1 {
-            let a = queue.removeFirst(), b = queue.removeFirst()
-            parent[a.node] = node
-            parent[b.node] = node
-            let merged = (weight: a.weight + b.weight, node: node)
-            let at = queue.firstIndex { $0.weight > merged.weight } ?? queue.count
-            queue.insert(merged, at: at)
-            node += 1
-        }
-        var depth = [Int](repeating: 0, count: node)
-        for n in stride(from: node - 2, through: 0, by: -1) where parent[n] >= 0 { depth[n] = depth[parent[n]] + 1 }
-        for (i, symbol) in used.enumerated() { lengths[symbol] = depth[i] }
-        return lengths
-    }
-
-    static func codes(_ lengths: [Int]) -> [UInt32] {
-        var counts = [Int](repeating: 0, count: 16)
-        for length in lengths where length > 0 { counts[length] += 1 }
-        var next = [UInt32](repeating: 0, count: 16), code: UInt32 = 0
-        for bits in 1..<16 {
-            code = (code + UInt32(counts[bits - 1])) << 1
-            next[bits] = code
-        }
-        return lengths.map { length in
-            guard length > 0 else { return 0 }
-            let value = next[length]
-            next[length] += 1
-            var reversed: UInt32 = 0
-            for bit in 0..<length where value >> UInt32(bit) & 1 == 1 { reversed |= 1 << UInt32(length - 1 - bit) }
-            return reversed
-        }
-    }
-}
-
-/// Deflate's bit order: values least significant bit first.
-struct BitWriter {
-    var bytes: [UInt8] = []
-    private var buffer: UInt64 = 0
-    private var count = 0
-
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
-
-    mutating func write(_ value: UInt64, _ bits: Int) {
-        buffer |= value << UInt64(count)
-        count += bits
-        while count >= 8 {
-            bytes.append(UInt8(truncatingIfNeeded: buffer))
-            buffer >>= 8
-            count -= 8
-        }
-    }
-
-    mutating func alignToByte() {
-        if count > 0 { write(0, 8 - count) }
     }
 }
 

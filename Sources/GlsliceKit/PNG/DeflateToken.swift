@@ -1,0 +1,33 @@
+/// One symbol of a deflate stream before it is coded (RFC 1951 §3.2.5): a
+/// literal byte, or a match, "copy `length` bytes from `distance` back" (3–258
+/// bytes, 1–32,768 back; a distance shorter than the length repeats a period).
+/// Issue 42's encoder makes these from the plan's repeats, without searching;
+/// `DeflateBlockWriter` codes them.
+package struct DeflateToken: Sendable, Equatable {
+    /// A literal (< 256), or 0x8000_0000 | length << 16 | distance.
+    let packed: UInt32
+
+    package static func literal(_ byte: UInt8) -> DeflateToken { DeflateToken(packed: UInt32(byte)) }
+
+    /// - Precondition: 3 ≤ `length` ≤ 258 and 1 ≤ `distance` ≤ 32,768.
+    package static func match(length: Int, distance: Int) -> DeflateToken {
+        precondition((3...258).contains(length) && (1...32768).contains(distance), "a deflate match is 3-258 bytes, 1-32768 back")
+        return DeflateToken(packed: 0x8000_0000 | UInt32(length) << 16 | UInt32(distance))
+    }
+
+    var isMatch: Bool { packed & 0x8000_0000 != 0 }
+    var literal: Int { Int(packed & 0xFF) }
+    var length: Int { Int(packed >> 16 & 0x1FF) }
+    var distance: Int { Int(packed & 0xFFFF) }
+
+    // The length and distance alphabets: base values and extra bits of each code.
+    static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+    static let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
+                               4097, 6145, 8193, 12289, 16385, 24577]
+    static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+    /// Per length 0...258, its code's index (into `lengthBase`).
+    static let lengthCode: [UInt8] = (0...258).map { length in UInt8(lengthBase.lastIndex { $0 <= length } ?? 0) }
+    /// Per distance − 1, its code.
+    static let distanceCode: [UInt8] = (0..<32768).map { d in UInt8(distanceBase.lastIndex { $0 <= d + 1 } ?? 0) }
+}

@@ -1,0 +1,72 @@
+/// Huffman code lengths from symbol counts, no longer than a limit, and
+/// deflate's canonical codes for them (RFC 1951 §3.2.2), bit-reversed because
+/// deflate writes codes from their first bit into the low bits of each byte.
+enum HuffmanCode {
+    /// Lengths for `counts` (0 for an unused symbol), each at most `limit`:
+    /// Huffman's merge, then, where it went deeper than `limit`, leaves moved up
+    /// as JPEG's Annex K.3 does and the lengths handed out again, shortest to
+    /// the most frequent. One used symbol gets length 1.
+    static func lengths(_ counts: [Int], limit: Int) -> [Int] {
+        let used = counts.indices.filter { counts[$0] > 0 }.sorted { (counts[$0], $0) < (counts[$1], $1) }
+        var lengths = [Int](repeating: 0, count: counts.count)
+        if used.count == 1 { lengths[used[0]] = 1 }
+        guard used.count > 1 else { return lengths }
+        // Merge the two lightest until one tree is left; a parent's index is above its children's.
+        var parent = [Int](repeating: -1, count: 2 * used.count - 1)
+        var queue = used.enumerated().map { (weight: counts[$1], node: $0) }
+        var node = used.count
+        while queue.count > 1 {
+            let a = queue.removeFirst(), b = queue.removeFirst()
+            parent[a.node] = node
+            parent[b.node] = node
+            let merged = (weight: a.weight + b.weight, node: node)
+            queue.insert(merged, at: queue.firstIndex { $0.weight > merged.weight } ?? queue.count)
+            node += 1
+        }
+        var depth = [Int](repeating: 0, count: node)
+        for n in stride(from: node - 2, through: 0, by: -1) { depth[n] = depth[parent[n]] + 1 }
+        for (i, symbol) in used.enumerated() { lengths[symbol] = depth[i] }
+        guard let longest = lengths.max(), longest > limit else { return lengths }
+        var perLength = [Int](repeating: 0, count: longest + 1)
+        for length in lengths where length > 0 { perLength[length] += 1 }
+        var deepest = longest
+        while deepest > limit {
+            while perLength[deepest] > 0 {
+                var j = deepest - 2
+                while perLength[j] == 0 { j -= 1 }
+                perLength[deepest] -= 2
+                perLength[deepest - 1] += 1
+                perLength[j + 1] += 2
+                perLength[j] -= 1
+            }
+            deepest -= 1
+        }
+        var at = used.count - 1  // most frequent first
+        for length in 1...limit {
+            for _ in 0..<perLength[length] {
+                lengths[used[at]] = length
+                at -= 1
+            }
+        }
+        return lengths
+    }
+
+    /// The canonical code of each symbol, bit-reversed (0 for an unused symbol).
+    static func codes(_ lengths: [Int]) -> [UInt32] {
+        var perLength = [Int](repeating: 0, count: 16)
+        for length in lengths where length > 0 { perLength[length] += 1 }
+        var next = [UInt32](repeating: 0, count: 16), code: UInt32 = 0
+        for bits in 1..<16 {
+            code = (code + UInt32(perLength[bits - 1])) << 1
+            next[bits] = code
+        }
+        return lengths.map { length in
+            guard length > 0 else { return 0 }
+            let value = next[length]
+            next[length] += 1
+            var reversed: UInt32 = 0
+            for bit in 0..<length where value >> UInt32(bit) & 1 == 1 { reversed |= 1 << UInt32(length - 1 - bit) }
+            return reversed
+        }
+    }
+}
