@@ -108,3 +108,24 @@ func runScript(_ script: URL, _ arguments: [String] = []) throws -> (status: Int
     process.waitUntilExit()
     return (process.terminationStatus, text)
 }
+
+/// A copy of the repository's `folders` in a fresh temporary folder, where a
+/// checking script can be run on a tree the test then breaks; remove it after.
+func copyOfRepository(_ folders: [String]) throws -> URL {
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-tree-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+    for folder in folders {
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
+    }
+    return copy
+}
+
+/// Appends `text` to the file at `path` beneath `root`, making the file if it is missing.
+func append(_ text: String, to path: String, beneath root: URL) throws {
+    let file = root.appendingPathComponent(path)
+    if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
+    let handle = try FileHandle(forWritingTo: file)
+    handle.seekToEndOfFile()
+    handle.write(Data(text.utf8))
+    try handle.close()
+}

@@ -1,5 +1,5 @@
 /// A backend ready to draw: the CPU, or a GPU session. Not `Sendable`: a GPU
-/// backend lives on the thread that opened it. `Backend.resolve` decides which
+/// backend lives on the thread that opened it. `BackendResolution.resolve` decides which
 /// one a front end gets; `drawer(_:source:)` is the only place a drawer is made.
 package enum Backend {
     case cpu
@@ -15,7 +15,6 @@ package enum Backend {
 
     /// Draws `plan` into memory, strip by strip as the engine does (parity, the asset tools, tests).
     package func image(_ plan: Plan, source: PremultipliedImage, strips: Strips = Strips()) throws -> PremultipliedImage {
-        if case .cpu = self, strips.maxRows == nil { return CPUDrawer.image(plan, source: source) }
         let collector = PixelCollector(size: plan.size)
         try strips.draw(drawer(plan, source: source), size: plan.size, into: collector)
         return collector.image

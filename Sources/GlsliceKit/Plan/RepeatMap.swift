@@ -18,8 +18,7 @@ package struct RepeatMap: Sendable {
     package let columnPeriods: [(destination: Range<Int>, period: Int)]
 
     package init(plan: Plan, source: PremultipliedImage) {
-        let rowClass = Self.classes(count: source.height) { a, b in Self.rowsEqual(source, a, b) }
-        let columnClass = Self.classes(count: source.width) { a, b in Self.columnsEqual(source, a, b) }
+        let rowClass = Self.rowClasses(source), columnClass = Self.columnClasses(source)
         // Rows: one key per visible row; an invisible row (a `space` gap) is all transparent. Which
         // y span a row is in matters only where it leaves the centre out (`fillCenter` off):
         // elsewhere every x span draws the same cells (a filled cell gives the bytes sampling does).
@@ -68,31 +67,42 @@ package struct RepeatMap: Sendable {
         columnPeriods = periods
     }
 
-    /// Per index, the first index whose line is equal to it.
-    private static func classes(count: Int, equal: (Int, Int) -> Bool) -> [Int32] {
-        var classes = [Int32](repeating: 0, count: count)
-        var representatives: [Int] = []
-        for i in 0..<count {
-            if let match = representatives.first(where: { equal($0, i) }) {
-                classes[i] = Int32(match)
-            } else {
-                classes[i] = Int32(i)
-                if representatives.count < 64 { representatives.append(i) }
+    /// Per source row, the first row with the same bytes.
+    private static func rowClasses(_ image: PremultipliedImage) -> [Int32] {
+        let stride = image.width * 4
+        return image.rgba.pixels.withUnsafeBufferPointer { pixels in
+            classes(count: image.height, hashes: (0..<image.height).map { y in fnv(pixels[(y * stride)..<((y + 1) * stride)]) }) { a, b in
+                pixels[(a * stride)..<((a + 1) * stride)].elementsEqual(pixels[(b * stride)..<((b + 1) * stride)])
             }
         }
-        return classes
     }
 
-    private static func rowsEqual(_ image: PremultipliedImage, _ a: Int, _ b: Int) -> Bool {
-        let stride = image.width * 4
-        return image.rgba.pixels[(a * stride)..<((a + 1) * stride)] == image.rgba.pixels[(b * stride)..<((b + 1) * stride)]
-    }
-
-    private static func columnsEqual(_ image: PremultipliedImage, _ a: Int, _ b: Int) -> Bool {
-        let stride = image.width * 4, pixels = image.rgba.pixels
-        for y in 0..<image.height where pixels[(y * stride + a * 4)..<(y * stride + a * 4 + 4)] != pixels[(y * stride + b * 4)..<(y * stride + b * 4 + 4)] {
-            return false
+    /// Per source column, the first column with the same pixels, found in one pass over the rows.
+    private static func columnClasses(_ image: PremultipliedImage) -> [Int32] {
+        image.rgba.pixels.withUnsafeBufferPointer { bytes in
+            let pixels = UnsafeRawBufferPointer(bytes).bindMemory(to: UInt32.self)
+            var hashes = [UInt64](repeating: 0xCBF2_9CE4_8422_2325, count: image.width)
+            for y in 0..<image.height {
+                for x in 0..<image.width { hashes[x] = (hashes[x] ^ UInt64(pixels[y * image.width + x])) &* 0x100_0000_01B3 }
+            }
+            return classes(count: image.width, hashes: hashes) { a, b in
+                (0..<image.height).allSatisfy { pixels[$0 * image.width + a] == pixels[$0 * image.width + b] }
+            }
         }
-        return true
+    }
+
+    /// FNV-1a over `bytes`.
+    private static func fnv(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
+        bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    }
+
+    /// Per line, the first line equal to it: lines are compared only where their hashes agree.
+    private static func classes(count: Int, hashes: [UInt64], equal: (Int, Int) -> Bool) -> [Int32] {
+        var seen: [UInt64: [Int32]] = [:]
+        return (0..<count).map { line in
+            if let earlier = seen[hashes[line]]?.first(where: { equal(Int($0), line) }) { return earlier }
+            seen[hashes[line], default: []].append(Int32(line))
+            return Int32(line)
+        }
     }
 }

@@ -41,19 +41,12 @@ import Testing
          "UsageErrors.notPositive is passed the words \"the tile count\""),
     ])
     func checkWordsFailsOn(file: String, appended: String, complaint: String) throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-words-\(UUID().uuidString)")
+        let copy = try copyOfRepository(["Sources", "Scripts"])
         defer { try? FileManager.default.removeItem(at: copy) }
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        for folder in ["Sources", "Scripts"] {
-            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
-        }
         let script = copy.appendingPathComponent("Scripts/check-words.py")
         let clean = try runScript(script)
         #expect(clean.status == 0, "\(clean.text)")
-        let handle = try FileHandle(forWritingTo: copy.appendingPathComponent(file))
-        handle.seekToEndOfFile()
-        handle.write(Data(appended.utf8))
-        try handle.close()
+        try append(appended, to: file, beneath: copy)
         let broken = try runScript(script)
         #expect(broken.status == 1 && broken.text.contains(complaint), "\(broken.text)")
     }

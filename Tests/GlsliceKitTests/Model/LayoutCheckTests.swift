@@ -12,33 +12,20 @@ import Testing
          "has a row for Sources/GlsliceKit/Bogus, which does not exist"),
     ])
     func checkFlowFailsOn(file: String, appended: String, complaint: String) throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-layout-\(UUID().uuidString)")
+        let copy = try copyOfRepository(["Sources", "Scripts", "docs"])
         defer { try? FileManager.default.removeItem(at: copy) }
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        for folder in ["Sources", "Scripts", "docs"] {
-            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
-        }
         let script = copy.appendingPathComponent("Scripts/check-flow.py")
         let clean = try runScript(script)
         #expect(clean.status == 0, "\(clean.text)")
-        let target = copy.appendingPathComponent(file)
-        if !FileManager.default.fileExists(atPath: target.path) { FileManager.default.createFile(atPath: target.path, contents: nil) }
-        let handle = try FileHandle(forWritingTo: target)
-        handle.seekToEndOfFile()
-        handle.write(Data(appended.utf8))
-        try handle.close()
+        try append(appended, to: file, beneath: copy)
         let broken = try runScript(script)
         #expect(broken.status == 1 && broken.text.contains(complaint), "\(broken.text)")
     }
 
     /// A type renamed in the code but not in the table is named as missing there.
     @Test func aStaleNameInTheTableIsFound() throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-layout-\(UUID().uuidString)")
+        let copy = try copyOfRepository(["Sources", "Scripts", "docs"])
         defer { try? FileManager.default.removeItem(at: copy) }
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        for folder in ["Sources", "Scripts", "docs"] {
-            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
-        }
         let design = copy.appendingPathComponent("docs/DESIGN.md")
         let text = try String(contentsOf: design, encoding: .utf8)
         try text.replacingOccurrences(of: "`Strips` (how outputs", with: "`Banding` (how outputs")
