@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: bench-plan-deflate same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -62,6 +62,15 @@ test: setup
 	@# handlers and drain windows in GlsliceServeTests need those threads to answer in time.
 	$(SWIFT) test --skip-build --skip GlsliceServeTests
 	$(SWIFT) test --skip-build --filter GlsliceServeTests
+	@$(MAKE) --no-print-directory test-decoders
+
+# `--compression fast` files read by Pillow and pypng (Debian's packages) to the pixels of
+# their zlib twins: seeded random jobs and shapes at the limits (Scripts/test-decoders.py).
+DECODER_PACKAGES := python3-pil python3-png
+test-decoders: build
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DECODER_PACKAGES)"
+	@# Debian's python3, which the Debian packages install into (a pyenv python3 on PATH would not see them).
+	/usr/bin/python3 Scripts/test-decoders.py $(GLSLICE)
 
 # The preview page in headless Chromium (Debian's chromium), driven over the DevTools
 # protocol: pick, drag a cap guide, drag the resize handle, switch modes; each time the
@@ -130,17 +139,14 @@ same-bytes: setup
 	Scripts/same-bytes.sh $(RELEASE_BIN)/glslice out/same-bytes/after
 	diff -r out/same-bytes/before out/same-bytes/after && echo "same-bytes: every file identical"
 
-# Issue 42's first cut, measured: the bench manifest, 400 HD outputs (the device kit's mix)
-# and slices of the three giants, compressed by zlib-6 (today), zlib-1 and the plan-aware
-# deflate prototype (Benchmarks/GlsliceBench/PlanDeflate.swift) two ways; bytes and time.
-bench-plan-deflate: setup
-	@mkdir -p out/plan-deflate
-	$(RELEASE_BIN)/glslice-bench manifest out/plan-deflate/bench.jsonl --jobs 2400 --seed 42
-	python3 Scripts/plan-deflate-sets.py out/plan-deflate
-	for set in bench hd400 giants; do \
-	  $(RELEASE_BIN)/glslice-bench plan-deflate out/plan-deflate/$$set.jsonl; \
-	  $(RELEASE_BIN)/glslice-bench plan-deflate out/plan-deflate/$$set.jsonl --hints --lazy --min 3; \
-	done
+# `--compression fast` (issue 42) against default (zlib 6), and with BEFORE=PATH an older
+# glslice's fast (zlib 1): the bench manifest, 400 HD outputs (the device kit's mix) and the
+# three giants, RUNS=5 alternated batch runs each (Scripts/bench-compression.py).
+bench-compression: setup
+	@mkdir -p out/bench-compression
+	$(RELEASE_BIN)/glslice-bench manifest out/bench-compression/bench.jsonl --jobs 2400 --seed 42
+	python3 Scripts/hd-set.py out/bench-compression
+	python3 Scripts/bench-compression.py $(GLSLICE) out/bench-compression $(BEFORE) | tee out/bench-compression.txt
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
 bench-peers: setup time-tool

@@ -144,7 +144,6 @@ do {
     case "plans": try writePlans(CommandLine.arguments)
     case "floor": try encodeFloor(CommandLine.arguments)
     case "fills": try benchFills(CommandLine.arguments)
-    case "plan-deflate": try benchPlanDeflate(CommandLine.arguments)
     default: try main()
     }
 } catch {

@@ -57,7 +57,7 @@ struct RenderOptionGroup: ParsableArguments {
     @Flag(help: "Leave the centre transparent (CSS border-image without fill).")
     var noCenter = false
 
-    @Option(help: ArgumentHelp("PNG compression (zlib level 1, 6 or 9).", valueName: "C"))
+    @Option(help: ArgumentHelp("PNG compression: fast (the plan's repeats, no search), default (zlib 6) or small (zlib 9).", valueName: "C"))
     var compression: Compression = .default
 
     @Option(parsing: .unconditional, help: ArgumentHelp("CSS border-image-width: the caps drawn this wide in output points, top,left,bottom,right, whatever their slice; tiles along x scale as the top cap does, along y as the left (default: the slice's own size).", valueName: "T,L,B,R"))

@@ -16,7 +16,10 @@ package enum Engine {
         let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
         let started = clock.now
         let encoder: any ImageEncoder = switch job.request.format ?? .png {
-        case .png: try PNGEncoder(target: target, size: job.size, opaque: job.isOpaque, compression: job.request.compression, text: text)
+        case .png:
+            // Only `fast` writes the plan's repeats; the zlib levels search for their own.
+            try PNGEncoder(target: target, size: job.size, opaque: job.isOpaque, compression: job.request.compression,
+                           repeats: job.request.compression == .fast ? RepeatMap(plan: job.plan, source: job.source.image) : .none, text: text)
         case .webp: try WebPEncoder(target: target, size: job.size, compression: job.request.compression, record: text)
         }
         var drawTime = Duration.zero

@@ -11,7 +11,9 @@ package enum JobDigest {
     package static let textKey = "glslice-job"
     /// Part of every digest: bump when the same job would render different bytes.
     /// 2: one sampling for both backends (a `space` span where no tile fits is no longer filled).
-    static let rendererVersion = "glslice-render/2"
+    /// 3: `--compression fast` writes the plan's repeats (other bytes, the same pixels); serve's
+    /// ETags are digests, and a strong ETag must change with the bytes.
+    static let rendererVersion = "glslice-render/3"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

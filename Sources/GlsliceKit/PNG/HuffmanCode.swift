@@ -12,15 +12,24 @@ enum HuffmanCode {
         if used.count == 1 { lengths[used[0]] = 1 }
         guard used.count > 1 else { return lengths }
         // Merge the two lightest until one tree is left; a parent's index is above its children's.
+        // Two queues, the leaves by weight and the merged nodes as made (their weights never
+        // fall), so each merge takes the lighter head, a leaf on a tie.
         var parent = [Int](repeating: -1, count: 2 * used.count - 1)
-        var queue = used.enumerated().map { (weight: counts[$1], node: $0) }
-        var node = used.count
-        while queue.count > 1 {
-            let a = queue.removeFirst(), b = queue.removeFirst()
-            parent[a.node] = node
-            parent[b.node] = node
-            let merged = (weight: a.weight + b.weight, node: node)
-            queue.insert(merged, at: queue.firstIndex { $0.weight > merged.weight } ?? queue.count)
+        var weight = used.map { counts[$0] } + [Int](repeating: 0, count: used.count - 1)
+        var leaf = 0, merged = used.count, node = used.count
+        func lightest() -> Int {
+            if leaf < used.count && (merged == node || weight[leaf] <= weight[merged]) {
+                leaf += 1
+                return leaf - 1
+            }
+            merged += 1
+            return merged - 1
+        }
+        while node < 2 * used.count - 1 {
+            let a = lightest(), b = lightest()
+            parent[a] = node
+            parent[b] = node
+            weight[node] = weight[a] + weight[b]
             node += 1
         }
         var depth = [Int](repeating: 0, count: node)

@@ -28,6 +28,7 @@ package final class PNGEncoder: StripSink {
     private let width: Int
     private let opaque: Bool
     private let compression: Compression
+    private let repeats: RepeatMap
     private let text: (key: String, value: String)?
     /// Set while the image is collected as indices.
     private var palette: Palette?
@@ -43,11 +44,13 @@ package final class PNGEncoder: StripSink {
 
     /// - Parameters:
     ///   - opaque: write RGB (the caller knows every alpha is 255).
+    ///   - repeats: what repeats in the image, known from its plan (`--compression fast` writes those
+    ///     repeats without searching for them; the other levels ignore it).
     ///   - text: an optional tEXt chunk (key, value), such as a batch job's digest.
     ///   - threads: how many pieces of a large image's data compress at once
     ///     (the bytes are the same for any count); nil: one per core.
     package init(target: OutputTarget, size: PixelSize, opaque: Bool, compression: Compression,
-                text: (key: String, value: String)? = nil, threads: Int? = nil, cuts: SegmentedZlib.Cuts = .standard) throws {
+                repeats: RepeatMap = .none, text: (key: String, value: String)? = nil, threads: Int? = nil, cuts: SegmentedZlib.Cuts = .standard) throws {
         self.threads = threads ?? PNGEncoder.cores
         self.cuts = cuts
         self.target = target
@@ -55,6 +58,7 @@ package final class PNGEncoder: StripSink {
         self.width = size.width
         self.opaque = opaque
         self.compression = compression
+        self.repeats = repeats
         self.text = text
         inMemory = target == .memory
         switch target {
@@ -101,7 +105,7 @@ package final class PNGEncoder: StripSink {
         self.stream = stream
         do {
             writer = try ScanlineCompressor(stream: stream, width: size.width, height: size.height, channels: channels,
-                                         palette: palette, level: compression.zlibLevel, threads: threads, cuts: cuts, text: text)
+                                         palette: palette, compression: compression, repeats: repeats, threads: threads, cuts: cuts, text: text)
         } catch {
             file?.discard()
             throw error

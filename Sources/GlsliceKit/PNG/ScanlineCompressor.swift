@@ -14,9 +14,10 @@ final class ScanlineCompressor {
 
     /// - Parameters:
     ///   - channels: 1 (indices into `palette`, `palette.count / 4` entries), 3 or 4.
+    ///   - repeats: what the plan says repeats; `--compression fast` writes it without searching.
     ///   - threads: how many zlib pieces may compress at once.
-    init(stream: PNGStream, width: Int, height: Int, channels: Int, palette: [UInt8], level: Int32,
-         threads: Int, cuts: SegmentedZlib.Cuts, text: (key: String, value: String)?) throws {
+    init(stream: PNGStream, width: Int, height: Int, channels: Int, palette: [UInt8], compression: Compression,
+         repeats: RepeatMap, threads: Int, cuts: SegmentedZlib.Cuts, text: (key: String, value: String)?) throws {
         self.stream = stream
         self.width = width
         self.channels = channels
@@ -28,7 +29,12 @@ final class ScanlineCompressor {
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
                              palette: palette, text: text)
         let total = rowBytes * height
-        zlib = SegmentedZlib(level: level, totalBytes: total, rowBytes: rowBytes,
+        let coder: SegmentedZlib.Coder = switch compression {
+        case .fast: .repeats(RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels))
+        case .default: .zlib(level: 6)
+        case .small: .zlib(level: 9)
+        }
+        zlib = SegmentedZlib(coder: coder, totalBytes: total, rowBytes: rowBytes,
                              threads: total > 2 * cuts.pieceBytes ? threads : 1, cuts: cuts,
                              emit: { [stream] in try stream.imageData($0) })
     }

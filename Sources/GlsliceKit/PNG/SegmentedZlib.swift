@@ -32,9 +32,16 @@ package final class SegmentedZlib {
         }
     }
 
+    /// What compresses a piece: zlib at a level (searching for repeats), or
+    /// `RepeatDeflater` (told them), `--compression fast`'s coder.
+    enum Coder: Sendable {
+        case zlib(level: Int32)
+        case repeats(RepeatDeflater)
+    }
+
     private let cuts: Cuts
 
-    private let level: Int32
+    private let coder: Coder
     private let windowBits: Int32
     private let window: Int
     private let rowBytes: Int
@@ -70,8 +77,8 @@ package final class SegmentedZlib {
     ///   - rowBytes: one row with its filter byte.
     ///   - threads: how many pieces may compress at once (1: on the caller's thread).
     ///   - emit: receives the stream in order, a piece at a time.
-    init(level: Int32, totalBytes: Int, rowBytes: Int, threads: Int, cuts: Cuts = .standard, emit: @escaping ([UInt8]) throws -> Void) {
-        self.level = level
+    init(coder: Coder, totalBytes: Int, rowBytes: Int, threads: Int, cuts: Cuts = .standard, emit: @escaping ([UInt8]) throws -> Void) {
+        self.coder = coder
         // libpng's rule (png_deflate_claim): the smallest window that still
         // covers the whole image, 512 bytes at least.
         var bits: Int32 = 15
@@ -88,7 +95,10 @@ package final class SegmentedZlib {
     /// The two-byte zlib header (RFC 1950 §2.2) for this window and level.
     private var header: [UInt8] {
         let cmf = Int(windowBits - 8) << 4 | 8
-        let flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
+        let flevel = switch coder {
+        case .zlib(let level): level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
+        case .repeats: 0 // "fastest"
+        }
         var flg = flevel << 6
         flg += 31 - (cmf * 256 + flg) % 31
         return [UInt8(cmf), UInt8(flg)]
@@ -135,12 +145,12 @@ package final class SegmentedZlib {
         let dictionaryStart = max(0, start - window)
         pieceStart = end
         let piece = Piece()
-        let level = self.level, windowBits = self.windowBits
+        let coder = self.coder, rowBytes = self.rowBytes, windowBits = self.windowBits, firstRow = start / rowBytes, rows = (end - start) / rowBytes
         let source = recent, sourceBase = recentBase
         if threads == 1 {
             // On this thread, straight from `recent`.
-            Self.deflate(piece, dictionary: source.base + (dictionaryStart - sourceBase), dictionaryBytes: start - dictionaryStart,
-                         data: source.base + (start - sourceBase), bytes: end - start, level: level, windowBits: windowBits, last: last)
+            Self.compress(piece, coder: coder, data: source.base + (start - sourceBase), history: start - dictionaryStart,
+                          firstRow: firstRow, rows: rows, rowBytes: rowBytes, windowBits: windowBits, last: last)
         } else {
             // The piece takes `recent` over; a fresh buffer keeps the window before `end`.
             let keep = max(end - window, recentBase)
@@ -153,19 +163,29 @@ package final class SegmentedZlib {
             recentBase = keep
             piece.source = source
             DispatchQueue.global().async {
-                Self.deflate(piece, dictionary: source.base + (dictionaryStart - sourceBase), dictionaryBytes: start - dictionaryStart,
-                             data: source.base + (start - sourceBase), bytes: end - start, level: level, windowBits: windowBits, last: last)
+                Self.compress(piece, coder: coder, data: source.base + (start - sourceBase), history: start - dictionaryStart,
+                              firstRow: firstRow, rows: rows, rowBytes: rowBytes, windowBits: windowBits, last: last)
             }
         }
         try enqueue(piece)
     }
 
-    /// Compresses one piece (`gs_deflate_piece`) into `piece`, and signals it.
-    private static func deflate(_ piece: Piece, dictionary: UnsafePointer<UInt8>?, dictionaryBytes: Int,
-                                data: UnsafePointer<UInt8>?, bytes: Int, level: Int32, windowBits: Int32, last: Bool) {
+    /// Compresses one piece of whole rows, `history` bytes of the window
+    /// readable before `data`, into `piece`, and signals it.
+    private static func compress(_ piece: Piece, coder: Coder, data: UnsafePointer<UInt8>, history: Int,
+                                 firstRow: Int, rows: Int, rowBytes: Int, windowBits: Int32, last: Bool) {
+        let level: Int32
+        switch coder {
+        case .repeats(let deflater):
+            piece.bytes = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last)
+            piece.done.signal()
+            return
+        case .zlib(let zlibLevel):
+            level = zlibLevel
+        }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
-        let status = gs_deflate_piece(dictionary, dictionaryBytes, data, bytes, level, windowBits, last ? 1 : 0, &out, &length)
+        let status = gs_deflate_piece(data - history, history, data, rows * rowBytes, level, windowBits, last ? 1 : 0, &out, &length)
         if status == Z_OK, let out {
             piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
             free(out)

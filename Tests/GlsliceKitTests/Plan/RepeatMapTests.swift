@@ -22,7 +22,10 @@ import Testing
     /// blended with itself: period 1. The one-pixel caps cannot repeat.
     @Test func aStretchedCentreRepeatsRowsAndColumns() throws {
         let map = RepeatMap(plan: try plan(distinct(), size: PixelSize(width: 10, height: 10)), source: distinct())
-        #expect(map.rowCopyOf == [-1, -1, 1, 2, 3, 4, 5, 6, 7, -1])
+        #expect(map.copies(of: 0..<10, lookingBackTo: 0) == [-1, -1, 1, 2, 3, 4, 5, 6, 7, -1])
+        // An encoder asks about a piece and the window before it: nothing earlier is named.
+        #expect(map.copies(of: 5..<10, lookingBackTo: 5) == [-1, 5, 6, 7, -1])
+        #expect(map.copies(of: 5..<10, lookingBackTo: 3) == [4, 5, 6, 7, -1])
         #expect(map.columnPeriods.map(\.destination) == [0..<1, 1..<9, 9..<10])
         #expect(map.columnPeriods.map(\.period) == [1, 1, 1])
     }
@@ -35,7 +38,7 @@ import Testing
         let source = PremultipliedImage(RGBAImage(width: 3, height: 3, pixels: pixels))
         let map = RepeatMap(plan: try plan(source, size: PixelSize(width: 7, height: 4), modes: PerAxis(both: .tile), filter: .nearest),
                             source: source)
-        #expect(map.rowCopyOf == [-1, -1, 1, 0])
+        #expect(map.copies(of: 0..<4, lookingBackTo: 0) == [-1, -1, 1, 0])
     }
 
     /// On seeded random jobs (every mode, filter, scale and lattice parity
@@ -48,7 +51,7 @@ import Testing
             let image = CPUDrawer.image(job.plan, source: job.source).rgba
             let width = image.width, pixels = image.pixels
             func pixel(_ x: Int, _ y: Int) -> ArraySlice<UInt8> { pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 4)] }
-            for (y, earlier) in map.rowCopyOf.enumerated() where earlier >= 0 {
+            for (y, earlier) in map.copies(of: 0..<image.height, lookingBackTo: 0).enumerated() where earlier >= 0 {
                 rows += 1
                 let a = pixels[(y * width * 4)..<((y + 1) * width * 4)], b = pixels[(Int(earlier) * width * 4)..<((Int(earlier) + 1) * width * 4)]
                 #expect(a == b, "\(job): row \(y) is not row \(earlier)")

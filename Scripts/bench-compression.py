@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""`make bench-compression`: `--compression fast` (the plan's repeats, issue 42) against
+`default` (zlib 6) and, with BEFORE=PATH, an older glslice's `fast` (zlib 1), through whole
+`glslice batch --backend cpu --stats --json` runs on the sets the issue names: the 2,400-job
+bench manifest, 400 outputs of about 1920x1080 (the device kit's mix) and the three giants
+(a 20,000² tiled texture, a 20,000² stretched panel, a 4,000 x 60,000 gradient). RUNS runs
+(default 5) of each, alternated, into fresh folders; prints medians of the batch's wall time,
+its encode stage's thread time, and the bytes written. Prints figures, not verdicts.
+
+Usage: bench-compression.py GLSLICE DIR [BEFORE]"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+glslice, folder = sys.argv[1], sys.argv[2]
+before = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
+runs = int(os.environ.get("RUNS", "5"))
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fixture(name):
+    return os.path.join(root, "Fixtures", name)
+
+
+giants = [
+    {"input": fixture("texture.png"), "output": "g1.png", "pixels": "20000x20000", "insets": "6,6,6,6", "mode": "tile"},
+    {"input": fixture("panel.png"), "output": "g2.png", "pixels": "20000x20000", "insets": "8,8,8,8", "mode": "stretch"},
+    {"input": fixture("bar.png"), "output": "g3.png", "pixels": "4000x60000"},
+]
+with open(os.path.join(folder, "giants.jsonl"), "w") as f:
+    f.writelines(json.dumps(job) + "\n" for job in giants)
+
+
+def manifest(name, compression):
+    """The set with every line's compression set."""
+    path = os.path.join(folder, f"{name}-{compression}.jsonl")
+    with open(os.path.join(folder, f"{name}.jsonl")) as src, open(path, "w") as out:
+        for line in src:
+            if line.strip():
+                out.write(json.dumps(dict(json.loads(line), compression=compression)) + "\n")
+    return path
+
+
+def batch(binary, path):
+    out = os.path.join(folder, "out")
+    shutil.rmtree(out, ignore_errors=True)
+    result = subprocess.run([binary, "batch", path, "--backend", "cpu", "--out-dir", out, "--stats", "--json"],
+                            capture_output=True, text=True, check=True)
+    summary = json.loads(result.stdout)
+    encode = next(s["seconds"] for s in summary["stages"] if s["stage"] == "encode")
+    return summary["seconds"], encode, summary["bytes"]
+
+
+sides = [("default (zlib 6)", glslice, "default"), ("fast (plan repeats)", glslice, "fast")]
+if before:
+    sides.append(("before: fast (zlib 1)", before, "fast"))
+print(f"bench-compression: {runs} alternated runs of each, medians; batch --backend cpu on {os.cpu_count()} cores")
+for name in ("bench", "hd400", "giants"):
+    paths = {label: manifest(name, compression) for label, _, compression in sides}
+    figures = {label: [] for label, _, _ in sides}
+    for run in range(runs):
+        order = sides if run % 2 == 0 else list(reversed(sides))
+        for label, binary, _ in order:
+            figures[label].append(batch(binary, paths[label]))
+    base = figures[sides[0][0]]
+    base_wall = statistics.median(f[0] for f in base)
+    base_encode = statistics.median(f[1] for f in base)
+    base_bytes = base[0][2]
+    print(f"{name}:")
+    for label, _, _ in sides:
+        wall = statistics.median(f[0] for f in figures[label])
+        encode = statistics.median(f[1] for f in figures[label])
+        size = figures[label][0][2]
+        print(f"  {label:24} {size:>11,} B ({size / base_bytes:.3f}x)  encode {encode:7.3f} s ({encode / base_encode:.2f}x)"
+              f"  wall {wall:6.2f} s ({base_wall / wall:.2f}x the speed)")

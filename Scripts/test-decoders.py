@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""`make test-decoders` GLSLICE: `--compression fast` files read by decoders that are not
+glslice's (issue 42). One manifest of seeded random jobs over the fixtures (every mode on
+each axis, both filters, scales, hollow centres) plus shapes at the limits (widths up to
+16,383, heights up to 20,000) is rendered twice by `glslice batch`, once `fast` and once
+`default` (zlib 6, the encoder the earlier tests hold to libpng); Pillow and pypng must read
+every `fast` file to the same RGBA pixels as its `default` twin. Exits 1 on a difference."""
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+import png
+from PIL import Image
+
+glslice = sys.argv[1]
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+work = os.path.join(root, "out", "test-decoders")
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+
+fixtures = {
+    "button.png": "14,12,14,12", "button@2x.png": "14,12,14,12", "panel.png": "8,8,8,8",
+    "bar.png": None, "texture.png": "6,6,6,6", "shadow.png": "16,16,16,16", "bubble.9.png": None,
+}
+modes = ["stretch", "tile", "round", "space", "repeat", "auto"]
+seed = int(os.environ.get("GLSLICE_DECODER_SEED", "4207"))
+rng = random.Random(seed)
+jobs = []
+for i in range(300):
+    name = rng.choice(sorted(fixtures))
+    job = {"input": os.path.join(root, "Fixtures", name), "output": f"{i}.png",
+           "pixels": f"{rng.randint(1, 700)}x{rng.randint(1, 400)}",
+           "mode-x": rng.choice(modes), "mode-y": rng.choice(modes),
+           "filter": rng.choice(["linear", "nearest"]), "center": rng.random() < 0.8,
+           "scale": rng.choice([1, 2, 3])}
+    if fixtures[name]:
+        job["insets"] = fixtures[name]
+    jobs.append(job)
+for i, (size, name, mode) in enumerate([("16383x4", "texture.png", "tile"), ("16383x2", "shadow.png", "stretch"),
+                                        ("3x20000", "texture.png", "round"), ("1x20000", "bar.png", "stretch"),
+                                        ("2000x1500", "texture.png", "space"), ("1500x900", "shadow.png", "repeat")]):
+    job = {"input": os.path.join(root, "Fixtures", name), "output": f"edge-{i}.png", "pixels": size, "mode": mode}
+    if fixtures[name]:
+        job["insets"] = fixtures[name]
+    jobs.append(job)
+
+folders = {}
+for compression in ("fast", "default"):
+    manifest = os.path.join(work, f"{compression}.jsonl")
+    with open(manifest, "w") as f:
+        for job in jobs:
+            f.write(json.dumps(dict(job, compression=compression)) + "\n")
+    folders[compression] = os.path.join(work, compression)
+    subprocess.run([glslice, "batch", manifest, "--backend", "cpu", "--out-dir", folders[compression]], check=True)
+
+
+def pillow(path):
+    with Image.open(path) as im:
+        im.load()
+        return im.size, im.convert("RGBA").tobytes()
+
+
+def pypng(path):
+    w, h, rows, _ = png.Reader(filename=path).asRGBA8()
+    return (w, h), b"".join(bytes(r) for r in rows)
+
+
+bad = 0
+names = [job["output"] for job in jobs]
+for decoder in (pillow, pypng):
+    differ = [n for n in names
+              if decoder(os.path.join(folders["fast"], n)) != decoder(os.path.join(folders["default"], n))]
+    for n in differ:
+        print(f"test-decoders: {n}: the fast file reads differently in {decoder.__name__}")
+    print(f"test-decoders: {decoder.__name__}: {len(names) - len(differ)} of {len(names)} fast files read as their default twins")
+    bad += len(differ)
+size = {c: sum(os.path.getsize(os.path.join(folders[c], n)) for n in names) for c in folders}
+print(f"test-decoders: seed {seed}; fast {size['fast']} bytes, default {size['default']} bytes")
+sys.exit(1 if bad else 0)

@@ -1,0 +1,175 @@
+/// `--compression fast`'s deflate (issue 42): PNG scanlines (filter None) coded
+/// from what the plan says repeats, with no search for those repeats.
+///
+/// - A row the `RepeatMap` says equals one of the rows up to 32 KiB back is matches:
+///   its periodic parts one period back, the rest one or more rows back.
+/// - Any other row: each x span's periodic part is matches one period back;
+///   what is left (caps, gradients, a period's first copy) goes to a matcher
+///   that tries three places per byte: one pixel back, one row back, and the
+///   last place the same four bytes were seen (a hash table, no chains).
+///
+/// Every choice depends only on the rows and the map, so a piece of the image
+/// gives the same bytes on any thread (`SegmentedZlib` runs pieces in
+/// parallel) and every row's parts are known before its bytes are, which is
+/// what a data-parallel coder needs. The tokens are coded by `DeflateBlockWriter`.
+struct RepeatDeflater: Sendable {
+    private let rowBytes: Int
+    /// The matcher's "one pixel back", in bytes (1 for indices).
+    private let pixelBytes: Int
+    private let map: RepeatMap
+    /// Per byte of a row (the filter byte first): the period its x span repeats
+    /// at, in bytes, or 0 where it is left to the matcher.
+    private let periodAt: [Int32]
+    /// Per byte of a row: where the run of bytes with its `periodAt` ends.
+    private let partEnd: [Int32]
+    /// Tokens per block: each block gets its own Huffman tables.
+    private static let blockTokens = 1 << 15
+    private static let maxDistance = 32768
+
+    /// - Parameters:
+    ///   - bitsPerPixel: 1, 2, 4 or 8 (palette indices), 24 (RGB) or 32 (RGBA).
+    init(map: RepeatMap, width: Int, rowBytes: Int, bitsPerPixel: Int) {
+        self.rowBytes = rowBytes
+        pixelBytes = max(1, bitsPerPixel / 8)
+        self.map = map
+        // Per byte of the row: the distance a span's period gives it, or 0 (a literal).
+        var distanceAt = [Int](repeating: 0, count: rowBytes)
+        for (span, period) in map.columnPeriods where period < span.count && span.upperBound <= width {
+            // The byte period: the fewest whole bytes holding a whole number of periods.
+            let bits = period * bitsPerPixel
+            let distance = Self.lcm(bits, 8) / 8
+            guard distance <= Self.maxDistance else { continue }
+            let pixelShift = distance * 8 / bitsPerPixel // pixels in one byte period: a multiple of `period`
+            // Data byte k holds pixels k·8/bpp through (k·8+7)/bpp; it repeats when all of them
+            // lie in the span and at least one byte period in.
+            let firstByte = ((span.lowerBound + pixelShift) * bitsPerPixel + 7) / 8
+            let endByte = span.upperBound * bitsPerPixel / 8
+            if firstByte < endByte {
+                for k in firstByte..<endByte { distanceAt[1 + k] = distance }
+            }
+        }
+        var partEnd = [Int32](repeating: Int32(rowBytes), count: rowBytes)
+        for i in stride(from: rowBytes - 2, through: 0, by: -1) {
+            partEnd[i] = distanceAt[i] == distanceAt[i + 1] ? partEnd[i + 1] : Int32(i + 1)
+        }
+        periodAt = distanceAt.map { Int32($0) }
+        self.partEnd = partEnd
+    }
+
+    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+    private static func lcm(_ a: Int, _ b: Int) -> Int { a / gcd(a, b) * b }
+
+    /// Raw deflate for `rows` rows starting at row `firstRow`, at `data`, with
+    /// `history` bytes before `data` readable (the window before a piece).
+    /// Ends on a byte: with the final block when `last`, else with an empty
+    /// stored block (a sync flush), so pieces concatenate.
+    func deflate(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, last: Bool) -> [UInt8] {
+        let tokens = self.tokens(data, history: history, firstRow: firstRow, rows: rows)
+        var writer = DeflateBlockWriter(capacity: tokens.count + 64)
+        var start = 0
+        repeat {
+            let end = min(tokens.count, start + Self.blockTokens)
+            writer.writeBlock(tokens[start..<end], last: last && end == tokens.count)
+            start = end
+        } while start < tokens.count
+        if !last { writer.writeEmptyStoredBlock() }
+        return writer.finish()
+    }
+
+    /// The tokens for those rows, left to right. At each byte:
+    /// - in a row the map says is a copy: a match to the end of the byte's part,
+    ///   one period back in a periodic part, else back to that row;
+    /// - elsewhere in a periodic part: a match to the part's end, one period back;
+    /// - elsewhere: the matcher's longest match of 4 bytes or more (which may run
+    ///   on past the part and the row, as zlib's do), or a literal.
+    /// Matches at the same distance that meet are joined before they are cut
+    /// into tokens of up to 258 bytes. At most one piece's bytes (`SegmentedZlib.Cuts`).
+    func tokens(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int) -> [DeflateToken] {
+        let total = rows * rowBytes
+        var tokens: [DeflateToken] = []
+        tokens.reserveCapacity(total / 16 + 64)
+        // Where each 4-byte value was last seen (piece-relative), sized to the piece.
+        var hashBits = 10
+        while hashBits < 15 && 1 << hashBits < total { hashBits += 1 }
+        var seen = [Int32](repeating: -1, count: 1 << hashBits)
+        let hashShift = UInt32(32 - hashBits), hashMask = (1 << hashBits) - 1
+        let oldest = -min(history, Self.maxDistance), rowBytes = self.rowBytes, pixelBytes = self.pixelBytes
+        // Rows equal to one in reach: this piece's, or the window's before it.
+        let copies = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - (-oldest / rowBytes))
+
+        // The match being gathered: `runLength` bytes from `runStart`, `runDistance` back.
+        var runStart = 0, runLength = 0, runDistance = 0
+        func flush() {
+            var at = runStart, left = runLength
+            while left >= 3 {
+                var length = min(258, left)
+                if (1...2).contains(left - length) { length = left - 3 }
+                tokens.append(.match(length: length, distance: runDistance))
+                at += length
+                left -= length
+            }
+            for i in at..<(at + left) { tokens.append(.literal(data[i])) }
+            runLength = 0
+        }
+        func run(_ at: Int, _ count: Int, _ distance: Int) {
+            if runLength > 0, distance == runDistance, runStart + runLength == at {
+                runLength += count
+            } else {
+                flush()
+                (runStart, runLength, runDistance) = (at, count, distance)
+            }
+        }
+
+        /// The matcher: the longest match at `i` among one pixel back, one row back and
+        /// the last place with the same four bytes (entering `i` there); a tie keeps the nearer.
+        func longest(_ i: Int) -> (length: Int, distance: Int) {
+            var best = 0, bestDistance = 0
+            let limit = min(258, total - i)
+            func consider(_ candidate: Int) {
+                let distance = i - candidate
+                guard candidate >= oldest, distance > 0, distance <= Self.maxDistance else { return }
+                var length = 0
+                while length < limit, data[candidate + length] == data[i + length] { length += 1 }
+                if length > best { (best, bestDistance) = (length, distance) }
+            }
+            consider(i - pixelBytes)
+            if best < limit { consider(i - rowBytes) }
+            if limit >= 4 {
+                var word = UInt32(data[i])
+                word |= UInt32(data[i + 1]) << 8
+                word |= UInt32(data[i + 2]) << 16
+                word |= UInt32(data[i + 3]) << 24
+                let h = Int((word &* 2_654_435_761) >> hashShift) & hashMask
+                if best < limit, seen[h] >= 0 { consider(Int(seen[h])) }
+                seen[h] = Int32(i)
+            }
+            return (best, bestDistance)
+        }
+
+        var i = 0
+        while i < total {
+            let r = i / rowBytes, rowStart = r * rowBytes, offset = i - rowStart
+            let period = Int(periodAt[offset]), end = rowStart + Int(partEnd[offset])
+            let earlier = Int(copies[r]), back = (firstRow + r - earlier) * rowBytes
+            if earlier >= 0, back <= Self.maxDistance, i - back >= oldest {
+                run(i, end - i, period > 0 ? period : back)
+                i = end
+            } else if period > 0 {
+                run(i, end - i, period)
+                i = end
+            } else {
+                let found = longest(i)
+                if found.length >= 4 {
+                    run(i, found.length, found.distance)
+                    i += found.length
+                } else {
+                    flush()
+                    tokens.append(.literal(data[i]))
+                    i += 1
+                }
+            }
+        }
+        flush()
+        return tokens
+    }
+}

@@ -1,0 +1,54 @@
+/// What repeats in an output, told to the PNG encoder so it writes those
+/// repeats as deflate matches instead of searching for them (issue 42): which
+/// rows equal which, and, within each x span, the period after which every
+/// row's pixels repeat. Built from a plan (`Plan/RepeatMap+Plan.swift`); `none`
+/// says nothing, and the encoder then finds what it can by itself.
+///
+/// Rows are told as keys worked out a range at a time, so an encoder asks only
+/// about the rows it writes and the window before them: memory follows the
+/// piece, never the output's height.
+package struct RepeatMap: Sendable {
+    /// Two rows with equal keys have equal pixels.
+    package struct RowKey: Hashable, Sendable {
+        package var high: UInt64
+        package var low: UInt64
+
+        package init(high: UInt64, low: UInt64) {
+            self.high = high
+            self.low = low
+        }
+
+        package func hash(into hasher: inout Hasher) { hasher.combine(high &* 0x9E37_79B9_7F4A_7C15 ^ low) }
+    }
+
+    /// The keys of the rows in a range; nil: no row is known to repeat.
+    private let rowKeys: (@Sendable (Range<Int>) -> [RowKey])?
+    /// Per x span: its destination and the smallest period, in pixels, of its
+    /// columns (every pixel equals the one `period` to its left, from
+    /// `destination.lowerBound + period` on, in every row); `period == count` when none repeats.
+    package let columnPeriods: [(destination: Range<Int>, period: Int)]
+
+    package init(rowKeys: (@Sendable (Range<Int>) -> [RowKey])?, columnPeriods: [(destination: Range<Int>, period: Int)]) {
+        self.rowKeys = rowKeys
+        self.columnPeriods = columnPeriods
+    }
+
+    /// No repeats known.
+    package static let none = RepeatMap(rowKeys: nil, columnPeriods: [])
+
+    /// Per row of `rows`: the nearest earlier row, not before `earliest`, with
+    /// the same pixels, or -1.
+    package func copies(of rows: Range<Int>, lookingBackTo earliest: Int) -> [Int32] {
+        guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
+        let start = min(earliest, rows.lowerBound)
+        let keys = rowKeys(start..<rows.upperBound)
+        var last: [RowKey: Int32] = [:]
+        var copies = [Int32](repeating: -1, count: rows.count)
+        for (i, key) in keys.enumerated() {
+            let y = start + i
+            if y >= rows.lowerBound, let earlier = last[key] { copies[y - rows.lowerBound] = earlier }
+            last[key] = Int32(y)
+        }
+        return copies
+    }
+}

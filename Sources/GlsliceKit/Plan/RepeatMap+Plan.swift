@@ -1,0 +1,111 @@
+/// The plan's repeats (issue 42), decided on taps before a pixel is drawn.
+///
+/// Two output pixels are equal when they read the same texels with the same
+/// weight in cells drawn alike, so equality is decided on taps: a row's
+/// vertical taps (and whether its y span leaves the centre out), a column's
+/// horizontal taps within one x span.
+/// Source rows (columns) with the same bytes count as the same texel, so
+/// identical cap rows of the source repeat too.
+extension RepeatMap {
+    /// Spans wider than this get no period (memory a column would cost; the
+    /// encoder's matcher still finds what repeats there).
+    static let widestPeriodicSpan = 1 << 20
+
+    package init(plan: Plan, source: PremultipliedImage) {
+        let rowClass = Self.rowClasses(source), columnClass = Self.columnClasses(source)
+        // Rows: one key per visible row; an invisible row (a `space` gap) is all transparent. Which
+        // y span a row is in matters only where it leaves the centre out (`fillCenter` off):
+        // elsewhere every x span draws the same cells (a filled cell gives the bytes sampling does).
+        let hollow = plan.ySpans.map { $0.segment.scalable && !plan.fillCenter }
+        let ySpans = plan.ySpans, filter = plan.filter
+        let rowKeys: @Sendable (Range<Int>) -> [RowKey] = { rows in
+            var keys: [RowKey] = []
+            keys.reserveCapacity(rows.count)
+            var y0 = rows.lowerBound
+            while y0 < rows.upperBound {
+                let range = y0..<min(rows.upperBound, y0 + 4096)
+                let taps = AxisTaps(spans: ySpans, range: range, filter: filter)
+                for i in 0..<range.count {
+                    guard taps.visible[i] else {
+                        keys.append(RowKey(high: 0, low: 0))
+                        continue
+                    }
+                    let first = rowClass[Int(taps.first[i])], second = rowClass[Int(taps.second[i])]
+                    // A blend of two equal lines is that line, exactly (the weights add up to one): the weight drops out.
+                    let weight = first == second ? 0 : UInt64(taps.weight[i])
+                    keys.append(RowKey(high: UInt64(UInt32(bitPattern: first)) << 32 | UInt64(UInt32(bitPattern: second)),
+                                       low: weight << 2 | (hollow[Int(taps.spanIndex[i])] ? 2 : 0) | 1))
+                }
+                y0 = range.upperBound
+            }
+            return keys
+        }
+        // Columns: the smallest period of each x span's tap sequence (KMP's failure function).
+        var periods: [(destination: Range<Int>, period: Int)] = []
+        for span in plan.xSpans where !span.destination.isEmpty {
+            guard span.destination.count <= Self.widestPeriodicSpan else {
+                periods.append((span.destination, span.destination.count))
+                continue
+            }
+            let taps = AxisTaps(spans: plan.xSpans, range: span.destination, filter: plan.filter)
+            let keys = (0..<span.destination.count).map { i -> RowKey in
+                guard taps.visible[i] else { return RowKey(high: 0, low: 0) }
+                let first = columnClass[Int(taps.first[i])], second = columnClass[Int(taps.second[i])]
+                let weight = first == second ? 0 : UInt64(taps.weight[i])
+                return RowKey(high: UInt64(UInt32(bitPattern: first)) << 32 | UInt64(UInt32(bitPattern: second)), low: weight << 2 | 1)
+            }
+            var border = [Int](repeating: 0, count: keys.count)
+            var k = 0
+            for i in keys.indices.dropFirst() {
+                while k > 0 && keys[i] != keys[k] { k = border[k - 1] }
+                if keys[i] == keys[k] { k += 1 }
+                border[i] = k
+            }
+            periods.append((span.destination, keys.count - (border.last ?? 0)))
+        }
+        self.init(rowKeys: rowKeys, columnPeriods: periods)
+    }
+
+    /// Per source row, the first row with the same pixels.
+    private static func rowClasses(_ image: PremultipliedImage) -> [Int32] {
+        image.rgba.pixels.withUnsafeBufferPointer { bytes in
+            let pixels = UnsafeRawBufferPointer(bytes).bindMemory(to: UInt32.self), width = image.width
+            let hashes = (0..<image.height).map { y in
+                (0..<width).reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64(pixels[y * width + $1])) &* 0x100_0000_01B3 }
+            }
+            return classes(count: image.height, hashes: hashes) { a, b in
+                (0..<width).allSatisfy { pixels[a * width + $0] == pixels[b * width + $0] }
+            }
+        }
+    }
+
+    /// Per source column, the first column with the same pixels, found in one pass over the rows.
+    private static func columnClasses(_ image: PremultipliedImage) -> [Int32] {
+        image.rgba.pixels.withUnsafeBufferPointer { bytes in
+            let pixels = UnsafeRawBufferPointer(bytes).bindMemory(to: UInt32.self)
+            var hashes = [UInt64](repeating: 0xCBF2_9CE4_8422_2325, count: image.width)
+            for y in 0..<image.height {
+                for x in 0..<image.width { hashes[x] = (hashes[x] ^ UInt64(pixels[y * image.width + x])) &* 0x100_0000_01B3 }
+            }
+            return classes(count: image.width, hashes: hashes) { a, b in
+                (0..<image.height).allSatisfy { pixels[$0 * image.width + a] == pixels[$0 * image.width + b] }
+            }
+        }
+    }
+
+    /// Per line, the first line equal to it, compared only where the hashes agree: the first line
+    /// with a hash is its class, and a line whose hash collides with an unequal one looks through
+    /// the earlier lines (which never happened on the fixtures).
+    private static func classes(count: Int, hashes: [UInt64], equal: (Int, Int) -> Bool) -> [Int32] {
+        var first: [UInt64: Int32] = [:]
+        first.reserveCapacity(count)
+        return (0..<count).map { line in
+            guard let earlier = first[hashes[line]] else {
+                first[hashes[line]] = Int32(line)
+                return Int32(line)
+            }
+            if equal(Int(earlier), line) { return earlier }
+            return Int32((0..<line).first { hashes[$0] == hashes[line] && equal($0, line) } ?? line)
+        }
+    }
+}

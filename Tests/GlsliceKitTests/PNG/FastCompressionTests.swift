@@ -1,0 +1,154 @@
+import CPNG
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+/// `--compression fast` (issue 42): the plan's repeats written as deflate
+/// matches by `RepeatDeflater`. Every file must decode in libpng to the pixels
+/// the CPU drew, with the same bytes for any thread count; the pieces are cut
+/// small so their seams fall everywhere. (Pillow and pypng read the same
+/// outputs in `make test-decoders`.)
+@Suite struct FastCompressionTests {
+    /// Cut small, so even small outputs have several pieces.
+    static let smallCuts = SegmentedZlib.Cuts(pieceBytes: 1500)
+
+    /// `plan` drawn on the CPU and written with `fast`, the map made from the plan.
+    func encode(_ plan: Plan, source: PremultipliedImage, drawn: PremultipliedImage, threads: Int,
+                map: RepeatMap? = nil, cuts: SegmentedZlib.Cuts = smallCuts) throws -> [UInt8] {
+        let writer = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.rgba.isOpaque, compression: .fast,
+                                    repeats: map ?? RepeatMap(plan: plan, source: source), threads: threads, cuts: cuts)
+        try drawn.rgba.pixels.withUnsafeBufferPointer { buffer in
+            try writer.write(premultipliedRows: buffer.baseAddress!, count: plan.size.height)
+        }
+        try writer.finish()
+        return writer.memoryData ?? []
+    }
+
+    /// Decodes in libpng to what was drawn, with the same bytes on 1 and 3 threads.
+    func check(_ plan: Plan, source: PremultipliedImage, _ label: String, map: RepeatMap? = nil) throws {
+        let drawn = try Backend.cpu.image(plan, source: source)
+        let one = try encode(plan, source: source, drawn: drawn, threads: 1, map: map)
+        let decoded = try PNGDecoder.decode(data: Data(one), maxPixels: 1 << 28)
+        #expect(decoded == drawn.straight(), "\(label): libpng does not read back the drawn pixels")
+        let three = try encode(plan, source: source, drawn: drawn, threads: 3, map: map)
+        #expect(three == one, "\(label): 3 threads wrote other bytes than 1")
+    }
+
+    /// `source` reduced to `colours` colours (so outputs are palette files of 1, 2, 4 and 8 bits).
+    static func quantized(_ source: PremultipliedImage, colours: Int) -> PremultipliedImage {
+        let straight = source.straight().rgba
+        var pixels = straight.pixels
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let pick = (Int(pixels[i]) * 31 + Int(pixels[i + 1])) % colours
+            pixels[i] = UInt8(pick * 37 % 256)
+            pixels[i + 1] = UInt8(pick * 91 % 256)
+            pixels[i + 2] = UInt8(pick * 53 % 256)
+            pixels[i + 3] = pixels[i + 3] < 128 ? 0 : 255
+        }
+        return StraightImage(RGBAImage(width: straight.width, height: straight.height, pixels: pixels)).premultiplied()
+    }
+
+    /// Parity's random jobs (every mode per axis, lattices of 1 to 6 runs, both filters,
+    /// `space` gaps, hollow centres): opaque, translucent and palette outputs.
+    @Test func randomJobsDecodeToTheDrawnPixels() throws {
+        let cases = Int(ProcessInfo.processInfo.environment["GLSLICE_ENCODER_CASES"] ?? "") ?? 400
+        var palettes = 0
+        for index in 0..<cases {
+            var job = Parity.job(index: index, seed: 7042)
+            // Odd jobs have no cells marked one-colour from their source, so the source can change.
+            if index % 2 == 1, index % 3 != 0 {
+                job.source = Self.quantized(job.source, colours: [1, 2, 3, 5, 17, 200][index % 6])
+                palettes += 1
+            }
+            try check(job.plan, source: job.source, "\(job)")
+        }
+        #expect(palettes > cases / 4)
+    }
+
+    /// Shapes at the limits the issue names: widths 1 to 16,383, heights to 20,000,
+    /// each mode on each axis, 1 to 3 lattice runs, palette and RGBA sources.
+    @Test(arguments: [
+        PixelSize(width: 16383, height: 3), PixelSize(width: 1, height: 20000), PixelSize(width: 3, height: 20000),
+        PixelSize(width: 16383, height: 1), PixelSize(width: 257, height: 301),
+    ])
+    func extremeShapesDecodeToTheDrawnPixels(size: PixelSize) throws {
+        var rng = SeededGenerator(seed: UInt64(size.width * 31 + size.height))
+        let modes: [ResizeMode] = [.stretch, .tile, .round, .space, .repeat]
+        for (i, runs) in [1, 2, 3].enumerated() {
+            let noise = Parity.randomImage(width: 12, height: 12, rng: &rng)
+            let source = i == 1 ? noise : Self.quantized(noise, colours: [2, 0, 16][i])
+            // `runs` scalable runs between fixed ones, along both axes.
+            let cuts = runs == 1 ? [0, 3, 9, 12] : runs == 2 ? [0, 2, 4, 6, 8, 12] : [0, 1, 3, 5, 7, 9, 11, 12]
+            let segments = zip(cuts, cuts.dropFirst()).enumerated().map { Segment($1.0, $1.1, scalable: $0 % 2 == 1) }
+            let lattice = try Lattice(width: 12, height: 12, x: segments, y: segments)
+            for (x, y) in [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)] {
+                let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: PerAxis(x: modes[x], y: modes[y]),
+                                                filter: i == 2 ? .nearest : .linear, fillCenter: x != 3)
+                try check(plan, source: source, "\(size) \(runs) runs, \(modes[x])/\(modes[y])")
+            }
+        }
+    }
+
+    /// With nothing known (an image that has no plan, such as a contact sheet), `fast`
+    /// still writes a stream libpng reads.
+    @Test func noMapStillDecodes() throws {
+        let job = Parity.job(index: 5, seed: 11)
+        try check(job.plan, source: job.source, "\(job), no map", map: RepeatMap.none)
+    }
+
+    /// Worked by hand: four RGB rows of 5 px, A B A B, each [P0, C, C, C, P4] after
+    /// the filter byte, A's and B's colours all different. The map says the middle
+    /// span (pixels 1-3) has period 1, and rows 2 and 3 are copies of rows 0 and 1.
+    /// Row 0: the filter byte and pixels 0-1 are literals (nothing earlier to
+    /// match), pixels 2-3 a match one pixel back, pixel 4 literals (3 bytes: under
+    /// the matcher's 4). Row 1 likewise: nothing of 4 bytes matches row 0. Rows 2
+    /// and 3 are copies: their parts are matches two rows (32 bytes) back, the
+    /// periodic part still one period back, and row 2's last part joins row 3's first.
+    @Test func theMapsRepeatsBecomeMatches() throws {
+        let a: [UInt8] = [0, 1, 2, 3, 9, 8, 7, 9, 8, 7, 9, 8, 7, 4, 5, 6]
+        let b: [UInt8] = [0, 11, 12, 13, 19, 18, 17, 19, 18, 17, 19, 18, 17, 14, 15, 16]
+        let data = a + b + a + b
+        let keys: [RepeatMap.RowKey] = [.init(high: 1, low: 1), .init(high: 2, low: 1), .init(high: 1, low: 1), .init(high: 2, low: 1)]
+        let map = RepeatMap(rowKeys: { range in Array(keys[range]) }, columnPeriods: [(0..<1, 1), (1..<4, 1), (4..<5, 1)])
+        let deflater = RepeatDeflater(map: map, width: 5, rowBytes: 16, bitsPerPixel: 24)
+        let tokens = data.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 4) }
+        let l = DeflateToken.literal, m = DeflateToken.match
+        #expect(tokens == [l(0), l(1), l(2), l(3), l(9), l(8), l(7), m(6, 3), l(4), l(5), l(6),
+                           l(0), l(11), l(12), l(13), l(19), l(18), l(17), m(6, 3), l(14), l(15), l(16),
+                           m(7, 32), m(6, 3), m(10, 32), m(6, 3), m(3, 32)])
+        // Where the map is silent, the matcher finds what zlib would: rows equal to the one before
+        // are one match, run on across the rows.
+        let same = a + a + a
+        let found = same.withUnsafeBufferPointer {
+            RepeatDeflater(map: .none, width: 5, rowBytes: 16, bitsPerPixel: 24).tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 3)
+        }
+        #expect(found.suffix(1) == [m(32, 16)] && found.count == 12, "\(found)")
+        // And zlib inflates the coded stream to the rows.
+        let raw = data.withUnsafeBufferPointer { deflater.deflate($0.baseAddress!, history: 0, firstRow: 0, rows: 4, last: true) }
+        var inflated = [UInt8](repeating: 0, count: data.count)
+        var length = uLong(data.count)
+        let adler = adler32(1, data, uInt(data.count))
+        let stream = [0x78, 0x01] + raw + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
+        #expect(uncompress(&inflated, &length, stream, uLong(stream.count)) == Z_OK && inflated == data)
+    }
+
+    /// Sub-byte palette rows: a period of 3 pixels at 2 bits is 6 bits, so the byte
+    /// period is 3 bytes (12 pixels), and only bytes wholly in the span and one byte
+    /// period in are matched.
+    @Test func aPeriodInPackedPixelsIsAWholeNumberOfBytes() throws {
+        // 40 pixels at 2 bits: 10 bytes after the filter byte; the span is pixels 2..<38, period 3.
+        let map = RepeatMap(rowKeys: nil, columnPeriods: [(0..<2, 2), (2..<38, 3), (38..<40, 2)])
+        var row = [UInt8](repeating: 0, count: 11)
+        for x in 0..<40 {
+            let value: UInt8 = x < 2 ? 3 : x >= 38 ? 1 : UInt8((x - 2) % 3)
+            row[1 + x / 4] |= value << UInt8(6 - 2 * (x % 4))
+        }
+        let deflater = RepeatDeflater(map: map, width: 40, rowBytes: 11, bitsPerPixel: 2)
+        let tokens = row.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 1) }
+        // Pixels 14 on (2 + 12) are a byte period in: bytes 4-8 (pixels 16-35; byte 9 holds pixels 36-39,
+        // past the span) repeat 3 bytes back. Bytes before are literals (the matcher finds nothing
+        // of 4 bytes in them), and so is the last.
+        let l = DeflateToken.literal
+        #expect(tokens == [l(0), l(row[1]), l(row[2]), l(row[3]), l(row[4]), .match(length: 5, distance: 3), l(row[10])])
+    }
+}
