@@ -17,11 +17,10 @@ struct RepeatDeflater: Sendable {
     /// The matcher's "one pixel back", in bytes (1 for indices).
     private let pixelBytes: Int
     private let map: RepeatMap
-    /// Per byte of a row (the filter byte first): the period its x span repeats
-    /// at, in bytes, or 0 where it is left to the matcher.
-    private let periodAt: [Int32]
-    /// Per byte of a row: where the run of bytes with its `periodAt` ends.
-    private let partEnd: [Int32]
+    /// A row in parts, left to right from the filter byte: runs of bytes that
+    /// repeat `period` bytes back (their x span's period), or with `period` 0,
+    /// left to the matcher. A handful per x span, whatever the width.
+    private let parts: [(end: Int, period: Int)]
     /// Tokens per block: each block gets its own Huffman tables.
     private static let blockTokens = 1 << 15
     private static let maxDistance = 32768
@@ -32,8 +31,7 @@ struct RepeatDeflater: Sendable {
         self.rowBytes = rowBytes
         pixelBytes = max(1, bitsPerPixel / 8)
         self.map = map
-        // Per byte of the row: the distance a span's period gives it, or 0 (a literal).
-        var distanceAt = [Int](repeating: 0, count: rowBytes)
+        var parts: [(end: Int, period: Int)] = []
         for (span, period) in map.columnPeriods where period < span.count && span.upperBound <= width {
             // The byte period: the fewest whole bytes holding a whole number of periods.
             let bits = period * bitsPerPixel
@@ -45,15 +43,14 @@ struct RepeatDeflater: Sendable {
             let firstByte = ((span.lowerBound + pixelShift) * bitsPerPixel + 7) / 8
             let endByte = span.upperBound * bitsPerPixel / 8
             if firstByte < endByte {
-                for k in firstByte..<endByte { distanceAt[1 + k] = distance }
+                parts.append((1 + firstByte, 0)) // the matcher's, up to here (the spans are in order)
+                parts.append((1 + endByte, distance))
             }
         }
-        var partEnd = [Int32](repeating: Int32(rowBytes), count: rowBytes)
-        for i in stride(from: rowBytes - 2, through: 0, by: -1) {
-            partEnd[i] = distanceAt[i] == distanceAt[i + 1] ? partEnd[i + 1] : Int32(i + 1)
-        }
-        periodAt = distanceAt.map { Int32($0) }
-        self.partEnd = partEnd
+        parts.append((rowBytes, 0))
+        var kept: [(end: Int, period: Int)] = []
+        for part in parts where part.end > (kept.last?.end ?? 0) { kept.append(part) } // the empty ones dropped
+        self.parts = kept
     }
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
@@ -64,30 +61,45 @@ struct RepeatDeflater: Sendable {
     /// Ends on a byte: with the final block when `last`, else with an empty
     /// stored block (a sync flush), so pieces concatenate.
     func deflate(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, last: Bool) -> [UInt8] {
-        let tokens = self.tokens(data, history: history, firstRow: firstRow, rows: rows)
-        var writer = DeflateBlockWriter(capacity: tokens.count + 64)
-        var start = 0
-        repeat {
-            let end = min(tokens.count, start + Self.blockTokens)
-            writer.writeBlock(tokens[start..<end], last: last && end == tokens.count)
-            start = end
-        } while start < tokens.count
-        if !last { writer.writeEmptyStoredBlock() }
+        var writer = DeflateBlockWriter(capacity: min(1 << 20, rows * rowBytes / 8 + 64))
+        let rest = choose(data, history: history, firstRow: firstRow, rows: rows) { writer.writeBlock($0, last: false) }
+        if last {
+            writer.writeBlock(rest, last: true)
+        } else {
+            if !rest.isEmpty { writer.writeBlock(rest, last: false) }
+            writer.writeEmptyStoredBlock()
+        }
         return writer.finish()
     }
 
-    /// The tokens for those rows, left to right. At each byte:
+    /// Every token for those rows, in one array (for tests).
+    func tokens(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int) -> [DeflateToken] {
+        var all: [DeflateToken] = []
+        all += choose(data, history: history, firstRow: firstRow, rows: rows) { all += $0 }
+        return all
+    }
+
+    /// Chooses the tokens for those rows, left to right. At each byte:
     /// - in a row the map says is a copy: a match to the end of the byte's part,
     ///   one period back in a periodic part, else back to that row;
     /// - elsewhere in a periodic part: a match to the part's end, one period back;
     /// - elsewhere: the matcher's longest match of 4 bytes or more (which may run
     ///   on past the part and the row, as zlib's do), or a literal.
     /// Matches at the same distance that meet are joined before they are cut
-    /// into tokens of up to 258 bytes. At most one piece's bytes (`SegmentedZlib.Cuts`).
-    func tokens(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int) -> [DeflateToken] {
+    /// into tokens of up to 258 bytes. Each full block of tokens goes to `block`
+    /// as it fills (memory stays at one block, however long a row); the rest is returned.
+    private func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
+                        block: ([DeflateToken]) -> Void) -> [DeflateToken] {
         let total = rows * rowBytes
         var tokens: [DeflateToken] = []
-        tokens.reserveCapacity(total / 16 + 64)
+        tokens.reserveCapacity(min(Self.blockTokens, total / 16 + 64))
+        func append(_ token: DeflateToken) {
+            tokens.append(token)
+            if tokens.count == Self.blockTokens {
+                block(tokens)
+                tokens.removeAll(keepingCapacity: true)
+            }
+        }
         // Where each 4-byte value was last seen (piece-relative), sized to the piece.
         var hashBits = 10
         while hashBits < 15 && 1 << hashBits < total { hashBits += 1 }
@@ -104,11 +116,11 @@ struct RepeatDeflater: Sendable {
             while left >= 3 {
                 var length = min(258, left)
                 if (1...2).contains(left - length) { length = left - 3 }
-                tokens.append(.match(length: length, distance: runDistance))
+                append(.match(length: length, distance: runDistance))
                 at += length
                 left -= length
             }
-            for i in at..<(at + left) { tokens.append(.literal(data[i])) }
+            for i in at..<(at + left) { append(.literal(data[i])) }
             runLength = 0
         }
         func run(_ at: Int, _ count: Int, _ distance: Int) {
@@ -146,10 +158,15 @@ struct RepeatDeflater: Sendable {
             return (best, bestDistance)
         }
 
+        // The part `i` is in: `parts[part]` of the row starting at `rowStart`; both only move on.
+        var part = 0, rowStart = 0, r = 0
         var i = 0
         while i < total {
-            let r = i / rowBytes, rowStart = r * rowBytes, offset = i - rowStart
-            let period = Int(periodAt[offset]), end = rowStart + Int(partEnd[offset])
+            while i >= rowStart + parts[part].end {
+                part += 1
+                if part == parts.count { (part, rowStart, r) = (0, rowStart + rowBytes, r + 1) }
+            }
+            let period = parts[part].period, end = rowStart + parts[part].end
             let earlier = Int(copies[r]), back = (firstRow + r - earlier) * rowBytes
             if earlier >= 0, back <= Self.maxDistance, i - back >= oldest {
                 run(i, end - i, period > 0 ? period : back)
@@ -164,7 +181,7 @@ struct RepeatDeflater: Sendable {
                     i += found.length
                 } else {
                     flush()
-                    tokens.append(.literal(data[i]))
+                    append(.literal(data[i]))
                     i += 1
                 }
             }
