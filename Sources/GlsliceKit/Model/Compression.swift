@@ -4,8 +4,8 @@
 /// Up filter and 4.07 MB for libpng's adaptive choice, at 1.6× adaptive's speed.
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// The plan's repeats written as deflate matches without searching, a
-    /// one-probe matcher for the rest (`PNG/RepeatDeflater.swift`): about a
-    /// third of `default`'s encode time at 1.1–1.3× its bytes (docs/BENCHMARKS.md).
+    /// one-probe matcher for the rest (`PNG/RepeatDeflater.swift`): 0.2–0.7×
+    /// `default`'s encode time at 1.05–1.16× its bytes (docs/BENCHMARKS.md).
     case fast
     /// zlib level 6.
     case `default`
