@@ -1,3 +1,5 @@
+import Foundation
+
 /// `--compression fast`'s deflate (issue 42): PNG scanlines (filter None) coded
 /// from what the plan says repeats, with no search for those repeats.
 ///
@@ -5,13 +7,15 @@
 ///   its periodic parts one period back, the rest one or more rows back.
 /// - Any other row: each x span's periodic part is matches one period back;
 ///   what is left (caps, gradients, a period's first copy) goes to a matcher
-///   that tries three places per byte: one pixel back, one row back, and the
-///   last place the same four bytes were seen (a hash table, no chains).
+///   that tries four places per byte: one pixel back, one row back, the last
+///   match's distance, and the last place the same four bytes were seen (a
+///   hash table, no chains).
+/// - A part the match being gathered also covers continues it, where that
+///   costs no more bits (docs/DESIGN.md, "The deflate writer").
 ///
 /// Every choice depends only on the rows and the map, so a piece of the image
 /// gives the same bytes on any thread (`SegmentedZlib` runs pieces in
-/// parallel) and every row's parts are known before its bytes are, which is
-/// what a data-parallel coder needs. The tokens are coded by `DeflateBlockWriter`.
+/// parallel). The tokens are coded by `DeflateBlockWriter`.
 struct RepeatDeflater: Sendable {
     private let rowBytes: Int
     /// The matcher's "one pixel back", in bytes (1 for indices).
@@ -24,6 +28,8 @@ struct RepeatDeflater: Sendable {
     /// Tokens per block: each block gets its own Huffman tables.
     private static let blockTokens = 1 << 15
     private static let maxDistance = 32768
+    /// Parts shorter than this continue the match being gathered where they can, whatever its distance.
+    private static let shortPart = 512
 
     /// - Parameters:
     ///   - bitsPerPixel: 1, 2, 4 or 8 (palette indices), 24 (RGB) or 32 (RGBA).
@@ -52,6 +58,9 @@ struct RepeatDeflater: Sendable {
         for part in parts where part.end > (kept.last?.end ?? 0) { kept.append(part) } // the empty ones dropped
         self.parts = kept
     }
+
+    /// The extra bits deflate writes with a match `distance` back.
+    private static func extraBits(_ distance: Int) -> Int { DeflateToken.distanceExtra[Int(DeflateToken.distanceCode[distance - 1])] }
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
     private static func lcm(_ a: Int, _ b: Int) -> Int { a / gcd(a, b) * b }
@@ -132,8 +141,9 @@ struct RepeatDeflater: Sendable {
             }
         }
 
-        /// The matcher: the longest match at `i` among one pixel back, one row back and
-        /// the last place with the same four bytes (entering `i` there); a tie keeps the nearer.
+        /// The matcher: the longest match at `i` among one pixel back, one row back, the last
+        /// match's distance and the last place with the same four bytes (entering `i` there);
+        /// a tie keeps the one tried first.
         func longest(_ i: Int) -> (length: Int, distance: Int) {
             var best = 0, bestDistance = 0
             let limit = min(258, total - i)
@@ -146,6 +156,7 @@ struct RepeatDeflater: Sendable {
             }
             consider(i - pixelBytes)
             if best < limit { consider(i - rowBytes) }
+            if best < limit, runDistance != pixelBytes, runDistance != rowBytes { consider(i - runDistance) }
             if limit >= 4 {
                 var word = UInt32(data[i])
                 word |= UInt32(data[i + 1]) << 8
@@ -168,7 +179,17 @@ struct RepeatDeflater: Sendable {
             }
             let period = parts[part].period, end = rowStart + parts[part].end
             let earlier = Int(copies[r]), back = (firstRow + r - earlier) * rowBytes
-            if earlier >= 0, back <= Self.maxDistance, i - back >= oldest {
+            let copy = earlier >= 0 && back <= Self.maxDistance && i - back >= oldest
+            let planned = copy ? (period > 0 ? period : back) : period
+            if runLength > 0, runStart + runLength == i, i - runDistance >= oldest,
+               end - i < Self.shortPart || (planned > 0 && Self.extraBits(runDistance) <= Self.extraBits(planned)),
+               memcmp(data + i, data + (i - runDistance), end - i) == 0 {
+                // The match being gathered covers this part too: one run, not a new one, where the part
+                // is short (a 2-byte row copied from 8 rows back between rows copied from the row before)
+                // or the run's distance costs no more bits than the planned one.
+                runLength += end - i
+                i = end
+            } else if copy {
                 run(i, end - i, period > 0 ? period : back)
                 i = end
             } else if period > 0 {

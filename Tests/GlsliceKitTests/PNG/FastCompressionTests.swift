@@ -96,29 +96,35 @@ import Testing
         try check(job.plan, source: job.source, "\(job), no map", map: RepeatMap.none)
     }
 
-    /// Worked by hand: four RGB rows of 5 px, A B A B, each [P0, C, C, C, P4] after
-    /// the filter byte, A's and B's colours all different. The map says the middle
-    /// span (pixels 1-3) has period 1, and rows 2 and 3 are copies of rows 0 and 1.
-    /// Row 0: the filter byte and pixels 0-1 are literals (nothing earlier to
-    /// match), pixels 2-3 a match one pixel back, pixel 4 literals (3 bytes: under
-    /// the matcher's 4). Row 1 likewise: nothing of 4 bytes matches row 0. Rows 2
-    /// and 3 are copies: their parts are matches two rows (32 bytes) back, the
-    /// periodic part still one period back, and row 2's last part joins row 3's first.
+    /// Worked by hand: four RGB rows of 177 px, A B A B, each [P0, C × 175, P4] after
+    /// the filter byte (532 bytes), A's and B's colours all different. The map says
+    /// the middle span (pixels 1-175) has period 1, and rows 2 and 3 are copies of
+    /// rows 0 and 1 (two rows, 1,064 bytes, back).
+    /// - Row 0: the filter byte and pixels 0-1 are literals (nothing earlier to
+    ///   match); pixels 2-175 (522 bytes) are a match one pixel back, cut at 258;
+    ///   pixel 176 is literals (3 bytes: under the matcher's 4). Row 1 likewise:
+    ///   nothing of 4 bytes matches row 0.
+    /// - Rows 2 and 3 are copies: their parts are matches 1,064 bytes back, except
+    ///   the long periodic part, still one period back (3 costs no extra bits, 1,064
+    ///   costs 9); row 3's first part is short and continues row 2's last match.
     @Test func theMapsRepeatsBecomeMatches() throws {
-        let a: [UInt8] = [0, 1, 2, 3, 9, 8, 7, 9, 8, 7, 9, 8, 7, 4, 5, 6]
-        let b: [UInt8] = [0, 11, 12, 13, 19, 18, 17, 19, 18, 17, 19, 18, 17, 14, 15, 16]
+        let a: [UInt8] = [0, 1, 2, 3] + [UInt8](repeating: 0, count: 525).enumerated().map { [9, 8, 7][$0.offset % 3] } + [4, 5, 6]
+        let b: [UInt8] = [0, 11, 12, 13] + [UInt8](repeating: 0, count: 525).enumerated().map { [19, 18, 17][$0.offset % 3] } + [14, 15, 16]
         let data = a + b + a + b
         let keys: [RepeatMap.RowKey] = [.init(high: 1, low: 1), .init(high: 2, low: 1), .init(high: 1, low: 1), .init(high: 2, low: 1)]
-        let map = RepeatMap(rowKeys: { range in Array(keys[range]) }, columnPeriods: [(0..<1, 1), (1..<4, 1), (4..<5, 1)])
-        let deflater = RepeatDeflater(map: map, width: 5, rowBytes: 16, bitsPerPixel: 24)
+        let map = RepeatMap(rowKeys: { range in Array(keys[range]) }, columnPeriods: [(0..<1, 1), (1..<176, 1), (176..<177, 1)])
+        let deflater = RepeatDeflater(map: map, width: 177, rowBytes: 532, bitsPerPixel: 24)
         let tokens = data.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 4) }
         let l = DeflateToken.literal, m = DeflateToken.match
-        #expect(tokens == [l(0), l(1), l(2), l(3), l(9), l(8), l(7), m(6, 3), l(4), l(5), l(6),
-                           l(0), l(11), l(12), l(13), l(19), l(18), l(17), m(6, 3), l(14), l(15), l(16),
-                           m(7, 32), m(6, 3), m(10, 32), m(6, 3), m(3, 32)])
+        let period = [m(258, 3), m(258, 3), m(6, 3)]
+        #expect(a.count == 532 && b.count == 532)
+        #expect(tokens == [l(0), l(1), l(2), l(3), l(9), l(8), l(7)] + period + [l(4), l(5), l(6)]
+                    + [l(0), l(11), l(12), l(13), l(19), l(18), l(17)] + period + [l(14), l(15), l(16)]
+                    + [m(7, 1064)] + period + [m(10, 1064)] + period + [m(3, 1064)])
         // Where the map is silent, the matcher finds what zlib would: rows equal to the one before
         // are one match, run on across the rows.
-        let same = a + a + a
+        let row: [UInt8] = [0, 1, 2, 3, 9, 8, 7, 9, 8, 7, 9, 8, 7, 4, 5, 6]
+        let same = row + row + row
         let found = same.withUnsafeBufferPointer {
             RepeatDeflater(map: .none, width: 5, rowBytes: 16, bitsPerPixel: 24).tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 3)
         }
