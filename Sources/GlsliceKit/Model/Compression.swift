@@ -5,7 +5,7 @@
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// The plan's repeats written as deflate matches without searching, a
     /// one-probe matcher for the rest (`PNG/RepeatDeflater.swift`): 0.2–0.7×
-    /// `default`'s encode time at 1.05–1.16× its bytes (docs/BENCHMARKS.md).
+    /// `default`'s encode time at 1.02–1.11× its bytes (docs/BENCHMARKS.md).
     case fast
     /// zlib level 6.
     case `default`
