@@ -84,8 +84,8 @@ struct RepeatDeflater: Sendable {
     /// Every token for those rows, in one array (for tests).
     func tokens(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int) -> [DeflateToken] {
         var all: [DeflateToken] = []
-        all += choose(data, history: history, firstRow: firstRow, rows: rows) { all += $0 }
-        return all
+        let rest = choose(data, history: history, firstRow: firstRow, rows: rows) { all += $0 }
+        return all + rest
     }
 
     /// Chooses the tokens for those rows, left to right. At each byte:
@@ -93,7 +93,9 @@ struct RepeatDeflater: Sendable {
     ///   one period back in a periodic part, else back to that row;
     /// - elsewhere in a periodic part: a match to the part's end, one period back;
     /// - elsewhere: the matcher's longest match of 4 bytes or more (which may run
-    ///   on past the part and the row, as zlib's do), or a literal.
+    ///   on past the part and the row, as zlib's do), or a literal;
+    /// - but a part the match being gathered also covers continues it, where the
+    ///   part is short or that distance costs no more extra bits.
     /// Matches at the same distance that meet are joined before they are cut
     /// into tokens of up to 258 bytes. Each full block of tokens goes to `block`
     /// as it fills (memory stays at one block, however long a row); the rest is returned.

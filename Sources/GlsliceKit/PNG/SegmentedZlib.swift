@@ -174,23 +174,19 @@ package final class SegmentedZlib {
     /// readable before `data`, into `piece`, and signals it.
     private static func compress(_ piece: Piece, coder: Coder, data: UnsafePointer<UInt8>, history: Int,
                                  firstRow: Int, rows: Int, rowBytes: Int, windowBits: Int32, last: Bool) {
-        let level: Int32
         switch coder {
         case .repeats(let deflater):
             piece.bytes = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last)
-            piece.done.signal()
-            return
-        case .zlib(let zlibLevel):
-            level = zlibLevel
-        }
-        var out: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = gs_deflate_piece(data - history, history, data, rows * rowBytes, level, windowBits, last ? 1 : 0, &out, &length)
-        if status == Z_OK, let out {
-            piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
-            free(out)
-        } else {
-            piece.failure = status == Z_OK ? Z_MEM_ERROR : status
+        case .zlib(let level):
+            var out: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            let status = gs_deflate_piece(data - history, history, data, rows * rowBytes, level, windowBits, last ? 1 : 0, &out, &length)
+            if status == Z_OK, let out {
+                piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
+                free(out)
+            } else {
+                piece.failure = status == Z_OK ? Z_MEM_ERROR : status
+            }
         }
         piece.done.signal()
     }
