@@ -1,13 +1,13 @@
 #ifndef GLSLICE_EGL_SHIM_H
 #define GLSLICE_EGL_SHIM_H
 
-/* EGL and OpenGL ES 3 for Swift. Macros that Swift cannot import (casts such
+/* EGL and OpenGL ES 3.1 for Swift (3.0 entry points, plus compute). Macros that Swift cannot import (casts such
    as EGL_NO_CONTEXT) and extension entry points (eglQueryDevicesEXT, ...) that
    must come from eglGetProcAddress are wrapped in small functions here. */
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
-#include <GLES3/gl3.h>
+#include <GLES3/gl31.h>
 
 /* 1 when eglGetProcAddress found the entry point. */
 int gs_egl_has_device_enumeration(void);

@@ -13,7 +13,8 @@ package enum JobDigest {
     /// 2: one sampling for both backends (a `space` span where no tile fits is no longer filled).
     /// 3: `--compression fast` writes the plan's repeats (other bytes, the same pixels); serve's
     /// ETags are digests, and a strong ETag must change with the bytes.
-    static let rendererVersion = "glslice-render/3"
+    /// 4: `fast` chooses each row's tokens on their own, so a GPU can choose them (other bytes).
+    static let rendererVersion = "glslice-render/4"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

@@ -1,7 +1,9 @@
 import CEGL
 import Foundation
 
-/// A headless EGL display with an OpenGL ES 3 context current on one thread.
+/// A headless EGL display with an OpenGL ES 3 context current on one thread:
+/// ES 3.1 or later where the driver offers it (compute shaders, which GPU
+/// encoding needs), else ES 3.0, which draws but leaves encoding to the CPU.
 ///
 /// No window system: EGL devices (NVIDIA servers), Mesa's surfaceless platform
 /// (llvmpipe on CPU-only machines and CI), or the default display, in that order.
@@ -15,6 +17,9 @@ package final class GPUContext {
     package let renderer: String
     package let version: String
     package let limits: GLLimits
+    /// The context is ES 3.1 or later: compute shaders and shader storage
+    /// buffers, so the GPU can encode what it draws (`GPUEncoder`).
+    package let hasCompute: Bool
     /// True for Mesa's software rasterisers (llvmpipe, softpipe, swrast).
     package var isSoftware: Bool { ["llvmpipe", "softpipe", "swrast"].contains { renderer.lowercased().contains($0) } }
 
@@ -105,7 +110,7 @@ package final class GPUContext {
             try GLCheck.egl("eglBindAPI", eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE)
             let features = DisplayFeatures(display)
             let config = features.needsConfig ? try Self.chooseConfig(display) : gs_egl_no_config()
-            try handles.createContext(config: config)
+            try handles.createContext(config: config, attempts: [(3, 1), (3, 0)])
             if !features.surfaceless { try handles.createPbuffer(config: config) }
             try handles.makeCurrent()
             let info = try GLInfo.query()
@@ -119,6 +124,7 @@ package final class GPUContext {
             renderer = info.renderer
             self.version = info.version
             limits = info.limits
+            hasCompute = info.hasCompute
         } catch {
             handles.release()
             throw error
@@ -152,6 +158,7 @@ package final class GPUContext {
     private struct GLInfo {
         var vendor, renderer, version: String
         var limits: GLLimits
+        var hasCompute: Bool
 
         static func query() throws -> GLInfo {
             func string(_ name: Int32) -> String {
@@ -169,7 +176,8 @@ package final class GPUContext {
             let info = GLInfo(vendor: string(GL_VENDOR), renderer: string(GL_RENDERER), version: string(GL_VERSION),
                               limits: GLLimits(maxTextureSize: integer(GL_MAX_TEXTURE_SIZE),
                                                maxRenderbufferSize: integer(GL_MAX_RENDERBUFFER_SIZE),
-                                               maxViewport: (Int(viewport[0]), Int(viewport[1]))))
+                                               maxViewport: (Int(viewport[0]), Int(viewport[1]))),
+                              hasCompute: integer(GL_MAJOR_VERSION) * 10 + integer(GL_MINOR_VERSION) >= 31)
             try GLCheck.gl("glGetString/glGetIntegerv")
             return info
         }
@@ -197,12 +205,18 @@ struct ContextHandles {
         self.hold = hold
     }
 
-    mutating func createContext(config: EGLConfig?) throws {
-        let attributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
-        guard let made = eglCreateContext(display, config, gs_egl_no_context(), attributes), made != gs_egl_no_context() else {
-            throw UnavailableErrors.contextCreationFailed(GLCheck.eglErrorName(eglGetError()))
+    /// The first of `attempts` (major, minor) the display gives; the error of the last when none.
+    mutating func createContext(config: EGLConfig?, attempts: [(major: EGLint, minor: EGLint)]) throws {
+        var error = EGLint(EGL_SUCCESS)
+        for (major, minor) in attempts {
+            let attributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor, EGL_NONE]
+            if let made = eglCreateContext(display, config, gs_egl_no_context(), attributes), made != gs_egl_no_context() {
+                context = made
+                return
+            }
+            error = eglGetError()
         }
-        context = made
+        throw UnavailableErrors.contextCreationFailed(GLCheck.eglErrorName(error))
     }
 
     mutating func createPbuffer(config: EGLConfig?) throws {

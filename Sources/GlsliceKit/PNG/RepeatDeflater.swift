@@ -88,12 +88,24 @@ struct RepeatDeflater: Sendable {
         return all + rest
     }
 
-    /// Chooses the tokens for those rows, left to right. At each byte:
+    /// The hash table's size, 2^bits: twice a row's bytes (the row and the one
+    /// above are what it holds), at least 256 entries and at most 4,096, so a
+    /// GPU invocation keeps one in private memory.
+    static func hashBits(rowBytes: Int) -> Int {
+        var bits = 8
+        while bits < 12 && 1 << bits < 2 * rowBytes { bits += 1 }
+        return bits
+    }
+
+    /// Chooses the tokens for those rows, row by row. Each row's tokens are its
+    /// own (issue 43): a pure function of the row, the bytes before it and the
+    /// map, so a GPU invocation per row chooses the same ones (`Shaders/deflate_tokens.comp`).
+    /// At each byte:
     /// - in a row the map says is a copy: a match to the end of the byte's part,
     ///   one period back in a periodic part, else back to that row;
     /// - elsewhere in a periodic part: a match to the part's end, one period back;
-    /// - elsewhere: the matcher's longest match of 4 bytes or more (which may run
-    ///   on past the part and the row, as zlib's do), or a literal;
+    /// - elsewhere: the matcher's longest match of 4 bytes or more, ending in the
+    ///   row, or a literal;
     /// - but a part the match being gathered also covers continues it, where the
     ///   part is short or that distance costs no more extra bits.
     /// Matches at the same distance that meet are joined before they are cut
@@ -101,9 +113,8 @@ struct RepeatDeflater: Sendable {
     /// as it fills (memory stays at one block, however long a row); the rest is returned.
     private func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
                         block: ([DeflateToken]) -> Void) -> [DeflateToken] {
-        let total = rows * rowBytes
         var tokens: [DeflateToken] = []
-        tokens.reserveCapacity(min(Self.blockTokens, total / 16 + 64))
+        tokens.reserveCapacity(min(Self.blockTokens, rows * rowBytes / 16 + 64))
         func append(_ token: DeflateToken) {
             tokens.append(token)
             if tokens.count == Self.blockTokens {
@@ -111,14 +122,39 @@ struct RepeatDeflater: Sendable {
                 tokens.removeAll(keepingCapacity: true)
             }
         }
-        // Where each 4-byte value was last seen (piece-relative), sized to the piece.
-        var hashBits = 10
-        while hashBits < 15 && 1 << hashBits < total { hashBits += 1 }
-        var seen = [Int32](repeating: -1, count: 1 << hashBits)
-        let hashShift = UInt32(32 - hashBits), hashMask = (1 << hashBits) - 1
-        let oldest = -min(history, Self.maxDistance), rowBytes = self.rowBytes, pixelBytes = self.pixelBytes
+        let hashBits = Self.hashBits(rowBytes: rowBytes)
+        // Where each 4-byte hash was last seen, piece-relative; an entry before the row above is stale.
+        var seen = [Int32](repeating: Int32.min, count: 1 << hashBits)
+        let oldest = -min(history, Self.maxDistance), rowBytes = self.rowBytes
         // Rows equal to one in reach: this piece's, or the window's before it.
         let copies = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - (-oldest / rowBytes))
+        for r in 0..<rows {
+            let earlier = Int(copies[r]), back = (firstRow + r - earlier) * rowBytes
+            let rowStart = r * rowBytes
+            let copy = earlier >= 0 && back <= Self.maxDistance && rowStart - back >= oldest
+            chooseRow(data, rowStart: rowStart, copyBack: copy ? back : 0, oldest: oldest,
+                      firstHashed: max(oldest, rowStart - min(rowBytes, Self.maxDistance)), hashBits: hashBits, seen: &seen, append: append)
+        }
+        return tokens
+    }
+
+    /// One row's tokens (see `choose`): bytes `rowStart..<rowStart + rowBytes`,
+    /// `copyBack` bytes back from an equal row (0: none), reading no further back
+    /// than `oldest`. The matcher's hash table holds the bytes from `firstHashed`
+    /// (the row above, in reach) up to the byte being matched: the row above is
+    /// entered whole when the matcher is first asked, the row's own bytes as it is asked.
+    private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
+                           hashBits: Int, seen: inout [Int32], append: (DeflateToken) -> Void) {
+        let rowEnd = rowStart + rowBytes, pixelBytes = self.pixelBytes, rowBytes = self.rowBytes, parts = self.parts
+        let hashShift = UInt32(32 - hashBits)
+        func hash(_ i: Int) -> Int {
+            var word = UInt32(data[i])
+            word |= UInt32(data[i + 1]) << 8
+            word |= UInt32(data[i + 2]) << 16
+            word |= UInt32(data[i + 3]) << 24
+            return Int((word &* 2_654_435_761) >> hashShift)
+        }
+        var hashedRowAbove = false
 
         // The match being gathered: `runLength` bytes from `runStart`, `runDistance` back.
         var runStart = 0, runLength = 0, runDistance = 0
@@ -143,12 +179,12 @@ struct RepeatDeflater: Sendable {
             }
         }
 
-        /// The matcher: the longest match at `i` among one pixel back, one row back, the last
-        /// match's distance and the last place with the same four bytes (entering `i` there);
-        /// a tie keeps the one tried first.
+        /// The matcher: the longest match at `i`, ending in the row, among one pixel back, one row
+        /// back, the last match's distance and the last place with the same four bytes (entering
+        /// `i` there); a tie keeps the one tried first.
         func longest(_ i: Int) -> (length: Int, distance: Int) {
             var best = 0, bestDistance = 0
-            let limit = min(258, total - i)
+            let limit = min(258, rowEnd - i)
             func consider(_ candidate: Int) {
                 let distance = i - candidate
                 guard candidate >= oldest, distance > 0, distance <= Self.maxDistance else { return }
@@ -158,44 +194,37 @@ struct RepeatDeflater: Sendable {
             }
             consider(i - pixelBytes)
             if best < limit { consider(i - rowBytes) }
-            if best < limit, runDistance != pixelBytes, runDistance != rowBytes { consider(i - runDistance) }
+            if best < limit, runDistance > 0, runDistance != pixelBytes, runDistance != rowBytes { consider(i - runDistance) }
             if limit >= 4 {
-                var word = UInt32(data[i])
-                word |= UInt32(data[i + 1]) << 8
-                word |= UInt32(data[i + 2]) << 16
-                word |= UInt32(data[i + 3]) << 24
-                let h = Int((word &* 2_654_435_761) >> hashShift) & hashMask
-                if best < limit, seen[h] >= 0 { consider(Int(seen[h])) }
+                if !hashedRowAbove {
+                    hashedRowAbove = true
+                    var j = firstHashed
+                    while j < rowStart {
+                        seen[hash(j)] = Int32(j)
+                        j += 1
+                    }
+                }
+                let h = hash(i)
+                if best < limit, seen[h] >= Int32(firstHashed) { consider(Int(seen[h])) }
                 seen[h] = Int32(i)
             }
             return (best, bestDistance)
         }
 
-        // The part `i` is in: `parts[part]` of the row starting at `rowStart`; both only move on.
-        var part = 0, rowStart = 0, r = 0
-        var i = 0
-        while i < total {
-            while i >= rowStart + parts[part].end {
-                part += 1
-                if part == parts.count { (part, rowStart, r) = (0, rowStart + rowBytes, r + 1) }
-            }
+        var part = 0, i = rowStart
+        while i < rowEnd {
+            while i >= rowStart + parts[part].end { part += 1 }
             let period = parts[part].period, end = rowStart + parts[part].end
-            let earlier = Int(copies[r]), back = (firstRow + r - earlier) * rowBytes
-            let copy = earlier >= 0 && back <= Self.maxDistance && i - back >= oldest
-            let planned = copy ? (period > 0 ? period : back) : period
-            if runLength > 0, runStart + runLength == i, i - runDistance >= oldest,
+            let planned = copyBack > 0 ? (period > 0 ? period : copyBack) : period
+            if runLength > 0, runStart + runLength == i,
                end - i < Self.shortPart || (planned > 0 && Self.extraBits(runDistance) <= Self.extraBits(planned)),
                memcmp(data + i, data + (i - runDistance), end - i) == 0 {
                 // The match being gathered covers this part too: one run, not a new one, where the part
-                // is short (a 2-byte row copied from 8 rows back between rows copied from the row before)
-                // or the run's distance costs no more bits than the planned one.
+                // is short or the run's distance costs no more bits than the planned one.
                 runLength += end - i
                 i = end
-            } else if copy {
-                run(i, end - i, period > 0 ? period : back)
-                i = end
-            } else if period > 0 {
-                run(i, end - i, period)
+            } else if planned > 0 {
+                run(i, end - i, planned)
                 i = end
             } else {
                 let found = longest(i)
@@ -210,6 +239,5 @@ struct RepeatDeflater: Sendable {
             }
         }
         flush()
-        return tokens
     }
 }
