@@ -1,5 +1,7 @@
-/// The GLSL ES 3.00 sources, embedded at build time so glslice runs from any folder.
+/// The GLSL ES sources (3.00 to draw, 3.10 to encode), embedded at build time so glslice runs from any folder.
 public enum ShaderSource {
     public static let vertex = String(decoding: PackageResources.nine_slice_vert, as: UTF8.self)
     public static let fragment = String(decoding: PackageResources.nine_slice_frag, as: UTF8.self)
+    /// GLSL ES 3.10: `--compression fast`'s token choice, one invocation per row.
+    public static let deflateTokens = String(decoding: PackageResources.deflate_tokens_comp, as: UTF8.self)
 }

@@ -1,6 +1,6 @@
 import CEGL
 
-/// Compiles and links the nine-slice program; a failure carries the driver's log.
+/// Compiles and links the nine-slice program and the compute programs; a failure carries the driver's log.
 enum ShaderProgram {
     static func compile(_ type: Int32, _ source: String, name: String) throws -> GLuint {
         let shader = glCreateShader(GLenum(type))
@@ -41,6 +41,26 @@ enum ShaderProgram {
             throw InternalErrors.programLinkFailed(log: cMessage(log))
         }
         try GLCheck.gl("glLinkProgram")
+        return program
+    }
+
+    /// A compute program (ES 3.1) of one shader.
+    static func link(compute source: String, name: String) throws -> GLuint {
+        let shader = try compile(GL_COMPUTE_SHADER, source, name: name)
+        defer { glDeleteShader(shader) }
+        let program = glCreateProgram()
+        guard program != 0 else { throw InternalErrors.glFailed("glCreateProgram", GLCheck.glErrorName(glGetError())) }
+        glAttachShader(program, shader)
+        glLinkProgram(program)
+        var status: GLint = 0
+        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
+        guard status == GL_TRUE else {
+            var log = [GLchar](repeating: 0, count: 2048)
+            glGetProgramInfoLog(program, GLsizei(log.count), nil, &log)
+            glDeleteProgram(program)
+            throw InternalErrors.programLinkFailed(name, log: cMessage(log))
+        }
+        try GLCheck.gl("glLinkProgram(\(name))")
         return program
     }
 }

@@ -17,8 +17,8 @@ enum InternalErrors {
     static func shaderCompileFailed(_ name: String, log: String) -> GlsliceError {
         GlsliceError(.internal, "compiling \(name) failed: \(log)")
     }
-    static func programLinkFailed(log: String) -> GlsliceError {
-        GlsliceError(.internal, "linking the nine-slice program failed: \(log)")
+    static func programLinkFailed(_ name: String = "the nine-slice program", log: String) -> GlsliceError {
+        GlsliceError(.internal, "linking \(name) failed: \(log)")
     }
     /// A uniform or attribute (`call` names the lookup) the linked program lacks.
     static func shaderVariableMissing(_ call: String) -> GlsliceError {

@@ -25,6 +25,10 @@ package enum UnavailableErrors {
     static func notES3(_ version: String) -> GlsliceError {
         GlsliceError(.unavailable, "context is '\(version)', not OpenGL ES 3")
     }
+    /// GPU encoding needs compute shaders: OpenGL ES 3.1 or later.
+    static func noCompute(_ version: String) -> GlsliceError {
+        GlsliceError(.unavailable, "context is '\(version)': GPU encoding needs OpenGL ES 3.1 compute shaders")
+    }
     static func noConfig() -> GlsliceError {
         GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config")
     }

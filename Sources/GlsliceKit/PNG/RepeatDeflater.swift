@@ -126,17 +126,32 @@ struct RepeatDeflater: Sendable {
         // Where each 4-byte hash was last seen, piece-relative; an entry before the row above is stale.
         var seen = [Int32](repeating: Int32.min, count: 1 << hashBits)
         let oldest = -min(history, Self.maxDistance), rowBytes = self.rowBytes
-        // Rows equal to one in reach: this piece's, or the window's before it.
-        let copies = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - (-oldest / rowBytes))
+        let copies = copyBacks(firstRow: firstRow, rows: rows, history: history)
         for r in 0..<rows {
-            let earlier = Int(copies[r]), back = (firstRow + r - earlier) * rowBytes
             let rowStart = r * rowBytes
-            let copy = earlier >= 0 && back <= Self.maxDistance && rowStart - back >= oldest
-            chooseRow(data, rowStart: rowStart, copyBack: copy ? back : 0, oldest: oldest,
+            chooseRow(data, rowStart: rowStart, copyBack: Int(copies[r]), oldest: oldest,
                       firstHashed: max(oldest, rowStart - min(rowBytes, Self.maxDistance)), hashBits: hashBits, seen: &seen, append: append)
         }
         return tokens
     }
+
+    /// Per row of `firstRow..<firstRow + rows`: how many bytes back an equal row
+    /// lies, where one does within reach (32 KiB, and no further back than the
+    /// `history` bytes before `firstRow`), else 0.
+    func copyBacks(firstRow: Int, rows: Int, history: Int) -> [UInt32] {
+        let reach = min(history, Self.maxDistance)
+        let copies = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes)
+        return copies.enumerated().map { r, earlier in
+            let back = (firstRow + r - Int(earlier)) * rowBytes
+            return earlier >= 0 && back <= reach + r * rowBytes && back <= Self.maxDistance ? UInt32(back) : 0
+        }
+    }
+
+    /// The row's parts as a GPU reads them (`GPUDeflater`): (end, period) pairs.
+    var packedParts: [UInt32] { parts.flatMap { [UInt32($0.end), UInt32($0.period)] } }
+
+    /// The shape a GPU needs to choose this deflater's tokens.
+    var rowBytesAndPixelBytes: (rowBytes: Int, pixelBytes: Int) { (rowBytes, pixelBytes) }
 
     /// One row's tokens (see `choose`): bytes `rowStart..<rowStart + rowBytes`,
     /// `copyBack` bytes back from an equal row (0: none), reading no further back

@@ -1,0 +1,169 @@
+#version 310 es
+// `--compression fast`'s token choice (issue 43), one invocation per PNG row: the
+// GPU twin of RepeatDeflater.chooseRow (Sources/GlsliceKit/PNG/RepeatDeflater.swift),
+// rule for rule, so both give the same tokens. Integer arithmetic only.
+//
+// A token is packed as DeflateToken packs it: a literal byte, or
+// 0x80000000 | length << 16 | distance.
+
+layout(local_size_x = 64) in;
+
+// The scanlines (filter byte first), four bytes to a word, little-endian: the rows
+// to choose for and, before them, every byte a match may reach (32 KiB, or back to
+// the image's first byte).
+layout(std430, binding = 0) readonly buffer Scanlines { uint scanlines[]; };
+// The row in parts: (end, period) pairs, period 0 for the matcher's parts. Flat
+// `uint`s: as `uvec2 parts[]`, llvmpipe (Mesa 22.3.6) read a stale `.y` in some
+// invocations of a diverging group (caught by GPUDeflaterTests).
+layout(std430, binding = 1) readonly buffer Parts { uint parts[]; };
+// Per row: bytes back to an equal row within reach, or 0.
+layout(std430, binding = 2) readonly buffer Copies { uint copyBack[]; };
+// Per row: up to rowBytes tokens, from row * rowBytes.
+layout(std430, binding = 3) writeonly buffer Tokens { uint tokens[]; };
+// Per row: how many tokens it has.
+layout(std430, binding = 4) writeonly buffer Counts { uint counts[]; };
+
+uniform uint rowBytes;
+uniform uint pixelBytes;
+uniform uint rows;
+// Where the first row starts in `scanlines`, in bytes.
+uniform uint firstRowByte;
+uniform uint hashBits;
+
+const int maxDistance = 32768;
+const int shortPart = 512;
+
+int seen[4096];
+uint tokenBase;
+uint tokenCount;
+int runStart;
+int runLength;
+int runDistance;
+
+uint byteAt(int i) { return (scanlines[uint(i) >> 2] >> ((uint(i) & 3u) * 8u)) & 0xFFu; }
+
+uint hashAt(int i) {
+    uint word = byteAt(i) | byteAt(i + 1) << 8 | byteAt(i + 2) << 16 | byteAt(i + 3) << 24;
+    return (word * 2654435761u) >> (32u - hashBits);
+}
+
+int extraBits(int distance) {
+    // Deflate's distance codes 0-29: 0 extra bits up to 4, then one more every doubling.
+    int d = distance - 1;
+    return d < 4 ? 0 : findMSB(d) - 1;
+}
+
+void emit(uint token) {
+    tokens[tokenBase + tokenCount] = token;
+    tokenCount += 1u;
+}
+
+void flushRun() {
+    int at = runStart;
+    int left = runLength;
+    while (left >= 3) {
+        int length = min(258, left);
+        if (left - length == 1 || left - length == 2) length = left - 3;
+        emit(0x80000000u | uint(length) << 16 | uint(runDistance));
+        at += length;
+        left -= length;
+    }
+    for (int i = at; i < at + left; i++) emit(byteAt(i));
+    runLength = 0;
+}
+
+void run(int at, int count, int distance) {
+    if (runLength > 0 && distance == runDistance && runStart + runLength == at) {
+        runLength += count;
+    } else {
+        flushRun();
+        runStart = at;
+        runLength = count;
+        runDistance = distance;
+    }
+}
+
+bool sameBytes(int a, int b, int count) {
+    for (int k = 0; k < count; k++) {
+        if (byteAt(a + k) != byteAt(b + k)) return false;
+    }
+    return true;
+}
+
+void main() {
+    uint r = gl_GlobalInvocationID.x;
+    if (r >= rows) return;
+    int row = int(rowBytes);
+    int rowStart = int(firstRowByte) + int(r) * row;
+    int rowEnd = rowStart + row;
+    int copy = int(copyBack[r]);
+    int pixel = int(pixelBytes);
+    int firstHashed = max(0, rowStart - min(row, maxDistance));
+    bool hashedRowAbove = false;
+    tokenBase = r * rowBytes;
+    tokenCount = 0u;
+    runStart = 0;
+    runLength = 0;
+    runDistance = 0;
+    int tableSize = 1 << hashBits;
+    for (int k = 0; k < tableSize; k++) seen[k] = -2147483647 - 1;
+
+    uint part = 0u;
+    int i = rowStart;
+    while (i < rowEnd) {
+        while (i >= rowStart + int(parts[2u * part])) part++;
+        int end = rowStart + int(parts[2u * part]);
+        int period = int(parts[2u * part + 1u]);
+        int planned = copy > 0 ? (period > 0 ? period : copy) : period;
+        if (runLength > 0 && runStart + runLength == i
+            && (end - i < shortPart || (planned > 0 && extraBits(runDistance) <= extraBits(planned)))
+            && sameBytes(i, i - runDistance, end - i)) {
+            runLength += end - i;
+            i = end;
+        } else if (planned > 0) {
+            run(i, end - i, planned);
+            i = end;
+        } else {
+            // The matcher: one pixel back, one row back, the last match's distance, the hash.
+            int best = 0;
+            int bestDistance = 0;
+            int limit = min(258, rowEnd - i);
+            int candidates[4];
+            int tried = 0;
+            candidates[tried++] = i - pixel;
+            candidates[tried++] = i - row;
+            if (runDistance > 0 && runDistance != pixel && runDistance != row) candidates[tried++] = i - runDistance;
+            int hashed = -1;
+            if (limit >= 4) {
+                if (!hashedRowAbove) {
+                    hashedRowAbove = true;
+                    for (int j = firstHashed; j < rowStart; j++) seen[hashAt(j)] = j;
+                }
+                uint h = hashAt(i);
+                if (seen[h] >= firstHashed) candidates[tried++] = seen[h];
+                seen[h] = i;
+            }
+            for (int c = 0; c < tried && best < limit; c++) {
+                int candidate = candidates[c];
+                int distance = i - candidate;
+                if (candidate < 0 || distance <= 0 || distance > maxDistance) continue;
+                int length = 0;
+                while (length < limit && byteAt(candidate + length) == byteAt(i + length)) length++;
+                if (length > best) {
+                    best = length;
+                    bestDistance = distance;
+                }
+            }
+            if (best >= 4) {
+                run(i, best, bestDistance);
+                i += best;
+            } else {
+                flushRun();
+                emit(byteAt(i));
+                i += 1;
+            }
+        }
+    }
+    flushRun();
+    counts[r] = tokenCount;
+}
