@@ -1,0 +1,112 @@
+/// One deflate block's code (RFC 1951 §3.2.5–3.2.7): Huffman tables made
+/// from the block's own symbol counts, with the header that sends them, or the
+/// fixed code (BTYPE 1) where that is shorter, as it is for most small
+/// blocks. Made from tokens (`DeflateBlockWriter`) or from counts a GPU
+/// pass gathered (`GPUDeflater`): the same counts give the same code.
+package struct BlockCode {
+    /// Code lengths and bit-reversed codes: 288 literal/length symbols, 30 distances.
+    package let literalLengths: [Int], distanceLengths: [Int]
+    package let literalCodes: [UInt32], distanceCodes: [UInt32]
+    /// The dynamic block's tables as sent; nil for the fixed code.
+    let header: Header?
+
+    /// The literal/length (286) and distance (30) counts of `tokens`, without the end-of-block code.
+    static func counts(_ tokens: ArraySlice<DeflateToken>) -> (literals: [Int], distances: [Int]) {
+        var literalCounts = [Int](repeating: 0, count: 286), distanceCounts = [Int](repeating: 0, count: 30)
+        for token in tokens {
+            if token.isMatch {
+                literalCounts[257 + Int(DeflateToken.lengthCode[token.length])] += 1
+                distanceCounts[Int(DeflateToken.distanceCode[token.distance - 1])] += 1
+            } else {
+                literalCounts[token.literal] += 1
+            }
+        }
+        return (literalCounts, distanceCounts)
+    }
+
+    init(_ tokens: ArraySlice<DeflateToken>) {
+        let counts = Self.counts(tokens)
+        self.init(literalCounts: counts.literals, distanceCounts: counts.distances)
+    }
+
+    /// - Parameters: the block's symbol counts (286 and 30), the end-of-block code not counted.
+    package init(literalCounts counted: [Int], distanceCounts distancesCounted: [Int]) {
+        var literalCounts = counted, distanceCounts = distancesCounted
+        literalCounts[256] = 1
+        // A block with no match still describes one distance code (zlib accepts a lone code of length 1).
+        if !distanceCounts.contains(where: { $0 > 0 }) { distanceCounts[0] = 1 }
+        let literalLengths = HuffmanCode.lengths(literalCounts, limit: 15)
+        let distanceLengths = HuffmanCode.lengths(distanceCounts, limit: 15)
+        let header = Header(literalLengths: literalLengths, distanceLengths: distanceLengths)
+        func bits(_ counts: [Int], _ lengths: [Int]) -> Int { zip(counts, lengths).reduce(0) { $0 + $1.0 * $1.1 } }
+        let dynamic = header.bits + bits(literalCounts, literalLengths) + bits(distanceCounts, distanceLengths)
+        let fixed = bits(literalCounts, Self.fixedLiteralLengths) + bits(distanceCounts, Self.fixedDistanceLengths)
+        if fixed <= dynamic {
+            self.header = nil
+            self.literalLengths = Self.fixedLiteralLengths
+            self.distanceLengths = Self.fixedDistanceLengths
+        } else {
+            self.header = header
+            self.literalLengths = literalLengths + [0, 0]
+            self.distanceLengths = distanceLengths
+        }
+        literalCodes = HuffmanCode.codes(self.literalLengths)
+        distanceCodes = HuffmanCode.codes(self.distanceLengths)
+    }
+
+    /// Bits of the block's head: BFINAL, BTYPE and any tables.
+    package var headBits: Int { 3 + (header?.bits ?? 0) }
+
+    /// Bits of the end-of-block code.
+    package var endBits: Int { literalLengths[256] }
+
+    /// RFC 1951 §3.2.6's fixed code: literal/length lengths 8, 9, 7, 8; distances 5.
+    private static let fixedLiteralLengths = (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 }
+    private static let fixedDistanceLengths = [Int](repeating: 5, count: 30)
+
+    /// A dynamic block's header after BTYPE: both code-length tables, run-length
+    /// coded with 16 (repeat the previous length 3–6 times), 17 (3–10 zeros) and
+    /// 18 (11–138 zeros), and the code-length code that codes them.
+    struct Header {
+        var literals: Int, distances: Int, sent: Int
+        var runs: [(symbol: Int, extra: Int, bits: Int)] = []
+        var lengths: [Int], codes: [UInt32]
+
+        init(literalLengths: [Int], distanceLengths: [Int]) {
+            literals = max(257, (literalLengths.lastIndex { $0 > 0 } ?? 0) + 1)
+            distances = max(1, (distanceLengths.lastIndex { $0 > 0 } ?? 0) + 1)
+            let all = Array(literalLengths[0..<literals]) + Array(distanceLengths[0..<distances])
+            var i = 0
+            while i < all.count {
+                var run = 1
+                while i + run < all.count, all[i + run] == all[i] { run += 1 }
+                if all[i] == 0 && run >= 3 {
+                    let n = min(run, 138)
+                    runs.append(n >= 11 ? (18, n - 11, 7) : (17, n - 3, 3))
+                    i += n
+                } else if all[i] != 0 && run >= 4 {
+                    let n = min(run - 1, 6)
+                    runs.append((all[i], 0, 0))
+                    runs.append((16, n - 3, 2))
+                    i += 1 + n
+                } else {
+                    runs.append((all[i], 0, 0))
+                    i += 1
+                }
+            }
+            var counts = [Int](repeating: 0, count: 19)
+            for run in runs { counts[run.symbol] += 1 }
+            // zlib refuses an incomplete code-length code: a lone symbol gets a partner.
+            if counts.filter({ $0 > 0 }).count == 1 { counts[counts[0] > 0 ? 18 : 0] = 1 }
+            let lengths = HuffmanCode.lengths(counts, limit: 7)
+            self.lengths = lengths
+            codes = HuffmanCode.codes(lengths)
+            sent = max(4, (Self.order.lastIndex { lengths[$0] > 0 } ?? 0) + 1)
+        }
+
+        static let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+
+        /// Its length in bits, after BFINAL and BTYPE.
+        var bits: Int { 5 + 5 + 4 + 3 * sent + runs.reduce(0) { $0 + lengths[$1.symbol] + $1.bits } }
+    }
+}
