@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "Shaders",
             path: "Shaders",
-            resources: [.embedInCode("nine_slice.vert"), .embedInCode("nine_slice.frag"), .embedInCode("deflate_tokens.comp")]
+            resources: [.embedInCode("nine_slice.vert"), .embedInCode("nine_slice.frag"), .embedInCode("deflate_tokens.comp"), .embedInCode("deflate_pack.comp")]
         ),
         .target(
             name: "GlsliceKit",

@@ -4,4 +4,6 @@ public enum ShaderSource {
     public static let fragment = String(decoding: PackageResources.nine_slice_frag, as: UTF8.self)
     /// GLSL ES 3.10: `--compression fast`'s token choice, one invocation per row.
     public static let deflateTokens = String(decoding: PackageResources.deflate_tokens_comp, as: UTF8.self)
+    /// GLSL ES 3.10: codes those tokens (counts, bits, then the bits themselves).
+    public static let deflatePack = String(decoding: PackageResources.deflate_pack_comp, as: UTF8.self)
 }

@@ -22,6 +22,8 @@ layout(std430, binding = 2) readonly buffer Copies { uint copyBack[]; };
 layout(std430, binding = 3) writeonly buffer Tokens { uint tokens[]; };
 // Per row: how many tokens it has.
 layout(std430, binding = 4) writeonly buffer Counts { uint counts[]; };
+// Per row: its Adler-32 sums (RFC 1950 §8) from 1 and 0, which the CPU combines.
+layout(std430, binding = 5) writeonly buffer Adler { uint adler[]; };
 
 uniform uint rowBytes;
 uniform uint pixelBytes;
@@ -166,4 +168,12 @@ void main() {
     }
     flushRun();
     counts[r] = tokenCount;
+    uint a = 1u;
+    uint b = 0u;
+    for (int k = rowStart; k < rowEnd; k++) {
+        a = (a + byteAt(k)) % 65521u;
+        b = (b + a) % 65521u;
+    }
+    adler[2u * r] = a;
+    adler[2u * r + 1u] = b;
 }

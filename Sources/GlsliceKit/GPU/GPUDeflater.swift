@@ -1,128 +1,128 @@
 import CEGL
+import CPNG
 import Shaders
 
-/// `--compression fast`'s token choice as a compute pass (issue 43): one GPU
-/// invocation per PNG row runs `Shaders/deflate_tokens.comp`, the twin of
-/// `RepeatDeflater`'s row rule, so the tokens are the CPU's, row for row.
-/// Needs an ES 3.1 context (`GPUContext.hasCompute`).
+/// `--compression fast`'s deflate as compute passes (issue 43), giving the
+/// CPU's bytes: `Shaders/deflate_tokens.comp` chooses each row's tokens (the
+/// twin of `RepeatDeflater`'s row rule) and its Adler-32 sums, one invocation
+/// per row; `Shaders/deflate_pack.comp` counts each block's symbols, sizes each
+/// row's bits, and writes them. The CPU makes each block's code from the counts
+/// (`BlockCode`) and places the rows (`DeflateLayout`), and reads back only the
+/// stream, the per-row figures and the counts. Needs ES 3.1 (`GPUContext.hasCompute`).
 ///
 /// Not `Sendable`: its GL objects belong to the context's thread.
 final class GPUDeflater {
     let context: GPUContext
-    private let program: GLuint
-    /// scanlines, parts, copies, tokens, counts: the shader's bindings 0-4.
-    private var buffers: [GLuint] = [0, 0, 0, 0, 0]
-    private let uniforms: Uniforms
-
-    /// The shader's uniforms' locations.
-    private struct Uniforms {
-        var rowBytes, pixelBytes, rows, firstRowByte, hashBits: GLint
-    }
+    private let chooser: ComputeProgram
+    private let coder: ComputeProgram
+    private let buffers: ShaderBuffers
     /// Rows one dispatch takes: 64 a group, and the 65,535 groups every ES 3.1 driver allows.
     static let maxRowsPerDispatch = 64 * 65535
+
+    /// The buffers' bindings in `deflate_tokens.comp`, then `deflate_pack.comp`'s.
+    private enum Slot: Int, CaseIterable {
+        case scanlines, parts, copies, tokens, counts, adler, rowInfo, codes, out
+    }
 
     init(context: GPUContext) throws {
         guard context.hasCompute else { throw UnavailableErrors.noCompute(context.version) }
         self.context = context
         try context.makeCurrent()
-        let program = try ShaderProgram.link(compute: ShaderSource.deflateTokens, name: "deflate_tokens.comp")
-        self.program = program
-        do {
-            func location(_ name: String) throws -> GLint {
-                let location = glGetUniformLocation(program, name)
-                guard location >= 0 else { throw InternalErrors.shaderVariableMissing("glGetUniformLocation(\(name))") }
-                return location
-            }
-            uniforms = Uniforms(rowBytes: try location("rowBytes"), pixelBytes: try location("pixelBytes"), rows: try location("rows"),
-                                firstRowByte: try location("firstRowByte"), hashBits: try location("hashBits"))
-            var made: [GLuint] = [0, 0, 0, 0, 0]
-            try GLCheck.gl("glGenBuffers") { glGenBuffers(GLsizei(made.count), &made) }
-            buffers = made
-        } catch {
-            glDeleteProgram(program)
-            throw error
-        }
-    }
-
-    deinit {
-        if (try? context.makeCurrent()) != nil {
-            glDeleteBuffers(GLsizei(buffers.count), buffers)
-            glDeleteProgram(program)
-        }
+        chooser = try ComputeProgram(ShaderSource.deflateTokens, name: "deflate_tokens.comp",
+                                     uniforms: ["rowBytes", "pixelBytes", "rows", "firstRowByte", "hashBits"])
+        coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "rowBytes", "mode", "blockStarts"])
+        buffers = try ShaderBuffers(count: Slot.allCases.count)
     }
 
     /// Each row's tokens for `rows` rows starting `firstRowByte` bytes into
     /// `scanlines`, which holds before them every byte a match may reach (the
-    /// image from its first byte, or 32 KiB at least). `firstRow` is the first
-    /// row's index in the image, for the deflater's map.
+    /// image from its first byte, or 32 KiB at least). For tests.
     func tokens(_ deflater: RepeatDeflater, scanlines: UnsafeRawBufferPointer, firstRowByte: Int, firstRow: Int, rows: Int) throws -> [[DeflateToken]] {
+        let rowBytes = deflater.rowBytesAndPixelBytes.rowBytes
+        let (counts, _) = try choose(deflater, scanlines: scanlines, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
+        let tokens = try buffers.read(Slot.tokens.rawValue, words: rows * rowBytes)
+        return (0..<rows).map { r in tokens[(r * rowBytes)..<(r * rowBytes + counts[r])].map { DeflateToken(packed: $0) } }
+    }
+
+    /// The deflate stream of `rows` rows (see `tokens`), cut into pieces as
+    /// `SegmentedZlib` cuts them, and the rows' Adler-32 (from 1). `endsImage`:
+    /// the rows end the image (else they end where a piece is cut).
+    func deflate(_ deflater: RepeatDeflater, scanlines: UnsafeRawBufferPointer, firstRowByte: Int, firstRow: Int, rows: Int,
+                 pieceBytes: Int, endsImage: Bool) throws -> (stream: [UInt8], adler: UInt32) {
+        let rowBytes = deflater.rowBytesAndPixelBytes.rowBytes
+        let (counts, sums) = try choose(deflater, scanlines: scanlines, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
+        var adler: UInt = 1
+        for r in 0..<rows { adler = adler32_combine(adler, UInt(sums[2 * r + 1]) << 16 | UInt(sums[2 * r]), rowBytes) }
+        let layout = DeflateLayout(tokenCounts: counts, rowBytes: rowBytes, pieceBytes: pieceBytes, endsImage: endsImage)
+        var rowInfo = [UInt32](repeating: 0, count: 3 * rows)
+        for r in 0..<rows {
+            rowInfo[3 * r] = UInt32(layout.firstToken[r])
+            rowInfo[3 * r + 1] = UInt32(layout.pieceBlock[r])
+        }
+        // Counts, per block.
+        let blocks = layout.blocks.count
+        try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
+        try buffers.zero(Slot.out.rawValue, words: blocks * 316)
+        try code(rows: rows, rowBytes: rowBytes, mode: 0)
+        let tallies = try buffers.read(Slot.out.rawValue, words: blocks * 316)
+        let codes = (0..<blocks).map { b in
+            BlockCode(literalCounts: tallies[(b * 316)..<(b * 316 + 286)].map(Int.init), distanceCounts: tallies[(b * 316 + 286)..<(b * 316 + 316)].map(Int.init))
+        }
+        var tables = [UInt32](repeating: 0, count: blocks * 320)
+        for (b, code) in codes.enumerated() {
+            for s in 0..<288 { tables[b * 320 + s] = code.literalCodes[s] | UInt32(code.literalLengths[s]) << 16 }
+            for s in 0..<30 { tables[b * 320 + 288 + s] = code.distanceCodes[s] | UInt32(code.distanceLengths[s]) << 16 }
+            if b > 0 { tables[b * 320 + 318] = UInt32(codes[b - 1].endBits + code.headBits) }
+        }
+        try tables.withUnsafeBytes { try buffers.upload(Slot.codes.rawValue, $0) }
+        // Bits, per row, and where blocks begin inside rows.
+        try buffers.zero(Slot.out.rawValue, words: rows + blocks)
+        try code(rows: rows, rowBytes: rowBytes, mode: 1, blockStarts: rows)
+        let sizes = try buffers.read(Slot.out.rawValue, words: rows + blocks)
+        let placement = layout.place(codes: codes, bits: sizes[0..<rows].map(Int.init), startInRow: sizes[rows...].map(Int.init))
+        guard placement.byteCount < 1 << 29 else { throw InternalErrors.deflateOverGPULimit(bytes: placement.byteCount) }
+        // The bits.
+        for r in 0..<rows { rowInfo[3 * r + 2] = UInt32(placement.rowBits[r]) }
+        try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
+        let words = placement.byteCount / 4 + 2
+        try buffers.zero(Slot.out.rawValue, words: words)
+        try code(rows: rows, rowBytes: rowBytes, mode: 2)
+        let stream = try buffers.read(Slot.out.rawValue, words: words)
+        return (stream.withUnsafeBufferPointer { layout.finish($0, placement: placement, codes: codes) }, UInt32(adler))
+    }
+
+    /// The token pass: leaves each row's tokens on the GPU, returns their counts and the rows' Adler-32 sums.
+    private func choose(_ deflater: RepeatDeflater, scanlines: UnsafeRawBufferPointer, firstRowByte: Int, firstRow: Int,
+                        rows: Int) throws -> (counts: [Int], adler: [UInt32]) {
+        guard rows <= Self.maxRowsPerDispatch else { throw InternalErrors.deflateOverGPULimit(bytes: rows * deflater.rowBytesAndPixelBytes.rowBytes) }
         let (rowBytes, pixelBytes) = deflater.rowBytesAndPixelBytes
         try context.makeCurrent()
-        try GLCheck.gl("glUseProgram(deflate_tokens)") { glUseProgram(program) }
-        // Words, so the shader reads whole `uint`s to the end.
-        try upload(0, bytes: scanlines, padTo: 4)
-        try deflater.packedParts.withUnsafeBytes { try upload(1, bytes: $0) }
-        var all: [[DeflateToken]] = []
-        all.reserveCapacity(rows)
-        var done = 0
-        while done < rows {
-            let count = min(rows - done, Self.maxRowsPerDispatch)
-            let start = firstRowByte + done * rowBytes
-            try deflater.copyBacks(firstRow: firstRow + done, rows: count, history: start).withUnsafeBytes { try upload(2, bytes: $0) }
-            try reserve(3, bytes: count * rowBytes * 4)
-            try reserve(4, bytes: count * 4)
-            glUniform1ui(uniforms.rowBytes, GLuint(rowBytes))
-            glUniform1ui(uniforms.pixelBytes, GLuint(pixelBytes))
-            glUniform1ui(uniforms.rows, GLuint(count))
-            glUniform1ui(uniforms.firstRowByte, GLuint(start))
-            glUniform1ui(uniforms.hashBits, GLuint(RepeatDeflater.hashBits(rowBytes: rowBytes)))
-            try GLCheck.gl("glUniform1ui(deflate_tokens)")
-            try dispatch(groups: (count + 63) / 64)
-            let counts = try read(4, count: count)
-            let tokens = try read(3, count: count * rowBytes)
-            for r in 0..<count {
-                let first = r * rowBytes
-                all.append(tokens[first..<(first + Int(counts[r]))].map { DeflateToken(packed: $0) })
-            }
-            done += count
-        }
-        return all
+        try buffers.upload(Slot.scanlines.rawValue, scanlines, padTo: 4)
+        try deflater.packedParts.withUnsafeBytes { try buffers.upload(Slot.parts.rawValue, $0) }
+        try deflater.copyBacks(firstRow: firstRow, rows: rows, history: firstRowByte).withUnsafeBytes { try buffers.upload(Slot.copies.rawValue, $0) }
+        try buffers.zero(Slot.tokens.rawValue, words: rows * rowBytes, uploading: false)
+        try buffers.zero(Slot.counts.rawValue, words: rows, uploading: false)
+        try buffers.zero(Slot.adler.rawValue, words: 2 * rows, uploading: false)
+        for slot in [Slot.scanlines, .parts, .copies, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
+        try chooser.use()
+        try chooser.set(["rowBytes": rowBytes, "pixelBytes": pixelBytes, "rows": rows, "firstRowByte": firstRowByte,
+                         "hashBits": RepeatDeflater.hashBits(rowBytes: rowBytes)])
+        try chooser.dispatch(groups: (rows + 63) / 64)
+        let counts = try buffers.read(Slot.counts.rawValue, words: rows).map(Int.init)
+        return (counts, try buffers.read(Slot.adler.rawValue, words: 2 * rows))
     }
 
-    /// Runs the program over `groups` work groups, checked, and makes its writes visible to reads.
-    func dispatch(groups: Int) throws {
-        try GLCheck.gl("glUseProgram(deflate_tokens)") { glUseProgram(program) }
-        try GLCheck.gl("glDispatchCompute(deflate_tokens, \(groups))") { glDispatchCompute(GLuint(clamping: groups), 1, 1) }
-        try GLCheck.gl("glMemoryBarrier") { glMemoryBarrier(GLbitfield(GL_BUFFER_UPDATE_BARRIER_BIT)) }
+    /// One of the coder's three passes over the tokens left on the GPU.
+    private func code(rows: Int, rowBytes: Int, mode: Int, blockStarts: Int = 0) throws {
+        for (binding, slot) in [Slot.tokens, .counts, .rowInfo, .codes, .out].enumerated() { try buffers.bind(slot.rawValue, to: binding) }
+        try coder.use()
+        try coder.set(["rows": rows, "rowBytes": rowBytes, "mode": mode, "blockStarts": blockStarts])
+        try coder.dispatch(groups: (rows + 63) / 64)
     }
 
-    private func upload(_ binding: Int, bytes: UnsafeRawBufferPointer, padTo multiple: Int = 1) throws {
-        let size = max(multiple, (bytes.count + multiple - 1) / multiple * multiple)
-        try GLCheck.gl("glBindBufferBase(\(binding))") {
-            glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), GLuint(binding), buffers[binding])
-        }
-        try GLCheck.gl("glBufferData(\(binding), \(size))") {
-            glBufferData(GLenum(GL_SHADER_STORAGE_BUFFER), GLsizeiptr(size), nil, GLenum(GL_STATIC_DRAW))
-        }
-        if let base = bytes.baseAddress, bytes.count > 0 {
-            try GLCheck.gl("glBufferSubData(\(binding))") {
-                glBufferSubData(GLenum(GL_SHADER_STORAGE_BUFFER), 0, GLsizeiptr(bytes.count), base)
-            }
-        }
-    }
-
-    private func reserve(_ binding: Int, bytes: Int) throws {
-        try upload(binding, bytes: UnsafeRawBufferPointer(start: nil, count: 0), padTo: max(4, bytes))
-    }
-
-    private func read(_ binding: Int, count: Int) throws -> [UInt32] {
-        try GLCheck.gl("glBindBuffer(\(binding))") { glBindBuffer(GLenum(GL_SHADER_STORAGE_BUFFER), buffers[binding]) }
-        guard count > 0 else { return [] }
-        guard let mapped = glMapBufferRange(GLenum(GL_SHADER_STORAGE_BUFFER), 0, GLsizeiptr(count * 4), GLbitfield(GL_MAP_READ_BIT)) else {
-            throw InternalErrors.glFailed("glMapBufferRange(\(binding))", GLCheck.glErrorName(glGetError()))
-        }
-        let words = Array(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt32.self), count: count))
-        try GLCheck.gl("glUnmapBuffer(\(binding))") { glUnmapBuffer(GLenum(GL_SHADER_STORAGE_BUFFER)) }
-        return words
+    /// A dispatch of the token pass over `groups` work groups, checked (for tests: a failure is one error).
+    func dispatchChooser(groups: Int) throws {
+        try chooser.use()
+        try chooser.dispatch(groups: groups)
     }
 }

@@ -32,6 +32,10 @@ enum InternalErrors {
         GlsliceError(.internal, (width.map { "a strip of \($0)x\(rows) px" } ?? "a strip of \(rows) rows") + " exceeds this GPU's limit \(limit)")
     }
     /// A draw's taps texture larger than the GPU takes.
+    /// A stream too long for one GPU dispatch's 32-bit bit offsets (the caller bands smaller).
+    static func deflateOverGPULimit(bytes: Int) -> GlsliceError {
+        GlsliceError(.internal, "a GPU deflate dispatch of \(bytes) bytes is over its 512 MiB limit")
+    }
     static func tapsOverGPULimit(width: Int, rows: Int, limit: String) -> GlsliceError {
         GlsliceError(.internal, "taps of \(width)x\(rows) exceeds this GPU's limit \(limit)")
     }

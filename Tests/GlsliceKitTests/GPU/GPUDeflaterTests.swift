@@ -59,11 +59,66 @@ struct GPUDeflaterTests {
         }
     }
 
+    /// The zlib stream `SegmentedZlib` writes with `RepeatDeflater` on one thread.
+    static func cpuStream(_ bytes: [UInt8], deflater: RepeatDeflater, rowBytes: Int, cuts: SegmentedZlib.Cuts) throws -> [UInt8] {
+        var out: [UInt8] = []
+        let zlib = SegmentedZlib(coder: .repeats(deflater), totalBytes: bytes.count, rowBytes: rowBytes, threads: 1, cuts: cuts) { out += $0 }
+        for r in 0..<(bytes.count / rowBytes) {
+            try zlib.appendRow { row in bytes.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + r * rowBytes, count: rowBytes) } }
+        }
+        try zlib.finish()
+        return out
+    }
+
+    /// The GPU's whole stream against the CPU's: the zlib header and Adler-32 around the GPU's pieces.
+    func compareStreams(_ bytes: [UInt8], deflater: RepeatDeflater, rowBytes: Int, cuts: SegmentedZlib.Cuts, gpu: GPUDeflater, _ label: String) throws {
+        let cpu = try Self.cpuStream(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cuts)
+        let rows = bytes.count / rowBytes
+        let (stream, adler) = try bytes.withUnsafeBytes {
+            try gpu.deflate(deflater, scanlines: $0, firstRowByte: 0, firstRow: 0, rows: rows, pieceBytes: cuts.pieceBytes, endsImage: true)
+        }
+        let whole = Array(cpu.prefix(2)) + stream + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
+        if whole != cpu {
+            let at = zip(whole, cpu).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(whole.count, cpu.count)
+            Issue.record("\(label): the GPU's stream differs from the CPU's at byte \(at) of \(cpu.count) (GPU \(whole.count))")
+        }
+    }
+
+    /// Random jobs, cut into small pieces (several a job) and into standard ones: the same zlib stream, byte for byte.
+    @Test func randomJobsGiveTheCPUsStream() throws {
+        let gpu = try GPUDeflater(context: try GPUContext.make())
+        let cases = Int(ProcessInfo.processInfo.environment["GLSLICE_ENCODER_CASES"] ?? "") ?? 300
+        for index in 0..<cases {
+            let job = Parity.job(index: index, seed: 9191)
+            let channels = [4, 3, 1][index % 3]
+            let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
+            let rowBytes = 1 + drawn.width * channels
+            let deflater = RepeatDeflater(map: RepeatMap(plan: job.plan, source: job.source), width: drawn.width, rowBytes: rowBytes,
+                                          bitsPerPixel: 8 * channels)
+            let cuts = index % 2 == 0 ? SegmentedZlib.Cuts(pieceBytes: 1500) : .standard
+            try compareStreams(Self.scanlines(drawn, channels: channels), deflater: deflater, rowBytes: rowBytes, cuts: cuts, gpu: gpu, "\(job)")
+        }
+    }
+
+    /// Noise: mostly literals, so a piece has many blocks of 32,768 tokens, most beginning inside a row;
+    /// and an image that ends where a piece is cut (an empty final block follows).
+    @Test func blocksInsideRowsAndAnImageEndingOnACut() throws {
+        let gpu = try GPUDeflater(context: try GPUContext.make())
+        var rng = SeededGenerator(seed: 77)
+        let width = 700, height = 500, rowBytes = 1 + width * 4
+        var bytes = [UInt8](repeating: 0, count: rowBytes * height)
+        for i in bytes.indices where i % rowBytes != 0 { bytes[i] = UInt8.random(in: 0...255, using: &rng) & 0xF7 }
+        let deflater = RepeatDeflater(map: .none, width: width, rowBytes: rowBytes, bitsPerPixel: 32)
+        try compareStreams(bytes, deflater: deflater, rowBytes: rowBytes, cuts: .standard, gpu: gpu, "noise \(width)x\(height)")
+        let cut = SegmentedZlib.Cuts(pieceBytes: rowBytes * 100)
+        try compareStreams(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cut, gpu: gpu, "noise cut every 100 rows")
+    }
+
     /// A failed dispatch is one clear error naming the call, never a crash.
     @Test func aFailedDispatchIsAnError() throws {
         let gpu = try GPUDeflater(context: try GPUContext.make())
         #expect {
-            try gpu.dispatch(groups: Int(Int32.max) + 10)
+            try gpu.dispatchChooser(groups: Int(Int32.max) + 10)
         } throws: { error in
             "\(error)".contains("glDispatchCompute") && "\(error)".contains("GL_INVALID_VALUE")
         }

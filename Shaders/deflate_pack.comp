@@ -1,0 +1,112 @@
+#version 310 es
+// Codes the tokens deflate_tokens.comp chose, one invocation per row, in three
+// passes over the same walk (issue 43), the twin of DeflateBlockWriter.writeBlock:
+//   mode 0: each block's symbol counts (from which the CPU makes its BlockCode);
+//   mode 1: each row's bits, and where in its row a block starting there begins;
+//   mode 2: the bits themselves, at each row's offset, with room left where a
+//           block ends and the next begins (the CPU writes those heads and ends).
+// A piece's tokens are cut into blocks of 32,768, as RepeatDeflater cuts them.
+
+layout(local_size_x = 64) in;
+
+layout(std430, binding = 0) readonly buffer Tokens { uint tokens[]; };
+layout(std430, binding = 1) readonly buffer Counts { uint counts[]; };
+// Per row: its first token's index in its piece, the piece's first block, and
+// (mode 2) the bit where its first token goes.
+layout(std430, binding = 2) readonly buffer Rows { uint rowInfo[]; };
+// Per block, 320 words: code | length << 16 for literal/length symbols 0-287,
+// then distance codes 0-29, then, at 318, the bits between the previous block's
+// last token and this block's first (its end code and this head).
+layout(std430, binding = 3) readonly buffer Codes { uint codes[]; };
+// mode 0: per block, 286 + 30 counts; mode 1: per row its bits, then per block
+// the bits before it in its row; mode 2: the stream, as words.
+layout(std430, binding = 4) buffer Out { uint words[]; };
+
+uniform uint rows;
+uniform uint rowBytes;
+uniform uint mode;
+// mode 1: where the per-block entries start in `words`.
+uniform uint blockStarts;
+
+const uint blockTokens = 32768u;
+uint position;
+
+void put(uint value, uint bits) {
+    if (bits == 0u) return;
+    uint word = position >> 5;
+    uint shift = position & 31u;
+    atomicOr(words[word], value << shift);
+    if (shift + bits > 32u) atomicOr(words[word + 1u], value >> (32u - shift));
+    position += bits;
+}
+
+void main() {
+    uint r = gl_GlobalInvocationID.x;
+    if (r >= rows) return;
+    uint n = counts[r];
+    uint first = rowInfo[3u * r];
+    uint pieceBlock = rowInfo[3u * r + 1u];
+    position = rowInfo[3u * r + 2u];
+    uint bits = 0u;
+    for (uint k = 0u; k < n; k++) {
+        uint t = first + k;
+        uint block = pieceBlock + t / blockTokens;
+        uint table = block * 320u;
+        if (k > 0u && t % blockTokens == 0u) {
+            if (mode == 1u) words[blockStarts + block] = bits;
+            if (mode == 2u) position += codes[table + 318u];
+        }
+        uint token = tokens[r * rowBytes + k];
+        uint symbol;
+        uint extra = 0u;
+        uint extraBits = 0u;
+        uint distanceSymbol = 0u;
+        uint distanceExtra = 0u;
+        uint distanceExtraBits = 0u;
+        bool match = (token & 0x80000000u) != 0u;
+        if (match) {
+            // Length codes 257-285 and distance codes 0-29 (RFC 1951 §3.2.5), worked out.
+            uint v = ((token >> 16) & 0x1FFu) - 3u;
+            if (v < 8u) {
+                symbol = 257u + v;
+            } else if (v == 255u) {
+                symbol = 285u;
+            } else {
+                uint msb = uint(findMSB(v));
+                symbol = 257u + 4u * (msb - 1u) + ((v >> (msb - 2u)) & 3u);
+                extraBits = msb - 2u;
+                extra = v & ((1u << extraBits) - 1u);
+            }
+            uint d = (token & 0xFFFFu) - 1u;
+            if (d < 4u) {
+                distanceSymbol = d;
+            } else {
+                uint msb = uint(findMSB(d));
+                distanceSymbol = 2u * msb + ((d >> (msb - 1u)) & 1u);
+                distanceExtraBits = msb - 1u;
+                distanceExtra = d & ((1u << distanceExtraBits) - 1u);
+            }
+        } else {
+            symbol = token & 0xFFu;
+        }
+        if (mode == 0u) {
+            atomicAdd(words[block * 316u + symbol], 1u);
+            if (match) atomicAdd(words[block * 316u + 286u + distanceSymbol], 1u);
+            continue;
+        }
+        uint code = codes[table + symbol];
+        uint total = (code >> 16) + extraBits;
+        if (match) total += (codes[table + 288u + distanceSymbol] >> 16) + distanceExtraBits;
+        bits += total;
+        if (mode == 2u) {
+            put(code & 0xFFFFu, code >> 16);
+            put(extra, extraBits);
+            if (match) {
+                uint distanceCode = codes[table + 288u + distanceSymbol];
+                put(distanceCode & 0xFFFFu, distanceCode >> 16);
+                put(distanceExtra, distanceExtraBits);
+            }
+        }
+    }
+    if (mode == 1u) words[r] = bits;
+}

@@ -1,0 +1,53 @@
+import CEGL
+
+/// Shader storage buffers (ES 3.1) a compute pass reads and writes, each
+/// re-specified at the size a dispatch needs, every call checked.
+final class ShaderBuffers {
+    private var names: [GLuint]
+    private let target = GLenum(GL_SHADER_STORAGE_BUFFER)
+
+    init(count: Int) throws {
+        var names = [GLuint](repeating: 0, count: count)
+        try GLCheck.gl("glGenBuffers") { glGenBuffers(GLsizei(count), &names) }
+        self.names = names
+    }
+
+    deinit { if eglGetCurrentContext() != nil { glDeleteBuffers(GLsizei(names.count), names) } }
+
+    /// Binds buffer `slot` to the shader's `binding`.
+    func bind(_ slot: Int, to binding: Int) throws {
+        try GLCheck.gl("glBindBufferBase(\(binding))") { glBindBufferBase(target, GLuint(binding), names[slot]) }
+    }
+
+    /// Makes `slot` hold `bytes`, its size rounded up to `padTo`.
+    func upload(_ slot: Int, _ bytes: UnsafeRawBufferPointer, padTo multiple: Int = 4) throws {
+        let size = max(multiple, (bytes.count + multiple - 1) / multiple * multiple)
+        try GLCheck.gl("glBindBuffer(\(slot))") { glBindBuffer(target, names[slot]) }
+        try GLCheck.gl("glBufferData(\(slot), \(size))") { glBufferData(target, GLsizeiptr(size), nil, GLenum(GL_DYNAMIC_DRAW)) }
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            try GLCheck.gl("glBufferSubData(\(slot))") { glBufferSubData(target, 0, GLsizeiptr(bytes.count), base) }
+        }
+    }
+
+    /// Makes `slot` hold `words` words: zeros, or (`uploading: false`) whatever the driver gives,
+    /// for a buffer a pass writes whole before anything reads it.
+    func zero(_ slot: Int, words: Int, uploading: Bool = true) throws {
+        if uploading {
+            try [UInt32](repeating: 0, count: max(1, words)).withUnsafeBytes { try upload(slot, $0) }
+        } else {
+            try upload(slot, UnsafeRawBufferPointer(start: nil, count: 0), padTo: max(4, 4 * words))
+        }
+    }
+
+    /// The first `words` words of `slot`.
+    func read(_ slot: Int, words: Int) throws -> [UInt32] {
+        guard words > 0 else { return [] }
+        try GLCheck.gl("glBindBuffer(\(slot))") { glBindBuffer(target, names[slot]) }
+        guard let mapped = glMapBufferRange(target, 0, GLsizeiptr(words * 4), GLbitfield(GL_MAP_READ_BIT)) else {
+            throw InternalErrors.glFailed("glMapBufferRange(\(slot))", GLCheck.glErrorName(glGetError()))
+        }
+        let result = Array(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt32.self), count: words))
+        try GLCheck.gl("glUnmapBuffer(\(slot))") { glUnmapBuffer(target) }
+        return result
+    }
+}

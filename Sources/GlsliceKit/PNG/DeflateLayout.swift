@@ -1,0 +1,145 @@
+/// Where every bit of `fast`'s deflate goes when the tokens were chosen and
+/// coded elsewhere (a GPU, issue 43), worked out from per-row figures alone,
+/// with the cuts `SegmentedZlib` and `RepeatDeflater` make: rows in pieces of
+/// at least `pieceBytes` (each ending on a byte: a sync flush, or the final
+/// block), a piece's tokens in blocks of 32,768, each block with its own code.
+///
+/// The coder writes the tokens' bits at each row's offset, leaving room where a
+/// block ends and the next begins; `finish` writes those ends and heads, and
+/// the flushes, into the stream.
+struct DeflateLayout {
+    /// A block: its piece, its first token in the piece, how many, and whether it is the stream's last.
+    struct Block {
+        var piece: Int
+        var start: Int
+        var count: Int
+        var final: Bool
+    }
+
+    static let blockTokens = 1 << 15
+    let rows: Int
+    let rowBytes: Int
+    /// Row ranges, each a piece.
+    private(set) var pieces: [Range<Int>] = []
+    private(set) var blocks: [Block] = []
+    /// Per row: its first token's index in its piece, and the piece's first block.
+    private(set) var firstToken: [Int]
+    private(set) var pieceBlock: [Int]
+    private let tokenCounts: [Int]
+    /// The image ends where a piece was cut: an empty final block follows (as `SegmentedZlib.finish` writes it).
+    private let endsOnCut: Bool
+
+    /// - Parameters:
+    ///   - tokenCounts: each row's tokens.
+    ///   - endsImage: these rows end the image (else they must end where a piece is cut).
+    init(tokenCounts: [Int], rowBytes: Int, pieceBytes: Int, endsImage: Bool) {
+        rows = tokenCounts.count
+        self.rowBytes = rowBytes
+        self.tokenCounts = tokenCounts
+        firstToken = [Int](repeating: 0, count: rows)
+        pieceBlock = [Int](repeating: 0, count: rows)
+        var start = 0, bytes = 0
+        for r in 0..<rows {
+            bytes += rowBytes
+            if bytes >= pieceBytes {
+                pieces.append(start..<(r + 1))
+                (start, bytes) = (r + 1, 0)
+            }
+        }
+        let trailing = start < rows
+        if trailing { pieces.append(start..<rows) }
+        endsOnCut = endsImage && !trailing
+        for (p, range) in pieces.enumerated() {
+            let last = endsImage && trailing && p == pieces.count - 1
+            var t = 0
+            for r in range {
+                firstToken[r] = t
+                pieceBlock[r] = blocks.count
+                t += tokenCounts[r]
+            }
+            for b in 0..<(t / Self.blockTokens) { blocks.append(Block(piece: p, start: b * Self.blockTokens, count: Self.blockTokens, final: false)) }
+            let rest = t % Self.blockTokens
+            if rest > 0 || last { blocks.append(Block(piece: p, start: t - rest, count: rest, final: last)) }
+        }
+    }
+
+    /// Where the bits go, once each block's code is known.
+    struct Placement {
+        /// Per row: the bit its first token starts at.
+        var rowBits: [Int]
+        /// (bit, block): a block's head, and the end code of the block before it in the piece.
+        var heads: [(bit: Int, block: Int)] = []
+        var ends: [(bit: Int, block: Int)] = []
+        /// Bytes where a sync flush's 00 00 FF FF go.
+        var flushes: [Int] = []
+        var byteCount = 0
+    }
+
+    /// - Parameters:
+    ///   - codes: each block's code.
+    ///   - bits: each row's token bits (heads and ends not counted).
+    ///   - startInRow: per block that begins after its row's first token, the row's token bits before it.
+    func place(codes: [BlockCode], bits: [Int], startInRow: [Int]) -> Placement {
+        var placement = Placement(rowBits: [Int](repeating: 0, count: rows))
+        var bit = 0
+        for (p, range) in pieces.enumerated() {
+            let pieceBlocks = blocks.indices.filter { blocks[$0].piece == p }
+            guard let first = pieceBlocks.first, let last = pieceBlocks.last else { continue }
+            placement.heads.append((bit, first))
+            bit += codes[first].headBits
+            /// Block `b` begins at `at`: the one before ends there.
+            func begin(_ b: Int, at: Int) -> Int {
+                placement.ends.append((at, b - 1))
+                placement.heads.append((at + codes[b - 1].endBits, b))
+                return codes[b - 1].endBits + codes[b].headBits
+            }
+            for r in range {
+                let t0 = firstToken[r]
+                if t0 > 0 && t0 % Self.blockTokens == 0 { bit += begin(pieceBlock[r] + t0 / Self.blockTokens, at: bit) }
+                placement.rowBits[r] = bit
+                var gaps = 0
+                var b = pieceBlock[r] + t0 / Self.blockTokens + 1
+                while b <= last && blocks[b].start < t0 + tokenCounts[r] {
+                    gaps += begin(b, at: bit + startInRow[b] + gaps)
+                    b += 1
+                }
+                bit += bits[r] + gaps
+            }
+            if blocks[last].count == 0 && last > first {
+                // The stream's last block holds no token: it follows the full ones.
+                bit += begin(last, at: bit)
+            }
+            placement.ends.append((bit, last))
+            bit += codes[last].endBits
+            if !blocks[last].final {
+                bit = (bit + 3 + 7) / 8 * 8 // an empty stored block's 3 bits, then to a byte
+                placement.flushes.append(bit / 8)
+                bit += 32
+            }
+            bit = (bit + 7) / 8 * 8
+        }
+        placement.byteCount = bit / 8 + (endsOnCut ? 2 : 0)
+        return placement
+    }
+
+    /// The stream: the coder's `words` (the tokens' bits) with the heads, end
+    /// codes, flushes and any empty final block written in.
+    func finish(_ words: UnsafeBufferPointer<UInt32>, placement: Placement, codes: [BlockCode]) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: placement.byteCount)
+        let tokenBytes = placement.byteCount - (endsOnCut ? 2 : 0)
+        for i in 0..<tokenBytes where i / 4 < words.count { bytes[i] = UInt8(truncatingIfNeeded: words[i / 4] >> (UInt32(i % 4) * 8)) }
+        func or(_ value: UInt64, bits: Int, at bit: Int) {
+            for k in 0..<bits where value >> UInt64(k) & 1 == 1 { bytes[(bit + k) / 8] |= 1 << UInt8((bit + k) % 8) }
+        }
+        for head in placement.heads {
+            var writer = DeflateBlockWriter()
+            writer.writeHead(codes[head.block], last: blocks[head.block].final)
+            let count = writer.bitCount
+            for (i, byte) in writer.finish().enumerated() { or(UInt64(byte), bits: min(8, count - 8 * i), at: head.bit + 8 * i) }
+        }
+        for end in placement.ends { or(UInt64(codes[end.block].literalCodes[256]), bits: codes[end.block].endBits, at: end.bit) }
+        for flush in placement.flushes { bytes.replaceSubrange((flush + 2)..<(flush + 4), with: [0xFF, 0xFF]) }
+        if endsOnCut { bytes.replaceSubrange(tokenBytes..<(tokenBytes + 2), with: [0x03, 0x00]) }
+        return bytes
+    }
+}
