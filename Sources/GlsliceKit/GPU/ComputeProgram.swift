@@ -37,10 +37,17 @@ final class ComputeProgram {
         try GLCheck.gl("glUniform1ui(\(name))")
     }
 
-    /// Runs the program in use over `groups` work groups and makes its writes
-    /// visible to the next pass and to buffer reads.
+    /// Runs the program in use over `groups` work groups (a second dimension
+    /// past the 65,535 every driver allows in one) and makes its writes visible
+    /// to the next pass and to buffer reads. The shader numbers its invocations
+    /// `y * gl_NumWorkGroups.x * 64 + x`.
     func dispatch(groups: Int) throws {
-        try GLCheck.gl("glDispatchCompute(\(name), \(groups))") { glDispatchCompute(GLuint(clamping: groups), 1, 1) }
+        let x = min(max(groups, 1), 65535), y = groups > 65535 ? (groups + 65534) / 65535 : 1
+        try dispatch(x: groups > 65535 ? x : groups, y: y)
+    }
+
+    func dispatch(x: Int, y: Int) throws {
+        try GLCheck.gl("glDispatchCompute(\(name), \(x), \(y))") { glDispatchCompute(GLuint(clamping: x), GLuint(clamping: y), 1) }
         try GLCheck.gl("glMemoryBarrier(\(name))") {
             glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT))
         }

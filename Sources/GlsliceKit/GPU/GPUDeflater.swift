@@ -34,23 +34,35 @@ final class GPUDeflater {
         buffers = try ShaderBuffers(count: Slot.allCases.count)
     }
 
-    /// Each row's tokens for `rows` rows starting `firstRowByte` bytes into
-    /// `scanlines`, which holds before them every byte a match may reach (the
+    /// Makes the scanlines the passes read `bytes` (uploaded: for tests).
+    func setScanlines(_ bytes: UnsafeRawBufferPointer) throws {
+        try context.makeCurrent()
+        try buffers.upload(Slot.scanlines.rawValue, bytes, padTo: 4)
+    }
+
+    /// Makes room for `bytes` of scanlines, bound at `binding` for a pass that writes them (`GPUEncoder`).
+    func bindScanlines(bytes: Int, to binding: Int) throws {
+        try buffers.zero(Slot.scanlines.rawValue, words: (bytes + 3) / 4, uploading: false)
+        try buffers.bind(Slot.scanlines.rawValue, to: binding)
+    }
+
+    /// Each row's tokens for `rows` rows starting `firstRowByte` bytes into the
+    /// scanlines, which hold before them every byte a match may reach (the
     /// image from its first byte, or 32 KiB at least). For tests.
-    func tokens(_ deflater: RepeatDeflater, scanlines: UnsafeRawBufferPointer, firstRowByte: Int, firstRow: Int, rows: Int) throws -> [[DeflateToken]] {
+    func tokens(_ deflater: RepeatDeflater, firstRowByte: Int, firstRow: Int, rows: Int) throws -> [[DeflateToken]] {
         let rowBytes = deflater.rowBytesAndPixelBytes.rowBytes
-        let (counts, _) = try choose(deflater, scanlines: scanlines, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
+        let (counts, _) = try choose(deflater, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
         let tokens = try buffers.read(Slot.tokens.rawValue, words: rows * rowBytes)
         return (0..<rows).map { r in tokens[(r * rowBytes)..<(r * rowBytes + counts[r])].map { DeflateToken(packed: $0) } }
     }
 
-    /// The deflate stream of `rows` rows (see `tokens`), cut into pieces as
+    /// The deflate stream of `rows` rows of the scanlines (see `tokens`), cut into pieces as
     /// `SegmentedZlib` cuts them, and the rows' Adler-32 (from 1). `endsImage`:
     /// the rows end the image (else they end where a piece is cut).
-    func deflate(_ deflater: RepeatDeflater, scanlines: UnsafeRawBufferPointer, firstRowByte: Int, firstRow: Int, rows: Int,
+    func deflate(_ deflater: RepeatDeflater, firstRowByte: Int, firstRow: Int, rows: Int,
                  pieceBytes: Int, endsImage: Bool) throws -> (stream: [UInt8], adler: UInt32) {
         let rowBytes = deflater.rowBytesAndPixelBytes.rowBytes
-        let (counts, sums) = try choose(deflater, scanlines: scanlines, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
+        let (counts, sums) = try choose(deflater, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
         var adler: UInt = 1
         for r in 0..<rows { adler = adler32_combine(adler, UInt(sums[2 * r + 1]) << 16 | UInt(sums[2 * r]), rowBytes) }
         let layout = DeflateLayout(tokenCounts: counts, rowBytes: rowBytes, pieceBytes: pieceBytes, endsImage: endsImage)
@@ -92,12 +104,11 @@ final class GPUDeflater {
     }
 
     /// The token pass: leaves each row's tokens on the GPU, returns their counts and the rows' Adler-32 sums.
-    private func choose(_ deflater: RepeatDeflater, scanlines: UnsafeRawBufferPointer, firstRowByte: Int, firstRow: Int,
+    private func choose(_ deflater: RepeatDeflater, firstRowByte: Int, firstRow: Int,
                         rows: Int) throws -> (counts: [Int], adler: [UInt32]) {
         guard rows <= Self.maxRowsPerDispatch else { throw InternalErrors.deflateOverGPULimit(bytes: rows * deflater.rowBytesAndPixelBytes.rowBytes) }
         let (rowBytes, pixelBytes) = deflater.rowBytesAndPixelBytes
         try context.makeCurrent()
-        try buffers.upload(Slot.scanlines.rawValue, scanlines, padTo: 4)
         try deflater.packedParts.withUnsafeBytes { try buffers.upload(Slot.parts.rawValue, $0) }
         try deflater.copyBacks(firstRow: firstRow, rows: rows, history: firstRowByte).withUnsafeBytes { try buffers.upload(Slot.copies.rawValue, $0) }
         try buffers.zero(Slot.tokens.rawValue, words: rows * rowBytes, uploading: false)
@@ -120,9 +131,9 @@ final class GPUDeflater {
         try coder.dispatch(groups: (rows + 63) / 64)
     }
 
-    /// A dispatch of the token pass over `groups` work groups, checked (for tests: a failure is one error).
-    func dispatchChooser(groups: Int) throws {
+    /// A dispatch of the token pass over `x` × `y` work groups, checked (for tests: a failure is one error).
+    func dispatchChooser(x: Int, y: Int) throws {
         try chooser.use()
-        try chooser.dispatch(groups: groups)
+        try chooser.dispatch(x: x, y: y)
     }
 }

@@ -14,6 +14,9 @@ final class ShaderBuffers {
 
     deinit { if eglGetCurrentContext() != nil { glDeleteBuffers(GLsizei(names.count), names) } }
 
+    /// The GL name of buffer `slot` (to read pixels into it as a pack buffer).
+    func name(_ slot: Int) -> GLuint { names[slot] }
+
     /// Binds buffer `slot` to the shader's `binding`.
     func bind(_ slot: Int, to binding: Int) throws {
         try GLCheck.gl("glBindBufferBase(\(binding))") { glBindBufferBase(target, GLuint(binding), names[slot]) }

@@ -193,6 +193,27 @@ package final class PNGEncoder: StripSink {
         return writer
     }
 
+    /// Completes the file from image data made elsewhere (the GPU), in place of
+    /// rows, and gives it its name. Returns the bytes written.
+    @discardableResult
+    func finish(encoded: EncodedImageData) throws -> Int {
+        guard (writer != nil || palette != nil) && rowsWritten == 0 else { throw InternalErrors.finishedTwice(displayName) }
+        palette = nil
+        indices = []
+        writer = nil
+        let stream = PNGStream(descriptor: inMemory ? nil : file?.descriptor ?? descriptor, name: displayName)
+        try stream.writeHead(width: size.width, height: size.height, bitDepth: encoded.bitDepth,
+                             colour: encoded.channels == 1 ? .palette : encoded.channels == 3 ? .rgb : .rgba,
+                             palette: encoded.palette, text: text)
+        try stream.imageData(encoded.zlib)
+        try stream.finish()
+        if inMemory { memoryData = stream.memory }
+        let clock = ContinuousClock(), start = clock.now
+        try file?.commit()
+        fileTime += clock.now - start
+        return stream.count
+    }
+
     /// Completes the file and gives it its name. Returns the bytes written.
     @discardableResult
     package func finish() throws -> Int {

@@ -51,11 +51,22 @@ final class PNGStream {
         if let text { try chunk("tEXt", Array(text.key.utf8) + [0] + Array(text.value.utf8)) }
     }
 
-    /// Part of the zlib stream; IDAT chunks of up to 256 KiB are cut from it.
+    /// Part of the zlib stream; IDAT chunks of 256 KiB are cut from it (the
+    /// last one shorter), however it arrives, so the GPU's one stream and the
+    /// CPU's pieces make the same file.
     func imageData(_ bytes: [UInt8]) throws {
         idat += bytes
-        if idat.count >= 1 << 18 { try flushImageData() }
+        if idat.count >= Self.idatBytes {
+            var start = 0
+            while idat.count - start >= Self.idatBytes {
+                try chunk("IDAT", Array(idat[start..<(start + Self.idatBytes)]))
+                start += Self.idatBytes
+            }
+            idat.removeFirst(start)
+        }
     }
+
+    private static let idatBytes = 1 << 18
 
     private func flushImageData() throws {
         guard !idat.isEmpty else { return }

@@ -79,10 +79,7 @@ package final class SegmentedZlib {
     ///   - emit: receives the stream in order, a piece at a time.
     init(coder: Coder, totalBytes: Int, rowBytes: Int, threads: Int, cuts: Cuts = .standard, emit: @escaping ([UInt8]) throws -> Void) {
         self.coder = coder
-        // libpng's rule (png_deflate_claim): the smallest window that still
-        // covers the whole image, 512 bytes at least.
-        var bits: Int32 = 15
-        while bits > 9 && totalBytes + 262 <= 1 << Int(bits - 1) { bits -= 1 }
+        let bits = Self.windowBits(totalBytes: totalBytes)
         windowBits = bits
         window = 1 << Int(bits)
         self.rowBytes = rowBytes
@@ -92,13 +89,26 @@ package final class SegmentedZlib {
         self.emit = emit
     }
 
+    /// libpng's rule (png_deflate_claim): the smallest window that still
+    /// covers the whole image, 512 bytes at least.
+    static func windowBits(totalBytes: Int) -> Int32 {
+        var bits: Int32 = 15
+        while bits > 9 && totalBytes + 262 <= 1 << Int(bits - 1) { bits -= 1 }
+        return bits
+    }
+
     /// The two-byte zlib header (RFC 1950 §2.2) for this window and level.
     private var header: [UInt8] {
-        let cmf = Int(windowBits - 8) << 4 | 8
         let flevel = switch coder {
         case .zlib(let level): level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
         case .repeats: 0 // "fastest"
         }
+        return Self.header(windowBits: windowBits, flevel: flevel)
+    }
+
+    /// The zlib header for a window and FLEVEL (0 for `fast`: "fastest").
+    static func header(windowBits: Int32, flevel: Int) -> [UInt8] {
+        let cmf = Int(windowBits - 8) << 4 | 8
         var flg = flevel << 6
         flg += 31 - (cmf * 256 + flg) % 31
         return [UInt8(cmf), UInt8(flg)]

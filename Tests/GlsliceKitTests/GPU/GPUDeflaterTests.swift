@@ -32,7 +32,8 @@ struct GPUDeflaterTests {
         let deflater = RepeatDeflater(map: RepeatMap(plan: plan, source: source), width: drawn.width, rowBytes: rowBytes,
                                       bitsPerPixel: 8 * channels)
         let cpu = bytes.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: drawn.height) }
-        let rows = try bytes.withUnsafeBytes { try gpu.tokens(deflater, scanlines: $0, firstRowByte: 0, firstRow: 0, rows: drawn.height) }
+        try bytes.withUnsafeBytes { try gpu.setScanlines($0) }
+        let rows = try gpu.tokens(deflater, firstRowByte: 0, firstRow: 0, rows: drawn.height)
         #expect(rows.count == drawn.height, "\(label)")
         let flat = rows.flatMap { $0 }
         if flat != cpu {
@@ -74,9 +75,8 @@ struct GPUDeflaterTests {
     func compareStreams(_ bytes: [UInt8], deflater: RepeatDeflater, rowBytes: Int, cuts: SegmentedZlib.Cuts, gpu: GPUDeflater, _ label: String) throws {
         let cpu = try Self.cpuStream(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cuts)
         let rows = bytes.count / rowBytes
-        let (stream, adler) = try bytes.withUnsafeBytes {
-            try gpu.deflate(deflater, scanlines: $0, firstRowByte: 0, firstRow: 0, rows: rows, pieceBytes: cuts.pieceBytes, endsImage: true)
-        }
+        try bytes.withUnsafeBytes { try gpu.setScanlines($0) }
+        let (stream, adler) = try gpu.deflate(deflater, firstRowByte: 0, firstRow: 0, rows: rows, pieceBytes: cuts.pieceBytes, endsImage: true)
         let whole = Array(cpu.prefix(2)) + stream + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
         if whole != cpu {
             let at = zip(whole, cpu).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(whole.count, cpu.count)
@@ -118,7 +118,7 @@ struct GPUDeflaterTests {
     @Test func aFailedDispatchIsAnError() throws {
         let gpu = try GPUDeflater(context: try GPUContext.make())
         #expect {
-            try gpu.dispatchChooser(groups: Int(Int32.max) + 10)
+            try gpu.dispatchChooser(x: Int(Int32.max) + 10, y: 1)
         } throws: { error in
             "\(error)".contains("glDispatchCompute") && "\(error)".contains("GL_INVALID_VALUE")
         }

@@ -1,0 +1,116 @@
+import CEGL
+import CPNG
+import Shaders
+
+/// The GPU's half of a `--compression fast` PNG (issue 43): from an output's
+/// drawn pixels, still on the GPU, its colour type and palette (at most 256
+/// colours in an output of at most `PNGEncoder.maxIndexedPixels`, as the CPU's
+/// encoder decides), its scanlines (`Shaders/scanlines.comp`) and their zlib
+/// stream (`GPUDeflater`). Only the stream, per-row figures and the colours
+/// come back; `PNGEncoder.finish(encoded:)` frames the file, the one the CPU
+/// writes for the same pixels.
+///
+/// Not `Sendable`: its GL objects belong to the context's thread.
+final class GPUEncoder {
+    let context: GPUContext
+    private let program: ComputeProgram
+    private let buffers: ShaderBuffers
+    private let deflater: GPUDeflater
+    /// Scanline bytes deflated in one dispatch at most (whole pieces; the tokens take four times as much).
+    static let bandBytes = 16 << 20
+    /// The colour table's slots (`scanlines.comp`).
+    private static let slots = 4096
+    /// A colour no premultiplied pixel has (red over alpha), marking an empty slot.
+    private static let none: UInt32 = 0x00FF_FFFF
+
+    private enum Slot: Int, CaseIterable { case pixels, colours }
+
+    init(context: GPUContext) throws {
+        self.context = context
+        deflater = try GPUDeflater(context: context)
+        program = try ComputeProgram(ShaderSource.scanlines, name: "scanlines.comp",
+                                     uniforms: ["width", "height", "x0", "y0", "stride", "mode", "channels", "bitDepth", "rowBytes", "words"])
+        buffers = try ShaderBuffers(count: Slot.allCases.count)
+    }
+
+    /// The buffer drawn pixels are read into, made `bytes` long: its GL name, for `glReadPixels` into a pack buffer.
+    func pixelBuffer(bytes: Int) throws -> GLuint {
+        try context.makeCurrent()
+        try buffers.zero(Slot.pixels.rawValue, words: (bytes + 3) / 4, uploading: false)
+        return buffers.name(Slot.pixels.rawValue)
+    }
+
+    /// Makes the pixel buffer hold `pixels`, premultiplied RGBA8 (uploaded: for tests).
+    func setPixels(_ pixels: UnsafeRawBufferPointer) throws {
+        try context.makeCurrent()
+        try buffers.upload(Slot.pixels.rawValue, pixels)
+    }
+
+    /// The image data of the output of `size` at (`x0`, `y0`) of the pixel
+    /// buffer, whose rows are `stride` pixels apart. `opaque`: write RGB (every alpha is 255).
+    func encode(x0: Int, y0: Int, stride: Int, size: PixelSize, opaque: Bool, repeats: RepeatMap) throws -> EncodedImageData {
+        try context.makeCurrent()
+        let (width, height) = (size.width, size.height)
+        var region = ["width": width, "height": height, "x0": x0, "y0": y0, "stride": stride]
+        for (binding, slot) in Slot.allCases.enumerated() { try buffers.bind(slot.rawValue, to: binding) }
+        try program.use()
+        // Colours, while they may be a palette.
+        var table = [UInt32](repeating: Self.none, count: Self.slots) + [UInt32](repeating: .max, count: Self.slots)
+            + [UInt32](repeating: 0, count: Self.slots + 2)
+        var palette: [UInt8] = []
+        if width * height <= PNGEncoder.maxIndexedPixels {
+            try table.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) }
+            region["mode"] = 0
+            try program.set(region)
+            try program.dispatch(groups: (width * height + 63) / 64)
+            let seen = try buffers.read(Slot.colours.rawValue, words: table.count)
+            if seen[3 * Self.slots] <= 256 && seen[3 * Self.slots + 1] == 0 {
+                let used = (0..<Self.slots).filter { seen[$0] != Self.none }.sorted { seen[Self.slots + $0] < seen[Self.slots + $1] }
+                for (index, slot) in used.enumerated() {
+                    table[slot] = seen[slot]
+                    table[2 * Self.slots + slot] = UInt32(index)
+                    let colour = seen[slot], alpha = UInt8(colour >> 24)
+                    palette += [0, 8, 16].map { Premultiply.unpremultiply(UInt8(truncatingIfNeeded: colour >> $0), alpha: alpha) } + [alpha]
+                }
+                try table.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) }
+            }
+        }
+        let entries = palette.count / 4
+        let channels = entries > 0 ? 1 : opaque ? 3 : 4
+        let bitDepth = channels != 1 ? 8 : entries <= 2 ? 1 : entries <= 4 ? 2 : entries <= 16 ? 4 : 8
+        let rowBytes = 1 + (channels == 1 ? (width * bitDepth + 7) / 8 : width * channels)
+        let total = rowBytes * height, words = (total + 3) / 4
+        // Scanlines, straight into the deflater's buffer.
+        try deflater.bindScanlines(bytes: total, to: 2)
+        try program.use()
+        region.merge(["mode": 1, "channels": channels, "bitDepth": bitDepth, "rowBytes": rowBytes, "words": words]) { $1 }
+        try program.set(region)
+        try program.dispatch(groups: (words + 63) / 64)
+        // Their deflate, a band of whole pieces at a time.
+        let coder = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels)
+        let pieceBytes = SegmentedZlib.Cuts.standard.pieceBytes
+        var zlib = SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: total), flevel: 0)
+        var adler: UInt = 1
+        var first = 0
+        while first < height {
+            // Rows to the first piece cut past `bandBytes`, or to the end.
+            var rows = 0, cut = 0, sinceCut = 0
+            while first + rows < height {
+                rows += 1
+                sinceCut += rowBytes
+                if sinceCut >= pieceBytes {
+                    (cut, sinceCut) = (rows, 0)
+                    if rows * rowBytes >= Self.bandBytes { break }
+                }
+            }
+            let ends = first + rows == height
+            if !ends { rows = cut }
+            let band = try deflater.deflate(coder, firstRowByte: first * rowBytes, firstRow: first, rows: rows, pieceBytes: pieceBytes, endsImage: ends)
+            zlib += band.stream
+            adler = adler32_combine(adler, UInt(band.adler), rows * rowBytes)
+            first += rows
+        }
+        zlib += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
+        return EncodedImageData(channels: channels, bitDepth: bitDepth, palette: palette, zlib: zlib)
+    }
+}
