@@ -76,6 +76,7 @@ struct BatchCommand: ParsableCommand {
         options.backend = engine.backend
         options.device = try gpuDevice(engine.gpu)
         options.gpu.pixelPackRing = pixelPackRingSetting()
+        options.gpu.gpuEncoding = gpuEncodingSetting()
         if let jobs {
             // Each worker is a thread with its own buffers; past this a number is a typo, not a machine.
             guard (1...BatchOptions.maxWorkers).contains(jobs) else {

@@ -125,6 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
             maxConnections: maxConnections, answerBytes: answerMb << 20, hostNames: hostName)
         settings.autoWebP = !noAutoWebp
         settings.gpuBudgetBytes = try gpuBudget(megabytes: gpuMb)
+        settings.gpuEncoding = gpuEncodingSetting()
         let options = settings
         // A server lives for days: large blocks go back to the system when freed (`LargeAllocations`).
         LargeAllocations.returnToTheSystem()

@@ -73,6 +73,11 @@ func pixelPackRingSetting() -> Bool? {
     ProcessInfo.processInfo.environment["GLSLICE_PBO"].map { $0 == "1" }
 }
 
+/// `GLSLICE_GPU_ENCODE=0|1`: forces `fast` PNGs to be encoded with compute passes or not (default: on hardware GPUs).
+func gpuEncodingSetting() -> Bool? {
+    ProcessInfo.processInfo.environment["GLSLICE_GPU_ENCODE"].map { $0 == "1" }
+}
+
 /// `-o -` onto a terminal prints an image's bytes as noise: refused before
 /// anything is read, as gzip refuses, saying how to redirect.
 func refuseTerminalOutput(_ output: String) throws {

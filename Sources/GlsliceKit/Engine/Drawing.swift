@@ -9,4 +9,7 @@ package enum Drawing: Sendable {
     case strip(Strip)
     /// Being drawn elsewhere, strip by strip (a large output on the GPU thread).
     case stream(StripStream)
+    /// Drawn and encoded elsewhere: a `fast` PNG's image data, made by the GPU
+    /// thread's compute encoder; only the file is left to write.
+    case encoded(EncodedImageData)
 }

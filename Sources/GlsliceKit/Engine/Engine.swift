@@ -17,9 +17,10 @@ package enum Engine {
         let started = clock.now
         let encoder: any ImageEncoder = switch job.request.format ?? .png {
         case .png:
-            // Only `fast` writes the plan's repeats; the zlib levels search for their own.
+            // Only `fast` writes the plan's repeats (unless the GPU already has); the zlib levels search for their own.
             try PNGEncoder(target: target, size: job.size, opaque: job.isOpaque, compression: job.request.compression,
-                           repeats: job.request.compression == .fast ? RepeatMap(plan: job.plan, source: job.source.image) : .none, text: text)
+                           repeats: job.request.compression == .fast && !drawing.isEncoded ? RepeatMap(plan: job.plan, source: job.source.image) : .none,
+                           text: text)
         case .webp: try WebPEncoder(target: target, size: job.size, compression: job.request.compression, record: text)
         }
         var drawTime = Duration.zero
@@ -30,6 +31,12 @@ package enum Engine {
             try strips.draw(backend.drawer(job.plan, source: job.source.image), size: job.size, into: encoder) { drawTime += $0 }
         case .strip(let strip):
             try encoder.write(premultipliedRows: strip.first, count: strip.rows, rowStride: strip.rowStride)
+        case .encoded(let data):
+            guard let png = encoder as? PNGEncoder else { throw InternalErrors.encodedForAnotherFormat() }
+            let bytes = try png.finish(encoded: data)
+            times?.add(.write, png.fileTime)
+            times?.add(.encode, clock.now - started - png.fileTime, items: 1)
+            return EncodedImage(byteCount: bytes, data: png.memoryData)
         case .stream(let stream):
             while true {
                 let waited = clock.now
@@ -47,6 +54,13 @@ package enum Engine {
             times.add(.encode, total - drawTime - waitTime - encoder.fileTime, items: 1)
         }
         return EncodedImage(byteCount: bytes, data: encoder.memoryData)
+    }
+}
+
+extension Drawing {
+    var isEncoded: Bool {
+        if case .encoded = self { return true }
+        return false
     }
 }
 

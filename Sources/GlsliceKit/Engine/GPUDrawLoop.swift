@@ -21,7 +21,7 @@ struct GPUDrawLoop<Item: Sendable> {
     /// Draws what `queue` brings until it is closed and drained. `deliver` gets
     /// each item's pixels (rows, or a stream still being filled) or its error,
     /// on this thread: it must not wait long. Throws when no atlas can be made.
-    func run(_ queue: BoundedQueue<Item>, job: (Item) -> PreparedJob,
+    func run(_ queue: BoundedQueue<Item>, job: @escaping (Item) -> PreparedJob,
              deliver: @escaping (Item, Result<Drawing, any Error>) -> Void) throws {
         let atlas = try GPUAtlas<Item>(session: gpu, ring: ring, budget: budget, times: times) { placed, pixels in
             for p in placed {
@@ -31,6 +31,15 @@ struct GPUDrawLoop<Item: Sendable> {
                 })
             }
         }
+        // `fast` PNGs the session's compute encoder takes are encoded on the GPU, from the atlas or drawn whole.
+        let gpu = self.gpu
+        func encodesOnGPU(_ prepared: PreparedJob) -> Bool {
+            gpu.encodes(prepared.request.format ?? .png, prepared.request.compression, size: prepared.size)
+        }
+        atlas.encoding = GPUAtlas.Encoding(request: { item in
+            let prepared = job(item)
+            return encodesOnGPU(prepared) ? (prepared.isOpaque, RepeatMap(plan: prepared.plan, source: prepared.source.image)) : nil
+        }, deliver: { item, result in deliver(item, result.map { .encoded($0) }) })
         let clock = ContinuousClock()
         while true {
             let start = clock.now
@@ -43,6 +52,11 @@ struct GPUDrawLoop<Item: Sendable> {
             }, failed: { item, error in deliver(item, .failure(error)) })
             atlas.flush()
             for item in large {
+                if encodesOnGPU(job(item)) {
+                    deliver(item, Result { .encoded(try encodeOnGPU(job(item))) })
+                    gpu.trimTextureCache()
+                    continue
+                }
                 // Its encoder gets the stream at once and encodes while the strips come.
                 let stream = StripStream(depth: (ring?.count ?? 2) + 2)
                 deliver(item, .success(.stream(stream)))
@@ -53,6 +67,18 @@ struct GPUDrawLoop<Item: Sendable> {
             gpu.trimTextureCache()
         }
         atlas.finish()
+    }
+
+    /// Uploads `job`'s cells, draws it whole into the compute encoder's buffer and encodes it there.
+    private func encodeOnGPU(_ job: PreparedJob) throws -> EncodedImageData {
+        let clock = ContinuousClock(), start = clock.now
+        let drawer = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
+        times.add(.draw, clock.now - start, items: 1)
+        var strips = self.strips
+        strips.stripBytes = min(strips.stripBytes, gpu.memory.stripBytes(readBackSlots: 0))
+        let rows = strips.rows(width: job.size.width, height: job.size.height, drawer: drawer)
+        return try gpu.encode(drawer, opaque: job.isOpaque, repeats: RepeatMap(plan: job.plan, source: job.source.image),
+                              stripRows: rows, times: times)
     }
 
     /// Uploads `job`'s cells and sends every strip to `stream`, which ends with

@@ -34,8 +34,9 @@ package final class GPUDrawThread: Sendable {
     ///   - gather: the longest the GPU thread gathers requests for one atlas.
     ///   - gap: it stops gathering when no request came for this long.
     ///   - inFlightBytes: drawn pixels allowed to wait for their encoders.
+    ///   - gpuEncoding: encode `fast` PNGs with compute passes (nil: on hardware GPUs).
     package init(device: Int?, acceptSoftware: Bool = true, gather: Duration = .milliseconds(2),
-                gap: Duration = .microseconds(200), inFlightBytes: Int = 512 << 20,
+                gap: Duration = .microseconds(200), inFlightBytes: Int = 512 << 20, gpuEncoding: Bool? = nil,
                 memory: GPUMemory = GPUMemory(), times: StageTimes = StageTimes()) throws {
         self.times = times
         self.memory = memory
@@ -46,6 +47,7 @@ package final class GPUDrawThread: Sendable {
             let gpu: GPUSession
             do {
                 gpu = try Backend.openSession(device: device, memory: memory, acceptSoftware: acceptSoftware)
+                if let gpuEncoding { gpu.gpuEncoding = gpuEncoding }
                 opened.withLock { $0 = .success((gpu.context.renderer, gpu.context.limits)) }
             } catch {
                 opened.withLock { $0 = .failure(error) }

@@ -19,7 +19,16 @@ final class GPUAtlas<Item> {
     /// Receives each atlas's placements with its pixels, or with the error that lost them.
     typealias Delivery = (_ placements: [Placement], _ pixels: Result<AtlasPixels, any Error>) -> Void
 
+    /// Outputs the session's compute encoder takes from the atlas (issue 43):
+    /// `request` says which (with what it needs), `deliver` gets each one's image data or error.
+    struct Encoding {
+        var request: (Item) -> (opaque: Bool, repeats: RepeatMap)?
+        var deliver: (Item, Result<EncodedImageData, any Error>) -> Void
+    }
+
     let session: GPUSession
+    /// nil: every output is read back.
+    var encoding: Encoding?
     /// Atlas side in pixels.
     let side: Int
     private let ring: PixelPackRing?
@@ -108,21 +117,50 @@ final class GPUAtlas<Item> {
             }
             try session.draw(quads, width: width, height: height)
             times?.add(.draw, clock.now - start)
+            let rest = encodeOnGPU(placed, width: width, height: height)
+            guard !rest.isEmpty else { return }
             if let ring {
                 let deliver = self.deliver
                 try ring.read(width: width, height: height, session: session) { buffer in
-                    deliver(placed, buffer.map { AtlasPixels(width: width, height: height, buffer: $0) })
+                    deliver(rest, buffer.map { AtlasPixels(width: width, height: height, buffer: $0) })
                 }
             } else {
                 let pixels = allocate(width: width, height: height)
                 start = clock.now
                 try session.readPixels(width: width, height: height, rowLength: width, into: pixels.buffer.base)
                 times?.add(.readBack, clock.now - start, items: 1)
-                deliver(placed, .success(pixels))
+                deliver(rest, .success(pixels))
             }
         } catch {
             deliver(placed, .failure(error))
         }
+    }
+
+    /// Encodes on the GPU the drawn outputs `encoding` asks for, straight from
+    /// the framebuffer (read into the encoder's buffer, on the GPU), and
+    /// delivers them; returns the rest, to be read back.
+    private func encodeOnGPU(_ placed: [Placement], width: Int, height: Int) -> [Placement] {
+        guard let encoding, case .success(let encoder) = session.encoder else { return placed }
+        var rest: [Placement] = [], taken: [(Placement, (opaque: Bool, repeats: RepeatMap))] = []
+        for placement in placed {
+            if let request = encoding.request(placement.item) { taken.append((placement, request)) } else { rest.append(placement) }
+        }
+        guard !taken.isEmpty else { return rest }
+        let start = clock.now
+        defer { times?.add(.gpuEncode, clock.now - start, items: taken.count) }
+        do {
+            let pixels = try encoder.pixelBuffer(bytes: width * height * 4)
+            try session.readPixels(width: width, height: height, rowLength: width, intoBuffer: pixels, offset: 0)
+        } catch {
+            for (placement, _) in taken { encoding.deliver(placement.item, .failure(error)) }
+            return rest
+        }
+        for (p, request) in taken {
+            encoding.deliver(p.item, Result {
+                try encoder.encode(x0: p.x, y0: p.y, stride: width, size: p.size, opaque: request.opaque, repeats: request.repeats)
+            })
+        }
+        return rest
     }
 
     /// Draws what is placed and delivers every readback still in flight.

@@ -27,6 +27,17 @@ package final class GPUSession {
          min(context.limits.maxRenderbufferSize, context.limits.maxViewport.height))
     }
 
+    /// Whether `fast` PNGs are encoded with compute passes here (issue 43): by
+    /// default on hardware GPUs only, since llvmpipe's compute is slower than the
+    /// CPU's own encoder (docs/BENCHMARKS.md); `GLSLICE_GPU_ENCODE=0|1` decides in the CLI.
+    lazy var gpuEncoding = !context.isSoftware
+
+    /// The compute encoder (`GPUSession+Encoding.swift`): made on first use, nil
+    /// where the context has no ES 3.1; the error that stopped it is kept for `doctor`.
+    lazy var encoder: Result<GPUEncoder, GlsliceError> = Result {
+        try GPUEncoder(context: context)
+    }.mapError { GlsliceError.from($0) }
+
     /// Overrides `maxTarget` (smaller only), so parity and tests can force column
     /// chunks cheaply. Internal: a test hook, not part of the API.
     var targetLimitOverride: (width: Int, height: Int)?
@@ -141,6 +152,8 @@ package final class GPUSession {
 
     /// Clears a `width × height` framebuffer to transparent and draws `list` into it.
     func draw(_ list: QuadList, width: Int, height: Int) throws {
+        // The encoder's compute passes use programs of their own.
+        try GLCheck.gl("glUseProgram") { glUseProgram(program) }
         try ensureFramebuffer(width: width, height: height)
         try GLCheck.gl("glViewport") { glViewport(0, 0, GLsizei(width), GLsizei(height)) }
         try GLCheck.gl("glClear") {

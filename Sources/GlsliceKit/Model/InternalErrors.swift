@@ -36,6 +36,10 @@ enum InternalErrors {
     static func deflateOverGPULimit(bytes: Int) -> GlsliceError {
         GlsliceError(.internal, "a GPU deflate dispatch of \(bytes) bytes is over its 512 MiB limit")
     }
+    /// PNG image data made on the GPU, handed to a WebP encoder: a bug.
+    static func encodedForAnotherFormat() -> GlsliceError {
+        GlsliceError(.internal, "PNG image data encoded on the GPU was handed to another format's encoder")
+    }
     static func tapsOverGPULimit(width: Int, rows: Int, limit: String) -> GlsliceError {
         GlsliceError(.internal, "taps of \(width)x\(rows) exceeds this GPU's limit \(limit)")
     }

@@ -10,6 +10,9 @@ package enum Stage: String, CaseIterable, Sendable {
     /// Reading pixels back from the GPU. A synchronous read also waits there for
     /// the draw calls to finish, so on a GPU most of the drawing shows up here.
     case readBack = "read-back"
+    /// The GL thread encoding `fast` PNGs with compute passes (issue 43): colours,
+    /// scanlines, tokens and their bits, the counts and stream read back.
+    case gpuEncode = "gpu-encode"
     /// Unpremultiplying, palette and zlib (with libpng's writes into the open file).
     case encode
     /// Opening, naming (and with `--fsync` flushing) files, and the results line.

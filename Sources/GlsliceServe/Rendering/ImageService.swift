@@ -49,8 +49,8 @@ final class ImageService: Sendable {
         self.beforeRender = beforeRender
         let memory = GPUMemory(budget: options.gpuBudgetBytes)
         let resolved = try BackendResolution.resolve(options.backend, for: .serve) { [metrics] acceptSoftware in
-            let thread = try GPUDrawThread(device: options.device, acceptSoftware: acceptSoftware, memory: memory,
-                                           times: metrics.stageTimes)
+            let thread = try GPUDrawThread(device: options.device, acceptSoftware: acceptSoftware, gpuEncoding: options.gpuEncoding,
+                                           memory: memory, times: metrics.stageTimes)
             return (thread, thread.renderer)
         }
         if let warning = resolved.warning { warn(warning) }

@@ -43,6 +43,8 @@ public struct ServeOptions: Sendable {
     public var autoWebP = true
     /// GPU memory the shared GPU thread's renderer is held to (`--gpu-mb`).
     public var gpuBudgetBytes = 256 << 20
+    /// Encode `fast` PNGs with compute passes on the GPU thread (nil: on hardware GPUs).
+    public var gpuEncoding: Bool?
 
     /// Connections: below the file-descriptor limit, with room for sources and logs.
     public static var defaultMaxConnections: Int {
