@@ -7,7 +7,7 @@ struct ParityCommand: ParsableCommand {
         commandName: "parity",
         abstract: "Render seeded random jobs on the CPU and the GPU and check they agree (docs/RENDERING.md §5).",
         discussion: """
-        Every pixel must be identical, under both filters and every mode and scale (docs/RENDERING.md §5). Exits 0 when they are, 1 when not, 69 without a GPU. Run it to trust a new driver.
+        Every pixel must be identical, under both filters and every mode and scale (docs/RENDERING.md §5), and every job's `--compression fast` PNG the same bytes, written on the GPU by its compute encoder where the context has OpenGL ES 3.1. Exits 0 when they are, 1 when not, 69 without a GPU. Run it to trust a new driver.
 
         Examples:
           glslice parity --cases 100
@@ -38,9 +38,12 @@ struct ParityCommand: ParsableCommand {
         var worst: String?
         var violations: [String]
         var passed: Bool
+        var encoded: Int
+        var encodedOnGPU: Int
 
         enum CodingKeys: String, CodingKey {
-            case cases, seed, candidate, pixels, worst, violations, passed
+            case cases, seed, candidate, pixels, worst, violations, passed, encoded
+            case encodedOnGPU = "encoded-on-gpu"
             case maxDifference = "max-difference"
             case meanDifference = "mean-difference"
         }
@@ -54,16 +57,18 @@ struct ParityCommand: ParsableCommand {
         if json {
             printJSON(Result(cases: cases, seed: seed, candidate: resolved.description, pixels: report.pixels,
                              maxDifference: report.maxDifference, meanDifference: report.meanDifference,
-                             worst: report.worst, violations: report.violations, passed: report.passed))
+                             worst: report.worst, violations: report.violations, passed: report.passed,
+                             encoded: report.encoded, encodedOnGPU: report.encodedOnGPU))
             if !report.passed { throw ExitCode(1) }
             return
         }
         print(String(format: "max difference %d, mean difference %.5f per channel over %d pixels",
                      report.maxDifference, report.meanDifference, report.pixels))
         if let worst = report.worst { print("worst: \(worst) (max \(report.worstDifference))") }
+        print("fast PNGs compared byte for byte: \(report.encoded), \(report.encodedOnGPU) of them encoded on the GPU")
         for violation in report.violations.prefix(10) { print("FAIL \(violation)") }
         if report.passed {
-            print("parity: pass (every pixel identical)")
+            print("parity: pass (every pixel identical, every fast PNG the same bytes)")
         } else {
             print("parity: FAIL, \(report.violations.count) of \(cases) jobs outside docs/RENDERING.md §5")
             throw ExitCode(1)

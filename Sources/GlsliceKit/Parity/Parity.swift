@@ -130,6 +130,9 @@ package enum Parity {
         /// Jobs that broke docs/RENDERING.md §5, one line each.
         package var violations: [String] = []
         package var passed: Bool { violations.isEmpty }
+        /// Jobs whose `fast` PNGs were compared byte for byte, and how many of the candidate's the GPU's compute encoder wrote.
+        package var encoded = 0
+        package var encodedOnGPU = 0
         var differenceSum = 0
         var channels = 0
     }
@@ -164,10 +167,12 @@ package enum Parity {
         if let firstBad { report.violations.append("\(job.description): \(firstBad)") }
     }
 
-    /// Renders `cases` jobs on both backends and compares them.
+    /// Renders `cases` jobs on both backends and compares them: their pixels, and
+    /// their `fast` PNGs (a GPU candidate encodes on its compute encoder wherever that takes the job).
     package static func run(cases: Int, seed: UInt64, reference: Backend = .cpu, candidate: Backend,
                            progress: (Int) -> Void = { _ in }) throws -> Report {
         var report = Report()
+        if let session = candidate.gpu { session.gpuEncoding = true }
         for index in 0..<cases {
             let job = job(index: index, seed: seed)
             let strips = Strips(maxRows: job.stripRows)
@@ -176,8 +181,42 @@ package enum Parity {
             let a = try reference.image(job.plan, source: job.source, strips: strips)
             let b = try candidate.image(job.plan, source: job.source, strips: strips)
             compare(job, reference: a, candidate: b, into: &report)
+            try compareEncoded(job, reference: a, candidate: b, on: candidate, into: &report)
             progress(index + 1)
         }
         return report
+    }
+
+    /// Issue 43's rule: the job's `fast` PNG written from the reference's pixels
+    /// on the CPU, and by the candidate (on its GPU's compute encoder, from pixels
+    /// drawn there, where it takes the job; else on the CPU from its pixels), are the same bytes.
+    static func compareEncoded(_ job: Job, reference: PremultipliedImage, candidate: PremultipliedImage, on backend: Backend,
+                               into report: inout Report) throws {
+        let map = RepeatMap(plan: job.plan, source: job.source), size = job.plan.size, opaque = reference.rgba.isOpaque
+        func cpuFile(_ image: PremultipliedImage) throws -> [UInt8] {
+            let writer = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast, repeats: map, threads: 1)
+            try image.rgba.pixels.withUnsafeBufferPointer { pixels in
+                if let base = pixels.baseAddress { try writer.write(premultipliedRows: base, count: size.height) }
+            }
+            try writer.finish()
+            return writer.memoryData ?? []
+        }
+        let expected = try cpuFile(reference)
+        var written: [UInt8]
+        if let session = backend.gpu, session.encodes(.png, .fast, size: size) {
+            let drawer = try session.upload(job.plan, source: job.source)
+            let data = try session.encode(drawer, opaque: opaque, repeats: map, stripRows: job.stripRows ?? size.height, times: nil)
+            let writer = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast)
+            try writer.finish(encoded: data)
+            written = writer.memoryData ?? []
+            report.encodedOnGPU += 1
+        } else {
+            written = try cpuFile(candidate)
+        }
+        report.encoded += 1
+        if written != expected {
+            let at = zip(written, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.count, expected.count)
+            report.violations.append("\(job.description): its fast PNG differs at byte \(at) (\(written.count) bytes against \(expected.count))")
+        }
     }
 }

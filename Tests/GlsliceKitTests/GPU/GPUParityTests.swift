@@ -2,10 +2,11 @@ import Testing
 @testable import GlsliceKit
 
 /// docs/RENDERING.md §5 over seeded random jobs: every pixel identical, both filters,
-/// strips and column chunks included.
+/// strips and column chunks included; and issue 43's rule: every job's `fast` PNG the
+/// same bytes, at least 2,000 of them written by the GPU's compute encoder.
 @Suite(.enabled(if: GPUTestSupport.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
 struct GPUParityTests {
-    static let cases = 2000
+    static let cases = 2500
     static let seed: UInt64 = 2026
 
     @Test func randomJobsAgree() throws {
@@ -14,6 +15,7 @@ struct GPUParityTests {
         #expect(report.cases == Self.cases)
         #expect(report.violations.isEmpty, "\(report.violations.prefix(5).joined(separator: "\n"))")
         #expect(report.maxDifference == 0)
+        #expect(report.encoded == Self.cases && report.encodedOnGPU >= 2000, "\(report.encodedOnGPU) encoded on the GPU")
     }
 
     /// The job set really covers what docs/RENDERING.md §5 asks for; if the generator drifts, this fails.

@@ -28,6 +28,12 @@ struct SharedGPUDrawerTests {
             }
         case .here:
             Issue.record("the shared drawer hands back drawn rows, not a job to draw")
+        case .encoded(let data):
+            // Encoded on the GPU: the file libpng reads must be the CPU's pixels.
+            let writer = try PNGEncoder(target: .memory, size: job.size, opaque: job.isOpaque, compression: .fast)
+            try writer.finish(encoded: data)
+            let decoded = try PNGDecoder.decode(data: Data(writer.memoryData ?? []), maxPixels: 1 << 28)
+            return decoded == CPUDrawer.image(job.plan, source: job.source.image).straight() ? 0 : 255
         }
         return zip(expected, sink.image.rgba.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }
