@@ -29,6 +29,16 @@ uniform uint mode;
 uniform uint blockStarts;
 
 const uint blockTokens = 32768u;
+
+// False once llvmpipe's limit on loop iterations was reached (see deflate_tokens.comp).
+// Set to 2: a trip count the compiler cannot see, so the loop is not unrolled away.
+uniform uint probeIterations;
+
+bool loopsRan() {
+    uint probe = 0u;
+    for (uint k = 0u; k < probeIterations; k++) probe++;
+    return probe == probeIterations;
+}
 uint position;
 
 void put(uint value, uint bits) {
@@ -108,5 +118,6 @@ void main() {
             }
         }
     }
-    if (mode == 1u) words[r] = bits;
+    // Every mode walks the same tokens: one that ran out of loop iterations here ran out in all.
+    if (mode == 1u) words[r] = loopsRan() ? bits : 0xFFFFFFFFu;
 }

@@ -1,7 +1,12 @@
 #version 310 es
 // `--compression fast`'s token choice (issue 43), one invocation per PNG row: the
 // GPU twin of RepeatDeflater.chooseRow (Sources/GlsliceKit/PNG/RepeatDeflater.swift),
-// rule for rule, so both give the same tokens. Integer arithmetic only.
+// rule for rule, so both give the same tokens. Integer arithmetic only. With
+// mode 1, the Adler-32 sums of the rows' bytes instead, `segmentBytes` an invocation.
+//
+// llvmpipe (Mesa 22.3.6) stops every loop of an invocation once 65,535 loop
+// iterations have run in it, all loops together (LP_MAX_TGSI_LOOP_ITERATIONS):
+// a row that needs more marks its count `tooLong`, and the CPU encodes that output.
 //
 // A token is packed as DeflateToken packs it: a literal byte, or
 // 0x80000000 | length << 16 | distance.
@@ -22,7 +27,7 @@ layout(std430, binding = 2) readonly buffer Copies { uint copyBack[]; };
 layout(std430, binding = 3) writeonly buffer Tokens { uint tokens[]; };
 // Per row: how many tokens it has.
 layout(std430, binding = 4) writeonly buffer Counts { uint counts[]; };
-// Per row: its Adler-32 sums (RFC 1950 §8) from 1 and 0, which the CPU combines.
+// Per segment of `segmentBytes`: its Adler-32 sums (RFC 1950 §8) from 1 and 0, which the CPU combines.
 layout(std430, binding = 5) writeonly buffer Adler { uint adler[]; };
 
 uniform uint rowBytes;
@@ -31,6 +36,8 @@ uniform uint rows;
 // Where the first row starts in `scanlines`, in bytes.
 uniform uint firstRowByte;
 uniform uint hashBits;
+uniform uint mode;
+uniform uint segmentBytes;
 
 const int maxDistance = 32768;
 const int shortPart = 512;
@@ -92,8 +99,38 @@ bool sameBytes(int a, int b, int count) {
     return true;
 }
 
+const uint tooLong = 0xFFFFFFFFu;
+
+// Whether loops still run: false once llvmpipe's limit on loop iterations was reached.
+// Set to 2: a trip count the compiler cannot see, so the loop is not unrolled away.
+uniform uint probeIterations;
+
+bool loopsRan() {
+    uint probe = 0u;
+    for (uint k = 0u; k < probeIterations; k++) probe++;
+    return probe == probeIterations;
+}
+
+void sums(uint segment) {
+    uint start = firstRowByte + segment * segmentBytes;
+    uint end = min(start + segmentBytes, firstRowByte + rows * rowBytes);
+    if (start >= end) return;
+    uint a = 1u;
+    uint b = 0u;
+    for (uint k = start; k < end; k++) {
+        a = (a + byteAt(int(k))) % 65521u;
+        b = (b + a) % 65521u;
+    }
+    adler[2u * segment] = a;
+    adler[2u * segment + 1u] = loopsRan() ? b : tooLong;
+}
+
 void main() {
     uint r = gl_GlobalInvocationID.x;
+    if (mode == 1u) {
+        sums(r);
+        return;
+    }
     if (r >= rows) return;
     int row = int(rowBytes);
     int rowStart = int(firstRowByte) + int(r) * row;
@@ -167,13 +204,5 @@ void main() {
         }
     }
     flushRun();
-    counts[r] = tokenCount;
-    uint a = 1u;
-    uint b = 0u;
-    for (int k = rowStart; k < rowEnd; k++) {
-        a = (a + byteAt(k)) % 65521u;
-        b = (b + a) % 65521u;
-    }
-    adler[2u * r] = a;
-    adler[2u * r + 1u] = b;
+    counts[r] = loopsRan() ? tokenCount : tooLong;
 }

@@ -53,9 +53,16 @@ struct GPUDrawLoop<Item: Sendable> {
             atlas.flush()
             for item in large {
                 if encodesOnGPU(job(item)) {
-                    deliver(item, Result { .encoded(try encodeOnGPU(job(item))) })
-                    gpu.trimTextureCache()
-                    continue
+                    do {
+                        deliver(item, .success(.encoded(try encodeOnGPU(job(item)))))
+                        gpu.trimTextureCache()
+                        continue
+                    } catch let error as GlsliceError where error.kind == .unavailable {
+                        // The GPU cannot encode this one (llvmpipe's loop limit): drawn again and read back.
+                    } catch {
+                        deliver(item, .failure(error))
+                        continue
+                    }
                 }
                 // Its encoder gets the stream at once and encodes while the strips come.
                 let stream = StripStream(depth: (ring?.count ?? 2) + 2)

@@ -156,9 +156,14 @@ final class GPUAtlas<Item> {
             return rest
         }
         for (p, request) in taken {
-            encoding.deliver(p.item, Result {
-                try encoder.encode(x0: p.x, y0: p.y, stride: width, size: p.size, opaque: request.opaque, repeats: request.repeats)
-            })
+            do {
+                encoding.deliver(p.item, .success(try encoder.encode(x0: p.x, y0: p.y, stride: width, size: p.size, opaque: request.opaque,
+                                                                     repeats: request.repeats)))
+            } catch let error as GlsliceError where error.kind == .unavailable {
+                rest.append(p) // the GPU cannot encode this one (llvmpipe's loop limit): read back
+            } catch {
+                encoding.deliver(p.item, .failure(error))
+            }
         }
         return rest
     }

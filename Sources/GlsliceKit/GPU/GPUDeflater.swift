@@ -18,6 +18,10 @@ final class GPUDeflater {
     private let buffers: ShaderBuffers
     /// Rows one dispatch takes: 64 a group, and the 65,535 groups every ES 3.1 driver allows.
     static let maxRowsPerDispatch = 64 * 65535
+    /// Bytes of scanlines one invocation sums for the Adler-32.
+    static let segmentBytes = 1024
+    /// What a pass writes for a row (or segment) that ran out of llvmpipe's loop iterations.
+    private static let tooLong = UInt32.max
 
     /// The buffers' bindings in `deflate_tokens.comp`, then `deflate_pack.comp`'s.
     private enum Slot: Int, CaseIterable {
@@ -29,8 +33,8 @@ final class GPUDeflater {
         self.context = context
         try context.makeCurrent()
         chooser = try ComputeProgram(ShaderSource.deflateTokens, name: "deflate_tokens.comp",
-                                     uniforms: ["rowBytes", "pixelBytes", "rows", "firstRowByte", "hashBits"])
-        coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "rowBytes", "mode", "blockStarts"])
+                                     uniforms: ["rowBytes", "pixelBytes", "rows", "firstRowByte", "hashBits", "mode", "segmentBytes", "probeIterations"])
+        coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "rowBytes", "mode", "blockStarts", "probeIterations"])
         buffers = try ShaderBuffers(count: Slot.allCases.count)
     }
 
@@ -64,7 +68,10 @@ final class GPUDeflater {
         let rowBytes = deflater.rowBytesAndPixelBytes.rowBytes
         let (counts, sums) = try choose(deflater, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
         var adler: UInt = 1
-        for r in 0..<rows { adler = adler32_combine(adler, UInt(sums[2 * r + 1]) << 16 | UInt(sums[2 * r]), rowBytes) }
+        for s in 0..<(sums.count / 2) {
+            let length = min(Self.segmentBytes, rows * rowBytes - s * Self.segmentBytes)
+            adler = adler32_combine(adler, UInt(sums[2 * s + 1]) << 16 | UInt(sums[2 * s]), length)
+        }
         let layout = DeflateLayout(tokenCounts: counts, rowBytes: rowBytes, pieceBytes: pieceBytes, endsImage: endsImage)
         var rowInfo = [UInt32](repeating: 0, count: 3 * rows)
         for r in 0..<rows {
@@ -91,6 +98,7 @@ final class GPUDeflater {
         try buffers.zero(Slot.out.rawValue, words: rows + blocks)
         try code(rows: rows, rowBytes: rowBytes, mode: 1, blockStarts: rows)
         let sizes = try buffers.read(Slot.out.rawValue, words: rows + blocks)
+        guard !sizes[0..<rows].contains(Self.tooLong) else { throw UnavailableErrors.gpuLoopLimit(context.renderer) }
         let placement = layout.place(codes: codes, bits: sizes[0..<rows].map(Int.init), startInRow: sizes[rows...].map(Int.init))
         guard placement.byteCount < 1 << 29 else { throw InternalErrors.deflateOverGPULimit(bytes: placement.byteCount) }
         // The bits.
@@ -113,21 +121,26 @@ final class GPUDeflater {
         try deflater.copyBacks(firstRow: firstRow, rows: rows, history: firstRowByte).withUnsafeBytes { try buffers.upload(Slot.copies.rawValue, $0) }
         try buffers.zero(Slot.tokens.rawValue, words: rows * rowBytes, uploading: false)
         try buffers.zero(Slot.counts.rawValue, words: rows, uploading: false)
-        try buffers.zero(Slot.adler.rawValue, words: 2 * rows, uploading: false)
+        try buffers.zero(Slot.adler.rawValue, words: 2 * ((rows * rowBytes + Self.segmentBytes - 1) / Self.segmentBytes), uploading: false)
         for slot in [Slot.scanlines, .parts, .copies, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
         try chooser.use()
         try chooser.set(["rowBytes": rowBytes, "pixelBytes": pixelBytes, "rows": rows, "firstRowByte": firstRowByte,
-                         "hashBits": RepeatDeflater.hashBits(rowBytes: rowBytes)])
+                         "hashBits": RepeatDeflater.hashBits(rowBytes: rowBytes), "mode": 0, "segmentBytes": Self.segmentBytes, "probeIterations": 2])
         try chooser.dispatch(groups: (rows + 63) / 64)
-        let counts = try buffers.read(Slot.counts.rawValue, words: rows).map(Int.init)
-        return (counts, try buffers.read(Slot.adler.rawValue, words: 2 * rows))
+        let segments = (rows * rowBytes + Self.segmentBytes - 1) / Self.segmentBytes
+        try chooser.set(["mode": 1])
+        try chooser.dispatch(groups: (segments + 63) / 64)
+        let counts = try buffers.read(Slot.counts.rawValue, words: rows)
+        let sums = try buffers.read(Slot.adler.rawValue, words: 2 * segments)
+        guard !counts.contains(Self.tooLong) && !sums.contains(Self.tooLong) else { throw UnavailableErrors.gpuLoopLimit(context.renderer) }
+        return (counts.map(Int.init), sums)
     }
 
     /// One of the coder's three passes over the tokens left on the GPU.
     private func code(rows: Int, rowBytes: Int, mode: Int, blockStarts: Int = 0) throws {
         for (binding, slot) in [Slot.tokens, .counts, .rowInfo, .codes, .out].enumerated() { try buffers.bind(slot.rawValue, to: binding) }
         try coder.use()
-        try coder.set(["rows": rows, "rowBytes": rowBytes, "mode": mode, "blockStarts": blockStarts])
+        try coder.set(["rows": rows, "rowBytes": rowBytes, "mode": mode, "blockStarts": blockStarts, "probeIterations": 2])
         try coder.dispatch(groups: (rows + 63) / 64)
     }
 

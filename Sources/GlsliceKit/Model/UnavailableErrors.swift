@@ -29,6 +29,10 @@ package enum UnavailableErrors {
     static func noCompute(_ version: String) -> GlsliceError {
         GlsliceError(.unavailable, "context is '\(version)': GPU encoding needs OpenGL ES 3.1 compute shaders")
     }
+    /// llvmpipe cut an encoding pass short (its 65,535 loop iterations an invocation): the output is encoded on the CPU.
+    static func gpuLoopLimit(_ renderer: String) -> GlsliceError {
+        GlsliceError(.unavailable, "\(renderer) ran out of loop iterations in a GPU encoding pass; the CPU encodes this output")
+    }
     static func noConfig() -> GlsliceError {
         GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config")
     }

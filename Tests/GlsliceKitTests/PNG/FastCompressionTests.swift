@@ -72,8 +72,15 @@ import Testing
         PixelSize(width: 16383, height: 1), PixelSize(width: 257, height: 301),
     ])
     func extremeShapesDecodeToTheDrawnPixels(size: PixelSize) throws {
+        for (plan, source, label) in try Self.extremePlans(size) { try check(plan, source: source, label) }
+    }
+
+    /// Plans of `size` with 1, 2 and 3 lattice runs, five mode pairs covering every mode on each
+    /// axis, from palette, RGBA and 16-colour sources.
+    static func extremePlans(_ size: PixelSize) throws -> [(Plan, PremultipliedImage, String)] {
         var rng = SeededGenerator(seed: UInt64(size.width * 31 + size.height))
         let modes: [ResizeMode] = [.stretch, .tile, .round, .space, .repeat]
+        var plans: [(Plan, PremultipliedImage, String)] = []
         for (i, runs) in [1, 2, 3].enumerated() {
             let noise = Parity.randomImage(width: 12, height: 12, rng: &rng)
             let source = i == 1 ? noise : Self.quantized(noise, colours: [2, 0, 16][i])
@@ -84,9 +91,10 @@ import Testing
             for (x, y) in [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)] {
                 let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: PerAxis(x: modes[x], y: modes[y]),
                                                 filter: i == 2 ? .nearest : .linear, fillCenter: x != 3)
-                try check(plan, source: source, "\(size) \(runs) runs, \(modes[x])/\(modes[y])")
+                plans.append((plan, source, "\(size) \(runs) runs, \(modes[x])/\(modes[y])"))
             }
         }
+        return plans
     }
 
     /// With nothing known (an image that has no plan, such as a contact sheet), `fast`
