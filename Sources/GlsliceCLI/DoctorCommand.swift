@@ -41,9 +41,12 @@ struct DoctorCommand: ParsableCommand {
             var maxTextureSize: Int
             var maxRenderbufferSize: Int
             var maxViewport: [Int]
+            /// "on", "off" (available, not used by default here) or why it is unavailable.
+            var gpuEncoding: String
 
             enum CodingKeys: String, CodingKey {
                 case display, vendor, renderer, version
+                case gpuEncoding = "gpu-encoding"
                 case maxTextureSize = "max-texture-size"
                 case maxRenderbufferSize = "max-renderbuffer-size"
                 case maxViewport = "max-viewport"
@@ -86,7 +89,8 @@ struct DoctorCommand: ParsableCommand {
             context: context.map {
                 Findings.Context(display: $0.displayDescription, vendor: $0.vendor, renderer: $0.renderer, version: $0.version,
                                  maxTextureSize: $0.limits.maxTextureSize, maxRenderbufferSize: $0.limits.maxRenderbufferSize,
-                                 maxViewport: [$0.limits.maxViewport.width, $0.limits.maxViewport.height])
+                                 maxViewport: [$0.limits.maxViewport.width, $0.limits.maxViewport.height],
+                                 gpuEncoding: $0.gpuEncodingProblem().map { "unavailable: \($0)" } ?? ($0.isSoftware ? "off" : "on"))
             },
             auto: Findings.Auto(backend: auto.gpu == nil ? "cpu" : "gpu",
                                 reason: auto.reason ?? context.map { "a hardware GPU: \($0.renderer)" } ?? "no GPU context"))
@@ -122,6 +126,11 @@ struct DoctorCommand: ParsableCommand {
         print("GL_VERSION:  \(context.version)")
         print("Limits: max texture \(context.maxTextureSize), max renderbuffer \(context.maxRenderbufferSize), "
               + "max viewport \(context.maxViewport[0])x\(context.maxViewport[1])")
+        switch context.gpuEncoding {
+        case "on": print("GPU encoding: on (--compression fast PNGs are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off)")
+        case "off": print("GPU encoding: available, off on a software rasteriser (slower than the CPU's encoder; GLSLICE_GPU_ENCODE=1 turns it on)")
+        default: print("GPU encoding: \(context.gpuEncoding) (the CPU encodes every output)")
+        }
         print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
         if findings.auto.backend == "gpu" {
             let megapixels = Double(BackendUse.singleOutputGPUPixels) / 1e6

@@ -16,8 +16,10 @@ final class GPUEncoder {
     private let program: ComputeProgram
     private let buffers: ShaderBuffers
     private let deflater: GPUDeflater
-    /// Scanline bytes deflated in one dispatch at most (whole pieces; the tokens take four times as much).
-    static let bandBytes = 16 << 20
+    /// Scanline bytes deflated in one dispatch at most (whole pieces; the tokens take four times as
+    /// much): a sixteenth of the GPU budget, so pixels (a quarter at most, `GPUSession.encodes`),
+    /// scanlines and tokens stay within three quarters of it.
+    let bandBytes: Int
     /// The colour table's slots (`scanlines.comp`).
     private static let slots = 4096
     /// A colour no premultiplied pixel has (red over alpha), marking an empty slot.
@@ -25,8 +27,9 @@ final class GPUEncoder {
 
     private enum Slot: Int, CaseIterable { case pixels, colours }
 
-    init(context: GPUContext) throws {
+    init(context: GPUContext, budget: Int = GPUMemory.defaultBudget) throws {
         self.context = context
+        bandBytes = max(1 << 20, budget / 16)
         deflater = try GPUDeflater(context: context)
         program = try ComputeProgram(ShaderSource.scanlines, name: "scanlines.comp",
                                      uniforms: ["width", "height", "x0", "y0", "stride", "mode", "channels", "bitDepth", "rowBytes", "words"])
@@ -100,7 +103,7 @@ final class GPUEncoder {
                 sinceCut += rowBytes
                 if sinceCut >= pieceBytes {
                     (cut, sinceCut) = (rows, 0)
-                    if rows * rowBytes >= Self.bandBytes { break }
+                    if rows * rowBytes >= bandBytes { break }
                 }
             }
             let ends = first + rows == height
@@ -112,5 +115,18 @@ final class GPUEncoder {
         }
         zlib += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
         return EncodedImageData(channels: channels, bitDepth: bitDepth, palette: palette, zlib: zlib)
+    }
+}
+
+extension GPUContext {
+    /// Whether this context can encode `fast` PNGs (its compute programs compile
+    /// and link), for `doctor`: nil when it can, else why not.
+    package func gpuEncodingProblem() -> String? {
+        do {
+            _ = try GPUEncoder(context: self)
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 }

@@ -35,7 +35,7 @@ package final class GPUSession {
     /// The compute encoder (`GPUSession+Encoding.swift`): made on first use, nil
     /// where the context has no ES 3.1; the error that stopped it is kept for `doctor`.
     lazy var encoder: Result<GPUEncoder, GlsliceError> = Result {
-        try GPUEncoder(context: context)
+        try GPUEncoder(context: context, budget: memory.budget)
     }.mapError { GlsliceError.from($0) }
 
     /// Overrides `maxTarget` (smaller only), so parity and tests can force column

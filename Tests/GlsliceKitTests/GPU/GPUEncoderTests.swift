@@ -61,6 +61,23 @@ struct GPUEncoderTests {
         #expect(encoded >= 5, "\(encoded) of 15 encoded on the GPU")
     }
 
+    /// With the smallest GPU budget a band is one 1 MiB piece: outputs of several pieces are
+    /// deflated a band at a time, the Adler-32 combined over bands, and still give the CPU's file.
+    @Test func bandsOfWholePiecesGiveTheCPUsFile() throws {
+        let encoder = try GPUEncoder(context: try GPUContext.make(), budget: GPUMemory.minimumBudget)
+        var rng = SeededGenerator(seed: 4242)
+        let noise = Parity.randomImage(width: 12, height: 12, rng: &rng)
+        let segments = [Segment(0, 3, scalable: false), Segment(3, 9, scalable: true), Segment(9, 12, scalable: false)]
+        let lattice = try Lattice(width: 12, height: 12, x: segments, y: segments)
+        for (size, modes) in [(PixelSize(width: 700, height: 900), PerAxis(x: ResizeMode.tile, y: .stretch)),
+                              (PixelSize(width: 333, height: 2600), PerAxis(x: ResizeMode.round, y: .tile))] {
+            let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: modes, filter: .linear, fillCenter: true)
+            let drawn = try Backend.cpu.image(plan, source: noise).rgba
+            let (cpu, gpu) = try Self.files(plan, source: noise, drawn: drawn, encoder: encoder)
+            #expect(cpu.count > 0 && cpu == gpu, "\(size): the GPU's file (\(gpu.count) bytes) is not the CPU's (\(cpu.count))")
+        }
+    }
+
     /// Parity's random jobs, a third quantized to few colours (palettes of 1-8 bits), some placed as in an atlas.
     @Test func randomJobsGiveTheCPUsFile() throws {
         let encoder = try GPUEncoder(context: try GPUContext.make())
