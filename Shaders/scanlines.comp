@@ -2,9 +2,11 @@
 // A drawn output's PNG scanlines, made on the GPU from its premultiplied RGBA8
 // pixels (issue 43), as PNGEncoder and ScanlineCompressor make them on the CPU:
 //   mode 0: its colours, while there are at most 256 (Palette: the first pixel of
-//           each, in raster order, orders them), one invocation per pixel;
-//   mode 1: the scanlines, one invocation per word: filter byte None, then
+//           each, in raster order, orders them), one invocation per `run` pixels of a row;
+//   mode 1: the scanlines, one invocation per `run` words: filter byte None, then
 //           palette indices packed to 1-8 bits, RGB (opaque), or straight RGBA.
+// An invocation takes a run, not one pixel or word, so a colour repeated along a row is
+// looked up once (llvmpipe pays per invocation).
 
 layout(local_size_x = 64) in;
 
@@ -29,6 +31,7 @@ uniform uint rowBytes;
 uniform uint words;
 
 const uint slots = 4096u;
+const uint run = 32u;
 const uint none = 0x00FFFFFFu;
 
 uint pixel(uint x, uint y) { return pixels[(y0 + y) * stride + x0 + x]; }
@@ -59,12 +62,21 @@ void see(uint colour, uint at) {
     colours[3u * slots + 1u] = 1u;
 }
 
+uint lastColour = none;
+uint lastIndex = 0u;
+
 uint indexOf(uint colour) {
+    if (colour == lastColour) return lastIndex;
+    lastColour = colour;
     uint s = slotOf(colour);
     for (uint probe = 0u; probe < slots; probe++) {
-        if (colours[s] == colour) return colours[2u * slots + s];
+        if (colours[s] == colour) {
+            lastIndex = colours[2u * slots + s];
+            return lastIndex;
+        }
         s = (s + 1u) & (slots - 1u);
     }
+    lastIndex = 0u;
     return 0u;
 }
 
@@ -93,17 +105,25 @@ uint scanlineByte(uint i) {
 void main() {
     uint id = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
     if (mode == 0u) {
-        if (id >= width * height || colours[3u * slots] > 256u) return;
-        uint x = id % width;
-        uint y = id / width;
-        uint colour = pixel(x, y);
-        // A run of one colour is seen at its first pixel.
-        if (x > 0u && pixel(x - 1u, y) == colour) return;
-        see(colour, id);
+        // Runs of `run` pixels, none crossing a row.
+        uint runsPerRow = (width + run - 1u) / run;
+        uint y = id / runsPerRow;
+        if (y >= height || colours[3u * slots] > 256u) return;
+        uint x0 = (id % runsPerRow) * run;
+        uint last = x0 > 0u ? pixel(x0 - 1u, y) : none;
+        bool afterFirst = x0 > 0u;
+        for (uint x = x0; x < min(x0 + run, width); x++) {
+            uint colour = pixel(x, y);
+            // A run of one colour is seen at its first pixel.
+            if (!(afterFirst && colour == last)) see(colour, y * width + x);
+            last = colour;
+            afterFirst = true;
+        }
         return;
     }
-    if (id >= words) return;
-    uint word = 0u;
-    for (uint b = 0u; b < 4u; b++) word |= scanlineByte(4u * id + b) << (8u * b);
-    scanlines[id] = word;
+    for (uint w = id * run; w < min(id * run + run, words); w++) {
+        uint word = 0u;
+        for (uint b = 0u; b < 4u; b++) word |= scanlineByte(4u * w + b) << (8u * b);
+        scanlines[w] = word;
+    }
 }

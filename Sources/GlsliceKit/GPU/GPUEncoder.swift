@@ -20,6 +20,8 @@ final class GPUEncoder {
     /// much): a sixteenth of the GPU budget, so pixels (a quarter at most, `GPUSession.encodes`),
     /// scanlines and tokens stay within three quarters of it.
     let bandBytes: Int
+    /// Pixels (colours pass) or words (scanlines) an invocation of `scanlines.comp` takes.
+    private static let run = 32
     /// The colour table's slots (`scanlines.comp`).
     private static let slots = 4096
     /// A colour no premultiplied pixel has (red over alpha), marking an empty slot.
@@ -65,7 +67,7 @@ final class GPUEncoder {
             try table.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) }
             region["mode"] = 0
             try program.set(region)
-            try program.dispatch(groups: (width * height + 63) / 64)
+            try program.dispatch(groups: (height * ((width + Self.run - 1) / Self.run) + 63) / 64)
             let seen = try buffers.read(Slot.colours.rawValue, words: table.count)
             if seen[3 * Self.slots] <= 256 && seen[3 * Self.slots + 1] == 0 {
                 let used = (0..<Self.slots).filter { seen[$0] != Self.none }.sorted { seen[Self.slots + $0] < seen[Self.slots + $1] }
@@ -88,7 +90,7 @@ final class GPUEncoder {
         try program.use()
         region.merge(["mode": 1, "channels": channels, "bitDepth": bitDepth, "rowBytes": rowBytes, "words": words]) { $1 }
         try program.set(region)
-        try program.dispatch(groups: (words + 63) / 64)
+        try program.dispatch(groups: ((words + Self.run - 1) / Self.run + 63) / 64)
         // Their deflate, a band of whole pieces at a time.
         let coder = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels)
         let pieceBytes = SegmentedZlib.Cuts.standard.pieceBytes
