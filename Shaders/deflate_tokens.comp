@@ -41,6 +41,8 @@ uniform uint segmentBytes;
 
 const int maxDistance = 32768;
 const int shortPart = 512;
+// The row above's last bytes the hash table holds (RepeatDeflater.hashReach).
+const int hashReach = 4096;
 
 int seen[4096];
 uint tokenBase;
@@ -137,7 +139,7 @@ void main() {
     int rowEnd = rowStart + row;
     int copy = int(copyBack[r]);
     int pixel = int(pixelBytes);
-    int firstHashed = max(0, rowStart - min(row, maxDistance));
+    int firstHashed = max(0, rowStart - min(row, hashReach));
     bool hashedRowAbove = false;
     tokenBase = r * rowBytes;
     tokenCount = 0u;

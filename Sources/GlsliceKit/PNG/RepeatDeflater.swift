@@ -28,6 +28,9 @@ struct RepeatDeflater: Sendable {
     /// Tokens per block: each block gets its own Huffman tables.
     private static let blockTokens = 1 << 15
     private static let maxDistance = 32768
+    /// The matcher's hash table holds at most this many bytes of the row above (its
+    /// last ones): as many as the table has entries.
+    private static let hashReach = 4096
     /// Parts shorter than this continue the match being gathered where they can, whatever its distance.
     private static let shortPart = 512
 
@@ -130,7 +133,7 @@ struct RepeatDeflater: Sendable {
         for r in 0..<rows {
             let rowStart = r * rowBytes
             chooseRow(data, rowStart: rowStart, copyBack: Int(copies[r]), oldest: oldest,
-                      firstHashed: max(oldest, rowStart - min(rowBytes, Self.maxDistance)), hashBits: hashBits, seen: &seen, append: append)
+                      firstHashed: max(oldest, rowStart - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: &seen, append: append)
         }
         return tokens
     }
@@ -156,7 +159,7 @@ struct RepeatDeflater: Sendable {
     /// One row's tokens (see `choose`): bytes `rowStart..<rowStart + rowBytes`,
     /// `copyBack` bytes back from an equal row (0: none), reading no further back
     /// than `oldest`. The matcher's hash table holds the bytes from `firstHashed`
-    /// (the row above, in reach) up to the byte being matched: the row above is
+    /// (the row above, its last `hashReach` bytes) up to the byte being matched: the row above is
     /// entered whole when the matcher is first asked, the row's own bytes as it is asked.
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
                            hashBits: Int, seen: inout [Int32], append: (DeflateToken) -> Void) {
