@@ -4,9 +4,9 @@ import Shaders
 
 /// `--compression fast`'s deflate as compute passes (issue 43), giving the
 /// CPU's bytes: `Shaders/deflate_tokens.comp` chooses each row's tokens (the
-/// twin of `RepeatDeflater`'s row rule) and its Adler-32 sums, one invocation
-/// per row; `Shaders/deflate_pack.comp` counts each block's symbols, sizes each
-/// row's bits, and writes them. The CPU makes each block's code from the counts
+/// twin of `RepeatDeflater`'s row rule), one invocation per row, then the
+/// Adler-32 sums of each 1 KiB; `Shaders/deflate_pack.comp` counts each block's
+/// symbols, sizes each row's bits, and writes them. The CPU makes each block's code from the counts
 /// (`BlockCode`) and places the rows (`DeflateLayout`), and reads back only the
 /// stream, the per-row figures and the counts. Needs ES 3.1 (`GPUContext.hasCompute`).
 ///
