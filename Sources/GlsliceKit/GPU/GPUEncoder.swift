@@ -120,12 +120,52 @@ final class GPUEncoder {
     }
 }
 
+extension GPUEncoder {
+    /// Encodes three small images (RGBA, RGB, a palette; copied rows,
+    /// periodic columns, runs and noise) here and on the CPU, and throws unless
+    /// the files are the same: a driver that compiles the passes but runs them
+    /// differently is caught before it writes a file (`GPUSession.encoder`).
+    func selfCheck() throws {
+        let size = PixelSize(width: 61, height: 37)
+        let map = RepeatMap(rowKeys: { rows in rows.map { RepeatMap.RowKey(high: UInt64($0 % 9 == 8 ? 0 : $0 + 1), low: 0) } },
+                            columnPeriods: [(destination: 20..<61, period: 7)])
+        for variant in 0..<3 {
+            var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    // Row 8, 17, 26, 35 copy row 0's pixels; past x 20 the columns repeat every 7.
+                    let sx = x >= 20 ? 20 + (x - 20) % 7 : x, sy = y % 9 == 8 ? 0 : y
+                    let seed = UInt32(truncatingIfNeeded: (sx * 31 + sy + variant * 1000) &* 2_654_435_761) ^ 0x9E37
+                    let alpha: UInt8 = variant == 0 ? UInt8(truncatingIfNeeded: seed >> 24) | 1 : 255
+                    var rgb = [UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16)]
+                    if variant == 2 { rgb = [rgb[0] & 0xC0, rgb[1] & 0xC0, 0] } // a palette of at most 20 colours
+                    if x / 5 % 2 == 0 { rgb = [rgb[0], rgb[0], rgb[0]] } // runs a byte apart
+                    let at = (y * size.width + x) * 4
+                    for c in 0..<3 { pixels[at + c] = Premultiply.premultiply(rgb[c], alpha: alpha) }
+                    pixels[at + 3] = alpha
+                }
+            }
+            let opaque = variant != 0
+            let cpu = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast, repeats: map, threads: 1)
+            try pixels.withUnsafeBufferPointer { rows in
+                if let base = rows.baseAddress { try cpu.write(premultipliedRows: base, count: size.height) }
+            }
+            try cpu.finish()
+            try pixels.withUnsafeBytes { try setPixels($0) }
+            let gpu = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast)
+            try gpu.finish(encoded: try encode(x0: 0, y0: 0, stride: size.width, size: size, opaque: opaque, repeats: map))
+            guard gpu.memoryData == cpu.memoryData else { throw UnavailableErrors.gpuEncodingDisagrees(context.renderer) }
+        }
+    }
+}
+
 extension GPUContext {
-    /// Whether this context can encode `fast` PNGs (its compute programs compile
-    /// and link), for `doctor`: nil when it can, else why not.
+    /// Whether this context can encode `fast` PNGs (its compute programs compile,
+    /// link and write the CPU's files for three small images), for `doctor`:
+    /// nil when it can, else why not.
     package func gpuEncodingProblem() -> String? {
         do {
-            _ = try GPUEncoder(context: self)
+            try GPUEncoder(context: self).selfCheck()
             return nil
         } catch {
             return "\(error)"

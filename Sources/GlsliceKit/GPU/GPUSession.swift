@@ -32,10 +32,13 @@ package final class GPUSession {
     /// CPU's own encoder (docs/BENCHMARKS.md); `GLSLICE_GPU_ENCODE=0|1` decides in the CLI.
     lazy var gpuEncoding = !context.isSoftware
 
-    /// The compute encoder (`GPUSession+Encoding.swift`): made on first use, nil
-    /// where the context has no ES 3.1; the error that stopped it is kept for `doctor`.
+    /// The compute encoder (`GPUSession+Encoding.swift`): made on first use and
+    /// checked against the CPU's encoder (`GPUEncoder.selfCheck`); a failure where the
+    /// context has no ES 3.1 or its files differ, and every output is encoded on the CPU.
     lazy var encoder: Result<GPUEncoder, GlsliceError> = Result {
-        try GPUEncoder(context: context, budget: memory.budget)
+        let encoder = try GPUEncoder(context: context, budget: memory.budget)
+        try encoder.selfCheck()
+        return encoder
     }.mapError { GlsliceError.from($0) }
 
     /// Overrides `maxTarget` (smaller only), so parity and tests can force column

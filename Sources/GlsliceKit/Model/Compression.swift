@@ -4,8 +4,9 @@
 /// Up filter and 4.07 MB for libpng's adaptive choice, at 1.6× adaptive's speed.
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// The plan's repeats written as deflate matches without searching, a
-    /// one-probe matcher for the rest (`PNG/RepeatDeflater.swift`): 0.2–0.7×
-    /// `default`'s encode time at 1.02–1.11× its bytes (docs/BENCHMARKS.md).
+    /// one-probe matcher for the rest, each row on its own so a GPU can encode it
+    /// too (`PNG/RepeatDeflater.swift`): 0.3–0.9× `default`'s encode time at
+    /// 1.01–1.21× its bytes (docs/BENCHMARKS.md).
     case fast
     /// zlib level 6.
     case `default`

@@ -33,6 +33,10 @@ package enum UnavailableErrors {
     static func gpuLoopLimit(_ renderer: String) -> GlsliceError {
         GlsliceError(.unavailable, "\(renderer) ran out of loop iterations in a GPU encoding pass; the CPU encodes this output")
     }
+    /// The GPU's compute passes wrote other bytes than the CPU's encoder for a known image.
+    static func gpuEncodingDisagrees(_ renderer: String) -> GlsliceError {
+        GlsliceError(.unavailable, "\(renderer)'s compute passes wrote other bytes than the CPU's encoder; the CPU encodes every output")
+    }
     static func noConfig() -> GlsliceError {
         GlsliceError(.unavailable, "eglChooseConfig found no ES 3 pbuffer config")
     }
