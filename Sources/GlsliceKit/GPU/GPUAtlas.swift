@@ -108,6 +108,8 @@ final class GPUAtlas<Item> {
         pending.removeAll()
         shelf = Shelf(side: side)
         guard !placed.isEmpty else { return }
+        // Those not yet handed on: an error after the GPU encoded some goes to the rest only.
+        var undelivered = placed
         do {
             var start = clock.now
             try session.context.makeCurrent()
@@ -118,6 +120,7 @@ final class GPUAtlas<Item> {
             try session.draw(quads, width: width, height: height)
             times?.add(.draw, clock.now - start)
             let rest = encodeOnGPU(placed, width: width, height: height)
+            undelivered = rest
             guard !rest.isEmpty else { return }
             if let ring {
                 let deliver = self.deliver
@@ -132,7 +135,7 @@ final class GPUAtlas<Item> {
                 deliver(rest, .success(pixels))
             }
         } catch {
-            deliver(placed, .failure(error))
+            deliver(undelivered, .failure(error))
         }
     }
 
