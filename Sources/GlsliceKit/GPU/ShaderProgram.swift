@@ -27,30 +27,21 @@ enum ShaderProgram {
         defer { glDeleteShader(vs) }
         let fs = try compile(GL_FRAGMENT_SHADER, fragment, name: "nine_slice.frag")
         defer { glDeleteShader(fs) }
-        let program = glCreateProgram()
-        guard program != 0 else { throw InternalErrors.glFailed("glCreateProgram", GLCheck.glErrorName(glGetError())) }
-        glAttachShader(program, vs)
-        glAttachShader(program, fs)
-        glLinkProgram(program)
-        var status: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
-        guard status == GL_TRUE else {
-            var log = [GLchar](repeating: 0, count: 2048)
-            glGetProgramInfoLog(program, GLsizei(log.count), nil, &log)
-            glDeleteProgram(program)
-            throw InternalErrors.programLinkFailed(log: cMessage(log))
-        }
-        try GLCheck.gl("glLinkProgram")
-        return program
+        return try link([vs, fs], name: "the nine-slice program")
     }
 
     /// A compute program (ES 3.1) of one shader.
     static func link(compute source: String, name: String) throws -> GLuint {
         let shader = try compile(GL_COMPUTE_SHADER, source, name: name)
         defer { glDeleteShader(shader) }
+        return try link([shader], name: name)
+    }
+
+    /// Links compiled `shaders` into a program; a failure carries the driver's log.
+    private static func link(_ shaders: [GLuint], name: String) throws -> GLuint {
         let program = glCreateProgram()
         guard program != 0 else { throw InternalErrors.glFailed("glCreateProgram", GLCheck.glErrorName(glGetError())) }
-        glAttachShader(program, shader)
+        for shader in shaders { glAttachShader(program, shader) }
         glLinkProgram(program)
         var status: GLint = 0
         glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)

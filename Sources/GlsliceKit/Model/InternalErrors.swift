@@ -17,7 +17,7 @@ enum InternalErrors {
     static func shaderCompileFailed(_ name: String, log: String) -> GlsliceError {
         GlsliceError(.internal, "compiling \(name) failed: \(log)")
     }
-    static func programLinkFailed(_ name: String = "the nine-slice program", log: String) -> GlsliceError {
+    static func programLinkFailed(_ name: String, log: String) -> GlsliceError {
         GlsliceError(.internal, "linking \(name) failed: \(log)")
     }
     /// A uniform or attribute (`call` names the lookup) the linked program lacks.
