@@ -46,7 +46,7 @@ final class GPUDeflater {
 
     /// Makes room for `bytes` of scanlines, bound at `binding` for a pass that writes them (`GPUEncoder`).
     func bindScanlines(bytes: Int, to binding: Int) throws {
-        try buffers.zero(Slot.scanlines.rawValue, words: (bytes + 3) / 4, uploading: false)
+        try buffers.reserve(Slot.scanlines.rawValue, words: (bytes + 3) / 4)
         try buffers.bind(Slot.scanlines.rawValue, to: binding)
     }
 
@@ -64,7 +64,7 @@ final class GPUDeflater {
     /// `SegmentedZlib` cuts them, and the rows' Adler-32 (from 1). `endsImage`:
     /// the rows end the image (else they end where a piece is cut).
     func deflate(_ deflater: RepeatDeflater, firstRowByte: Int, firstRow: Int, rows: Int,
-                 pieceBytes: Int, endsImage: Bool) throws -> (stream: [UInt8], adler: UInt32) {
+                 cuts: SegmentedZlib.Cuts = .standard, endsImage: Bool) throws -> (stream: [UInt8], adler: UInt32) {
         let rowBytes = deflater.rowBytesAndPixelBytes.rowBytes
         let (counts, sums) = try choose(deflater, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
         var adler: UInt = 1
@@ -72,7 +72,7 @@ final class GPUDeflater {
             let length = min(Self.segmentBytes, rows * rowBytes - s * Self.segmentBytes)
             adler = adler32_combine(adler, UInt(sums[2 * s + 1]) << 16 | UInt(sums[2 * s]), length)
         }
-        let layout = DeflateLayout(tokenCounts: counts, rowBytes: rowBytes, pieceBytes: pieceBytes, endsImage: endsImage)
+        let layout = DeflateLayout(tokenCounts: counts, rowBytes: rowBytes, cuts: cuts, endsImage: endsImage)
         var rowInfo = [UInt32](repeating: 0, count: 3 * rows)
         for r in 0..<rows {
             rowInfo[3 * r] = UInt32(layout.firstToken[r])
@@ -119,9 +119,9 @@ final class GPUDeflater {
         try context.makeCurrent()
         try deflater.packedParts.withUnsafeBytes { try buffers.upload(Slot.parts.rawValue, $0) }
         try deflater.copyBacks(firstRow: firstRow, rows: rows, history: firstRowByte).withUnsafeBytes { try buffers.upload(Slot.copies.rawValue, $0) }
-        try buffers.zero(Slot.tokens.rawValue, words: rows * rowBytes, uploading: false)
-        try buffers.zero(Slot.counts.rawValue, words: rows, uploading: false)
-        try buffers.zero(Slot.adler.rawValue, words: 2 * ((rows * rowBytes + Self.segmentBytes - 1) / Self.segmentBytes), uploading: false)
+        try buffers.reserve(Slot.tokens.rawValue, words: rows * rowBytes)
+        try buffers.reserve(Slot.counts.rawValue, words: rows)
+        try buffers.reserve(Slot.adler.rawValue, words: 2 * ((rows * rowBytes + Self.segmentBytes - 1) / Self.segmentBytes))
         for slot in [Slot.scanlines, .parts, .copies, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
         try chooser.use()
         try chooser.set(["rowBytes": rowBytes, "pixelBytes": pixelBytes, "rows": rows, "firstRowByte": firstRowByte,

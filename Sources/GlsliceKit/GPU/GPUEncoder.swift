@@ -41,7 +41,7 @@ final class GPUEncoder {
     /// The buffer drawn pixels are read into, made `bytes` long: its GL name, for `glReadPixels` into a pack buffer.
     func pixelBuffer(bytes: Int) throws -> GLuint {
         try context.makeCurrent()
-        try buffers.zero(Slot.pixels.rawValue, words: (bytes + 3) / 4, uploading: false)
+        try buffers.reserve(Slot.pixels.rawValue, words: (bytes + 3) / 4)
         return buffers.name(Slot.pixels.rawValue)
     }
 
@@ -80,10 +80,8 @@ final class GPUEncoder {
                 try table.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) }
             }
         }
-        let entries = palette.count / 4
-        let channels = entries > 0 ? 1 : opaque ? 3 : 4
-        let bitDepth = channels != 1 ? 8 : entries <= 2 ? 1 : entries <= 4 ? 2 : entries <= 16 ? 4 : 8
-        let rowBytes = 1 + (channels == 1 ? (width * bitDepth + 7) / 8 : width * channels)
+        let channels = palette.isEmpty ? (opaque ? 3 : 4) : 1
+        let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: width, channels: channels, paletteEntries: palette.count / 4)
         let total = rowBytes * height, words = (total + 3) / 4
         // Scanlines, straight into the deflater's buffer.
         try deflater.bindScanlines(bytes: total, to: 2)
@@ -93,24 +91,15 @@ final class GPUEncoder {
         try program.dispatch(groups: ((words + Self.run - 1) / Self.run + 63) / 64)
         // Their deflate, a band of whole pieces at a time.
         let coder = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels)
-        let pieceBytes = SegmentedZlib.Cuts.standard.pieceBytes
+        // Bands of whole pieces, as many as make `bandBytes`.
+        let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: rowBytes)
+        let bandRows = perPiece * max(1, (bandBytes + perPiece * rowBytes - 1) / (perPiece * rowBytes))
         var zlib = SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: total), flevel: 0)
         var adler: UInt = 1
         var first = 0
         while first < height {
-            // Rows to the first piece cut past `bandBytes`, or to the end.
-            var rows = 0, cut = 0, sinceCut = 0
-            while first + rows < height {
-                rows += 1
-                sinceCut += rowBytes
-                if sinceCut >= pieceBytes {
-                    (cut, sinceCut) = (rows, 0)
-                    if rows * rowBytes >= bandBytes { break }
-                }
-            }
-            let ends = first + rows == height
-            if !ends { rows = cut }
-            let band = try deflater.deflate(coder, firstRowByte: first * rowBytes, firstRow: first, rows: rows, pieceBytes: pieceBytes, endsImage: ends)
+            let rows = min(bandRows, height - first)
+            let band = try deflater.deflate(coder, firstRowByte: first * rowBytes, firstRow: first, rows: rows, endsImage: first + rows == height)
             zlib += band.stream
             adler = adler32_combine(adler, UInt(band.adler), rows * rowBytes)
             first += rows

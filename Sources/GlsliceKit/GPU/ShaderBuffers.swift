@@ -32,14 +32,15 @@ final class ShaderBuffers {
         }
     }
 
-    /// Makes `slot` hold `words` words: zeros, or (`uploading: false`) whatever the driver gives,
-    /// for a buffer a pass writes whole before anything reads it.
-    func zero(_ slot: Int, words: Int, uploading: Bool = true) throws {
-        if uploading {
-            try [UInt32](repeating: 0, count: max(1, words)).withUnsafeBytes { try upload(slot, $0) }
-        } else {
-            try upload(slot, UnsafeRawBufferPointer(start: nil, count: 0), padTo: max(4, 4 * words))
-        }
+    /// Makes `slot` hold `words` zero words.
+    func zero(_ slot: Int, words: Int) throws {
+        try [UInt32](repeating: 0, count: max(1, words)).withUnsafeBytes { try upload(slot, $0) }
+    }
+
+    /// Makes room in `slot` for `words` words, left as the driver gives them: for a
+    /// buffer a pass writes whole before anything reads it.
+    func reserve(_ slot: Int, words: Int) throws {
+        try upload(slot, UnsafeRawBufferPointer(start: nil, count: 0), padTo: max(4, 4 * words))
     }
 
     /// The first `words` words of `slot`.

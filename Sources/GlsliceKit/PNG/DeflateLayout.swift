@@ -1,7 +1,7 @@
 /// Where every bit of `fast`'s deflate goes when the tokens were chosen and
 /// coded elsewhere (a GPU, issue 43), worked out from per-row figures alone,
 /// with the cuts `SegmentedZlib` and `RepeatDeflater` make: rows in pieces of
-/// at least `pieceBytes` (each ending on a byte: a sync flush, or the final
+/// at least `cuts.pieceBytes` (each ending on a byte: a sync flush, or the final
 /// block), a piece's tokens in blocks of 32,768, each block with its own code.
 ///
 /// The coder writes the tokens' bits at each row's offset, leaving room where a
@@ -32,22 +32,16 @@ struct DeflateLayout {
     /// - Parameters:
     ///   - tokenCounts: each row's tokens.
     ///   - endsImage: these rows end the image (else they must end where a piece is cut).
-    init(tokenCounts: [Int], rowBytes: Int, pieceBytes: Int, endsImage: Bool) {
+    init(tokenCounts: [Int], rowBytes: Int, cuts: SegmentedZlib.Cuts, endsImage: Bool) {
         rows = tokenCounts.count
         self.rowBytes = rowBytes
         self.tokenCounts = tokenCounts
         firstToken = [Int](repeating: 0, count: rows)
         pieceBlock = [Int](repeating: 0, count: rows)
-        var start = 0, bytes = 0
-        for r in 0..<rows {
-            bytes += rowBytes
-            if bytes >= pieceBytes {
-                pieces.append(start..<(r + 1))
-                (start, bytes) = (r + 1, 0)
-            }
-        }
-        let trailing = start < rows
-        if trailing { pieces.append(start..<rows) }
+        let perPiece = cuts.rowsPerPiece(rowBytes: rowBytes)
+        let count = tokenCounts.count
+        pieces = stride(from: 0, to: count, by: perPiece).map { $0..<min(count, $0 + perPiece) }
+        let trailing = count % perPiece != 0
         endsOnCut = endsImage && !trailing
         for (p, range) in pieces.enumerated() {
             let last = endsImage && trailing && p == pieces.count - 1

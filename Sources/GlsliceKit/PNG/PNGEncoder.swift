@@ -85,8 +85,7 @@ package final class PNGEncoder: StripSink {
     /// Collects indices while the image may be indexed, else opens the encoder.
     private func startImage() throws {
         if size.width * size.height <= PNGEncoder.maxIndexedPixels {
-            palette = Palette()
-            indices = [UInt8](repeating: 0, count: size.width * size.height)
+            palette = Palette() // the index plane is made with the first rows (a GPU-encoded file has none)
         } else {
             try open(channels: opaque ? 3 : 4)
         }
@@ -142,6 +141,7 @@ package final class PNGEncoder: StripSink {
         self.palette = nil // keeps the palette uniquely referenced while it grows
         defer { self.palette = palette }
         let width = self.width, first = rowsWritten
+        if indices.isEmpty { indices = [UInt8](repeating: 0, count: width * size.height) }
         return indices.withUnsafeMutableBufferPointer { indices in
             guard let plane = indices.baseAddress else { return 0 }
             for row in 0..<count {

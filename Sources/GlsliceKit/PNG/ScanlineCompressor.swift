@@ -21,9 +21,8 @@ final class ScanlineCompressor {
         self.stream = stream
         self.width = width
         self.channels = channels
-        let entries = palette.count / 4
-        bitDepth = channels != 1 ? 8 : entries <= 2 ? 1 : entries <= 4 ? 2 : entries <= 16 ? 4 : 8
-        let rowBytes = 1 + (channels == 1 ? (width * bitDepth + 7) / 8 : width * channels)
+        let (bitDepth, rowBytes) = Self.layout(width: width, channels: channels, paletteEntries: palette.count / 4)
+        self.bitDepth = bitDepth
         self.rowBytes = rowBytes
         try stream.writeHead(width: width, height: height, bitDepth: bitDepth,
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
@@ -37,6 +36,13 @@ final class ScanlineCompressor {
         zlib = SegmentedZlib(coder: coder, totalBytes: total, rowBytes: rowBytes,
                              threads: total > 2 * cuts.pieceBytes ? threads : 1, cuts: cuts,
                              emit: { [stream] in try stream.imageData($0) })
+    }
+
+    /// The bit depth (of indices, the fewest bits that hold `paletteEntries`; else 8)
+    /// and a scanline's bytes with its filter byte, for `channels` 1 (indices), 3 or 4.
+    static func layout(width: Int, channels: Int, paletteEntries entries: Int) -> (bitDepth: Int, rowBytes: Int) {
+        let bitDepth = channels != 1 ? 8 : entries <= 2 ? 1 : entries <= 4 ? 2 : entries <= 16 ? 4 : 8
+        return (bitDepth, 1 + (channels == 1 ? (width * bitDepth + 7) / 8 : width * channels))
     }
 
     /// `count` rows `stride` bytes apart: RGBA8 (its alpha dropped for RGB) or indices.

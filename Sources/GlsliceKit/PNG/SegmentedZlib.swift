@@ -30,6 +30,10 @@ package final class SegmentedZlib {
         package init(pieceBytes: Int = 1 << 20) {
             self.pieceBytes = pieceBytes
         }
+
+        /// Rows in every piece but the last: a piece ends after the row that
+        /// brings it to `pieceBytes` (`appendRow`), so each holds this many.
+        func rowsPerPiece(rowBytes: Int) -> Int { max(1, (pieceBytes + rowBytes - 1) / rowBytes) }
     }
 
     /// What compresses a piece: zlib at a level (searching for repeats), or

@@ -76,7 +76,7 @@ struct GPUDeflaterTests {
         let cpu = try Self.cpuStream(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cuts)
         let rows = bytes.count / rowBytes
         try bytes.withUnsafeBytes { try gpu.setScanlines($0) }
-        let (stream, adler) = try gpu.deflate(deflater, firstRowByte: 0, firstRow: 0, rows: rows, pieceBytes: cuts.pieceBytes, endsImage: true)
+        let (stream, adler) = try gpu.deflate(deflater, firstRowByte: 0, firstRow: 0, rows: rows, cuts: cuts, endsImage: true)
         let whole = Array(cpu.prefix(2)) + stream + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
         if whole != cpu {
             let at = zip(whole, cpu).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(whole.count, cpu.count)
