@@ -6,24 +6,25 @@
 //   mode 2: the bits themselves, at each row's offset, with room left where a
 //           block ends and the next begins (the CPU writes those heads and ends).
 // A piece's tokens are cut into blocks of 32,768, as RepeatDeflater cuts them.
+// One dispatch takes the rows of many jobs: blocks are numbered across them, and
+// each job's bits start at its own word of the stream.
 
 layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer Tokens { uint tokens[]; };
-layout(std430, binding = 1) readonly buffer Counts { uint counts[]; };
-// Per row: its first token's index in its piece, the piece's first block, and
-// (mode 2) the bit where its first token goes.
-layout(std430, binding = 2) readonly buffer Rows { uint rowInfo[]; };
+// Per row, 5 words: its first token's index in its piece, the piece's first block,
+// (mode 2) the bit where its first token goes, its first token in `tokens`, and
+// how many tokens it has (0 for a job left out).
+layout(std430, binding = 1) readonly buffer Rows { uint rowInfo[]; };
 // Per block, 320 words: code | length << 16 for literal/length symbols 0-287,
 // then distance codes 0-29, then, at 318, the bits between the previous block's
 // last token and this block's first (its end code and this head).
-layout(std430, binding = 3) readonly buffer Codes { uint codes[]; };
+layout(std430, binding = 2) readonly buffer Codes { uint codes[]; };
 // mode 0: per block, 286 + 30 counts; mode 1: per row its bits, then per block
 // the bits before it in its row; mode 2: the stream, as words.
-layout(std430, binding = 4) buffer Out { uint words[]; };
+layout(std430, binding = 3) buffer Out { uint words[]; };
 
 uniform uint rows;
-uniform uint rowBytes;
 uniform uint mode;
 // mode 1: where the per-block entries start in `words`.
 uniform uint blockStarts;
@@ -51,12 +52,13 @@ void put(uint value, uint bits) {
 }
 
 void main() {
-    uint r = gl_GlobalInvocationID.x;
+    uint r = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
     if (r >= rows) return;
-    uint n = counts[r];
-    uint first = rowInfo[3u * r];
-    uint pieceBlock = rowInfo[3u * r + 1u];
-    position = rowInfo[3u * r + 2u];
+    uint first = rowInfo[5u * r];
+    uint pieceBlock = rowInfo[5u * r + 1u];
+    position = rowInfo[5u * r + 2u];
+    uint tokenBase = rowInfo[5u * r + 3u];
+    uint n = rowInfo[5u * r + 4u];
     uint bits = 0u;
     for (uint k = 0u; k < n; k++) {
         uint t = first + k;
@@ -66,7 +68,7 @@ void main() {
             if (mode == 1u) words[blockStarts + block] = bits;
             if (mode == 2u) position += codes[table + 318u];
         }
-        uint token = tokens[r * rowBytes + k];
+        uint token = tokens[tokenBase + k];
         uint symbol;
         uint extra = 0u;
         uint extraBits = 0u;

@@ -2,7 +2,9 @@
 // `--compression fast`'s token choice (issue 43), one invocation per PNG row: the
 // GPU twin of RepeatDeflater.chooseRow (Sources/GlsliceKit/PNG/RepeatDeflater.swift),
 // rule for rule, so both give the same tokens. Integer arithmetic only. With
-// mode 1, the Adler-32 sums of the rows' bytes instead, `segmentBytes` an invocation.
+// mode 1, the Adler-32 sums of the rows' bytes instead, a segment an invocation.
+// One dispatch takes the rows of many jobs (outputs of an atlas, or bands of one),
+// each job with its own shape, described in `Plan`.
 //
 // llvmpipe (Mesa 22.3.6) stops every loop of an invocation once 65,535 loop
 // iterations have run in it, all loops together (LP_MAX_TGSI_LOOP_ITERATIONS):
@@ -14,30 +16,31 @@
 layout(local_size_x = 64) in;
 
 // The scanlines (filter byte first), four bytes to a word, little-endian: the rows
-// to choose for and, before them, every byte a match may reach (32 KiB, or back to
-// the image's first byte).
+// to choose for and, before each job's rows, every byte a match may reach (32 KiB,
+// or back to its image's first byte, the job's `oldest`).
 layout(std430, binding = 0) readonly buffer Scanlines { uint scanlines[]; };
-// The row in parts: (end, period) pairs, period 0 for the matcher's parts. Flat
+// Each job's row in parts: (end, period) pairs, period 0 for the matcher's parts. Flat
 // `uint`s: as `uvec2 parts[]`, llvmpipe (Mesa 22.3.6) read a stale `.y` in some
 // invocations of a diverging group (caught by GPUDeflaterTests).
 layout(std430, binding = 1) readonly buffer Parts { uint parts[]; };
-// Per row: bytes back to an equal row within reach, or 0.
-layout(std430, binding = 2) readonly buffer Copies { uint copyBack[]; };
-// Per row: up to rowBytes tokens, from row * rowBytes.
+// Per row, 4 words: its first byte in `scanlines`, its first token's index in
+// `tokens`, bytes back to an equal row within reach (or 0), its job. Then from
+// `segmentsAt`, per segment 2 words: its first byte and its end. Then from `jobsAt`,
+// per job 8 words: row bytes, pixel bytes, hash bits, oldest byte a match may reach,
+// its first word in `parts`.
+layout(std430, binding = 2) readonly buffer Plan { uint plan[]; };
+// Per row: up to its row bytes of tokens.
 layout(std430, binding = 3) writeonly buffer Tokens { uint tokens[]; };
 // Per row: how many tokens it has.
 layout(std430, binding = 4) writeonly buffer Counts { uint counts[]; };
-// Per segment of `segmentBytes`: its Adler-32 sums (RFC 1950 §8) from 1 and 0, which the CPU combines.
+// Per segment: its Adler-32 sums (RFC 1950 §8) from 1 and 0, which the CPU combines.
 layout(std430, binding = 5) writeonly buffer Adler { uint adler[]; };
 
-uniform uint rowBytes;
-uniform uint pixelBytes;
 uniform uint rows;
-// Where the first row starts in `scanlines`, in bytes.
-uniform uint firstRowByte;
-uniform uint hashBits;
+uniform uint segments;
+uniform uint segmentsAt;
+uniform uint jobsAt;
 uniform uint mode;
-uniform uint segmentBytes;
 
 const int maxDistance = 32768;
 const int shortPart = 512;
@@ -45,6 +48,7 @@ const int shortPart = 512;
 const int hashReach = 4096;
 
 int seen[4096];
+uint hashBits;
 uint tokenBase;
 uint tokenCount;
 int runStart;
@@ -114,9 +118,9 @@ bool loopsRan() {
 }
 
 void sums(uint segment) {
-    uint start = firstRowByte + segment * segmentBytes;
-    uint end = min(start + segmentBytes, firstRowByte + rows * rowBytes);
-    if (start >= end) return;
+    if (segment >= segments) return;
+    uint start = plan[segmentsAt + 2u * segment];
+    uint end = plan[segmentsAt + 2u * segment + 1u];
     uint a = 1u;
     uint b = 0u;
     for (uint k = start; k < end; k++) {
@@ -128,20 +132,24 @@ void sums(uint segment) {
 }
 
 void main() {
-    uint r = gl_GlobalInvocationID.x;
+    uint r = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
     if (mode == 1u) {
         sums(r);
         return;
     }
     if (r >= rows) return;
-    int row = int(rowBytes);
-    int rowStart = int(firstRowByte) + int(r) * row;
+    uint job = jobsAt + 8u * plan[4u * r + 3u];
+    int row = int(plan[job]);
+    int pixel = int(plan[job + 1u]);
+    hashBits = plan[job + 2u];
+    int oldest = int(plan[job + 3u]);
+    uint partsAt = plan[job + 4u];
+    int rowStart = int(plan[4u * r]);
     int rowEnd = rowStart + row;
-    int copy = int(copyBack[r]);
-    int pixel = int(pixelBytes);
-    int firstHashed = max(0, rowStart - min(row, hashReach));
+    int copy = int(plan[4u * r + 2u]);
+    int firstHashed = max(oldest, rowStart - min(row, hashReach));
     bool hashedRowAbove = false;
-    tokenBase = r * rowBytes;
+    tokenBase = plan[4u * r + 1u];
     tokenCount = 0u;
     runStart = 0;
     runLength = 0;
@@ -149,7 +157,7 @@ void main() {
     int tableSize = 1 << hashBits;
     for (int k = 0; k < tableSize; k++) seen[k] = -2147483647 - 1;
 
-    uint part = 0u;
+    uint part = partsAt / 2u;
     int i = rowStart;
     while (i < rowEnd) {
         while (i >= rowStart + int(parts[2u * part])) part++;
@@ -187,7 +195,7 @@ void main() {
             for (int c = 0; c < tried && best < limit; c++) {
                 int candidate = candidates[c];
                 int distance = i - candidate;
-                if (candidate < 0 || distance <= 0 || distance > maxDistance) continue;
+                if (candidate < oldest || distance <= 0 || distance > maxDistance) continue;
                 int length = 0;
                 while (length < limit && byteAt(candidate + length) == byteAt(i + length)) length++;
                 if (length > best) {

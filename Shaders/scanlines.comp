@@ -1,6 +1,6 @@
 #version 310 es
-// A drawn output's PNG scanlines, made on the GPU from its premultiplied RGBA8
-// pixels (issue 43), as PNGEncoder and ScanlineCompressor make them on the CPU:
+// Drawn outputs' PNG scanlines, made on the GPU from their premultiplied RGBA8
+// pixels (issue 43), many outputs a dispatch, as PNGEncoder and ScanlineCompressor make them on the CPU:
 //   mode 0: its colours, while there are at most 256 (Palette: the first pixel of
 //           each, in raster order, orders them), one invocation per `run` pixels of a row;
 //   mode 1: the scanlines, one invocation per `run` words: filter byte None, then
@@ -10,33 +10,41 @@
 
 layout(local_size_x = 64) in;
 
-// Premultiplied RGBA8, red in the low byte: the output at (x0, y0) of rows `stride` pixels apart.
+// Premultiplied RGBA8, red in the low byte: each image at its (x0, y0), rows `stride` pixels apart.
 layout(std430, binding = 0) readonly buffer Pixels { uint pixels[]; };
-// 4,096 slots: colour (empty: `none`, a colour no premultiplied pixel has), its
-// first pixel, and (mode 1) its palette index. Then [3 * 4096]: colours seen,
-// [3 * 4096 + 1]: 1 when the table could not hold them.
+// Per image that may be a palette, from its `table` word: 1,024 slots of colour (empty:
+// `none`, a colour no premultiplied pixel has), then its first pixel, then (mode 1)
+// its palette index; then the colours seen, and 1 when the table could not hold them.
 layout(std430, binding = 1) buffer Colours { uint colours[]; };
 layout(std430, binding = 2) writeonly buffer Scanlines { uint scanlines[]; };
+// Per image, 16 words: width, height, x0, y0, stride, table, channels (mode 1: 1 for
+// palette indices, 3 or 4), bit depth, row bytes, words, its first word in
+// `scanlines`, and its first invocation in mode 0, then in mode 1.
+layout(std430, binding = 3) readonly buffer Images { uint images[]; };
 
-uniform uint width;
-uniform uint height;
-uniform uint x0;
-uniform uint y0;
-uniform uint stride;
+uniform uint imageCount;
+uniform uint invocations;
 uniform uint mode;
-// mode 1: 1 (palette indices), 3 or 4; the indices' bits; the straight alpha is 255 everywhere.
-uniform uint channels;
-uniform uint bitDepth;
-uniform uint rowBytes;
-uniform uint words;
 
-const uint slots = 4096u;
+const uint slots = 1024u;
 const uint run = 32u;
 const uint none = 0x00FFFFFFu;
 
+uint width;
+uint height;
+uint x0;
+uint y0;
+uint stride;
+uint table;
+uint channels;
+uint bitDepth;
+uint rowBytes;
+uint words;
+uint scanlineAt;
+
 uint pixel(uint x, uint y) { return pixels[(y0 + y) * stride + x0 + x]; }
 
-uint slotOf(uint colour) { return (colour * 0x9E3779B1u) >> 20; }
+uint slotOf(uint colour) { return (colour * 0x9E3779B1u) >> 22; }
 
 uint unpremultiply(uint p, uint a) {
     if (a == 0u) return 0u;
@@ -46,20 +54,22 @@ uint unpremultiply(uint p, uint a) {
 
 void see(uint colour, uint at) {
     if (colour == none) {
-        colours[3u * slots + 1u] = 1u;
+        colours[table + 3u * slots + 1u] = 1u;
         return;
     }
     uint s = slotOf(colour);
     for (uint probe = 0u; probe < slots; probe++) {
-        uint was = atomicCompSwap(colours[s], none, colour);
-        if (was == none) atomicAdd(colours[3u * slots], 1u);
+        uint was = atomicCompSwap(colours[table + s], none, colour);
+        if (was == none) atomicAdd(colours[table + 3u * slots], 1u);
         if (was == none || was == colour) {
-            atomicMin(colours[slots + s], at);
+            atomicMin(colours[table + slots + s], at);
             return;
         }
+        // More than 256 colours: not a palette, whatever else is seen.
+        if (colours[table + 3u * slots] > 256u) return;
         s = (s + 1u) & (slots - 1u);
     }
-    colours[3u * slots + 1u] = 1u;
+    colours[table + 3u * slots + 1u] = 1u;
 }
 
 uint lastColour = none;
@@ -70,8 +80,8 @@ uint indexOf(uint colour) {
     lastColour = colour;
     uint s = slotOf(colour);
     for (uint probe = 0u; probe < slots; probe++) {
-        if (colours[s] == colour) {
-            lastIndex = colours[2u * slots + s];
+        if (colours[table + s] == colour) {
+            lastIndex = colours[table + 2u * slots + s];
             return lastIndex;
         }
         s = (s + 1u) & (slots - 1u);
@@ -102,17 +112,43 @@ uint scanlineByte(uint i) {
     return value;
 }
 
+// The image invocation `id` works on: the last whose first invocation is at most `id`.
+uint imageOf(uint id) {
+    uint low = 0u;
+    uint high = imageCount - 1u;
+    while (low < high) {
+        uint middle = (low + high + 1u) / 2u;
+        if (images[16u * middle + 11u + mode] <= id) low = middle; else high = middle - 1u;
+    }
+    return low;
+}
+
 void main() {
     uint id = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
+    if (id >= invocations) return;
+    uint image = imageOf(id);
+    uint at = 16u * image;
+    width = images[at];
+    height = images[at + 1u];
+    x0 = images[at + 2u];
+    y0 = images[at + 3u];
+    stride = images[at + 4u];
+    table = images[at + 5u];
+    channels = images[at + 6u];
+    bitDepth = images[at + 7u];
+    rowBytes = images[at + 8u];
+    words = images[at + 9u];
+    scanlineAt = images[at + 10u];
+    id -= images[at + 11u + mode];
     if (mode == 0u) {
         // Runs of `run` pixels, none crossing a row.
         uint runsPerRow = (width + run - 1u) / run;
         uint y = id / runsPerRow;
-        if (y >= height || colours[3u * slots] > 256u) return;
-        uint x0 = (id % runsPerRow) * run;
-        uint last = x0 > 0u ? pixel(x0 - 1u, y) : none;
-        bool afterFirst = x0 > 0u;
-        for (uint x = x0; x < min(x0 + run, width); x++) {
+        if (y >= height || colours[table + 3u * slots] > 256u) return;
+        uint from = (id % runsPerRow) * run;
+        uint last = from > 0u ? pixel(from - 1u, y) : none;
+        bool afterFirst = from > 0u;
+        for (uint x = from; x < min(from + run, width); x++) {
             uint colour = pixel(x, y);
             // A run of one colour is seen at its first pixel.
             if (!(afterFirst && colour == last)) see(colour, y * width + x);
@@ -124,6 +160,6 @@ void main() {
     for (uint w = id * run; w < min(id * run + run, words); w++) {
         uint word = 0u;
         for (uint b = 0u; b < 4u; b++) word |= scanlineByte(4u * w + b) << (8u * b);
-        scanlines[w] = word;
+        scanlines[scanlineAt + w] = word;
     }
 }

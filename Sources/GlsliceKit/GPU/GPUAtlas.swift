@@ -139,9 +139,9 @@ final class GPUAtlas<Item> {
         }
     }
 
-    /// Encodes on the GPU the drawn outputs `encoding` asks for, straight from
-    /// the framebuffer (read into the encoder's buffer, on the GPU), and
-    /// delivers them; returns the rest, to be read back.
+    /// Encodes on the GPU the drawn outputs `encoding` asks for, all in one
+    /// call, straight from the framebuffer (read into the encoder's buffer, on
+    /// the GPU), and delivers them; returns the rest, to be read back.
     private func encodeOnGPU(_ placed: [Placement], width: Int, height: Int) -> [Placement] {
         guard let encoding, case .success(let encoder) = session.encoder else { return placed }
         var rest: [Placement] = [], taken: [(Placement, (opaque: Bool, repeats: RepeatMap))] = []
@@ -151,21 +151,23 @@ final class GPUAtlas<Item> {
         guard !taken.isEmpty else { return rest }
         let start = clock.now
         defer { times?.add(.gpuEncode, clock.now - start, items: taken.count) }
+        let images = taken.map { p, request in
+            GPUEncoder.Image(x0: p.x, y0: p.y, stride: width, size: p.size, opaque: request.opaque, repeats: request.repeats)
+        }
+        let encoded: [Result<EncodedImageData, any Error>]
         do {
             let pixels = try encoder.pixelBuffer(bytes: width * height * 4)
             try session.readPixels(width: width, height: height, rowLength: width, intoBuffer: pixels, offset: 0)
+            encoded = try encoder.encode(images)
         } catch {
             for (placement, _) in taken { encoding.deliver(placement.item, .failure(error)) }
             return rest
         }
-        for (p, request) in taken {
-            do {
-                encoding.deliver(p.item, .success(try encoder.encode(x0: p.x, y0: p.y, stride: width, size: p.size, opaque: request.opaque,
-                                                                     repeats: request.repeats)))
-            } catch let error as GlsliceError where error.kind == .unavailable {
+        for ((p, _), result) in zip(taken, encoded) {
+            if case .failure(let error as GlsliceError) = result, error.kind == .unavailable {
                 rest.append(p) // the GPU cannot encode this one (llvmpipe's loop limit): read back
-            } catch {
-                encoding.deliver(p.item, .failure(error))
+            } else {
+                encoding.deliver(p.item, result)
             }
         }
         return rest

@@ -8,15 +8,39 @@ import Shaders
 /// Adler-32 sums of each 1 KiB; `Shaders/deflate_pack.comp` counts each block's
 /// symbols, sizes each row's bits, and writes them. The CPU makes each block's code from the counts
 /// (`BlockCode`) and places the rows (`DeflateLayout`), and reads back only the
-/// stream, the per-row figures and the counts. Needs ES 3.1 (`GPUContext.hasCompute`).
+/// stream, the per-row figures and the counts. One call takes many jobs (an
+/// atlas's outputs, or bands of one) with the same five dispatches and four
+/// waits as one. Needs ES 3.1 (`GPUContext.hasCompute`).
 ///
 /// Not `Sendable`: its GL objects belong to the context's thread.
 final class GPUDeflater {
+    /// Rows of one image to deflate, whose scanlines are already in the deflater's buffer.
+    struct Job {
+        var deflater: RepeatDeflater
+        /// Where its first row starts in the scanlines, in bytes.
+        var firstRowByte: Int
+        /// The first byte a match may reach: its image's first byte, or 32 KiB
+        /// or more back, where its history starts.
+        var oldest: Int
+        /// Its first row's number in the image (the repeat map's rows).
+        var firstRow: Int
+        var rows: Int
+        var cuts: SegmentedZlib.Cuts = .standard
+        /// The rows end the image (else they end where a piece is cut).
+        var endsImage: Bool
+    }
+
+    /// A job's deflate stream, cut into pieces as `SegmentedZlib` cuts them, and its rows' Adler-32 (from 1).
+    struct Deflated {
+        var stream: [UInt8]
+        var adler: UInt32
+    }
+
     let context: GPUContext
     private let chooser: ComputeProgram
     private let coder: ComputeProgram
     private let buffers: ShaderBuffers
-    /// Rows one dispatch takes: 64 a group, and the 65,535 groups every ES 3.1 driver allows.
+    /// Rows one dispatch takes: a token's index must fit 32 bits, so does a row's first byte.
     static let maxRowsPerDispatch = 64 * 65535
     /// Bytes of scanlines one invocation sums for the Adler-32.
     static let segmentBytes = 1024
@@ -25,7 +49,7 @@ final class GPUDeflater {
 
     /// The buffers' bindings in `deflate_tokens.comp`, then `deflate_pack.comp`'s.
     private enum Slot: Int, CaseIterable {
-        case scanlines, parts, copies, tokens, counts, adler, rowInfo, codes, out
+        case scanlines, parts, plan, tokens, counts, adler, rowInfo, codes, out
     }
 
     init(context: GPUContext) throws {
@@ -33,8 +57,8 @@ final class GPUDeflater {
         self.context = context
         try context.makeCurrent()
         chooser = try ComputeProgram(ShaderSource.deflateTokens, name: "deflate_tokens.comp",
-                                     uniforms: ["rowBytes", "pixelBytes", "rows", "firstRowByte", "hashBits", "mode", "segmentBytes", "probeIterations"])
-        coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "rowBytes", "mode", "blockStarts", "probeIterations"])
+                                     uniforms: ["rows", "segments", "segmentsAt", "jobsAt", "mode", "probeIterations"])
+        coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "mode", "blockStarts", "probeIterations"])
         buffers = try ShaderBuffers(count: Slot.allCases.count)
     }
 
@@ -50,44 +74,76 @@ final class GPUDeflater {
         try buffers.bind(Slot.scanlines.rawValue, to: binding)
     }
 
-    /// Each row's tokens for `rows` rows starting `firstRowByte` bytes into the
-    /// scanlines, which hold before them every byte a match may reach (the
-    /// image from its first byte, or 32 KiB at least). For tests.
-    func tokens(_ deflater: RepeatDeflater, firstRowByte: Int, firstRow: Int, rows: Int) throws -> [[DeflateToken]] {
-        let rowBytes = deflater.rowBytesAndPixelBytes.rowBytes
-        let (counts, _) = try choose(deflater, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
-        let tokens = try buffers.read(Slot.tokens.rawValue, words: rows * rowBytes)
-        return (0..<rows).map { r in tokens[(r * rowBytes)..<(r * rowBytes + counts[r])].map { DeflateToken(packed: $0) } }
+    /// Writes `bytes` into the scanlines from byte `offset` (after `bindScanlines`): the rows a band's matches reach back to.
+    func writeScanlines(_ bytes: [UInt8], at offset: Int) throws {
+        try bytes.withUnsafeBytes { try buffers.write(Slot.scanlines.rawValue, $0, at: offset) }
     }
 
-    /// The deflate stream of `rows` rows of the scanlines (see `tokens`), cut into pieces as
-    /// `SegmentedZlib` cuts them, and the rows' Adler-32 (from 1). `endsImage`:
-    /// the rows end the image (else they end where a piece is cut).
-    func deflate(_ deflater: RepeatDeflater, firstRowByte: Int, firstRow: Int, rows: Int,
-                 cuts: SegmentedZlib.Cuts = .standard, endsImage: Bool) throws -> (stream: [UInt8], adler: UInt32) {
-        let rowBytes = deflater.rowBytesAndPixelBytes.rowBytes
-        let (counts, sums) = try choose(deflater, firstRowByte: firstRowByte, firstRow: firstRow, rows: rows)
-        var adler: UInt = 1
-        for s in 0..<(sums.count / 2) {
-            let length = min(Self.segmentBytes, rows * rowBytes - s * Self.segmentBytes)
-            adler = adler32_combine(adler, UInt(sums[2 * s + 1]) << 16 | UInt(sums[2 * s]), length)
+    /// `count` bytes of the scanlines from byte `offset`.
+    func readScanlines(from offset: Int, count: Int) throws -> [UInt8] {
+        let first = offset / 4, words = try buffers.read(Slot.scanlines.rawValue, words: (offset + count + 3) / 4 - first, from: first)
+        let bytes = words.flatMap { word in [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: word >> $0) } }
+        return Array(bytes[(offset - 4 * first)..<(offset - 4 * first + count)])
+    }
+
+    /// Each row's tokens for a job whose scanlines hold before its rows every
+    /// byte a match may reach. For tests.
+    func tokens(_ job: Job) throws -> [[DeflateToken]] {
+        let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
+        guard case .success(let chosen) = try choose([job])[0] else { throw UnavailableErrors.gpuLoopLimit(context.renderer) }
+        let tokens = try buffers.read(Slot.tokens.rawValue, words: job.rows * rowBytes)
+        return (0..<job.rows).map { r in tokens[(r * rowBytes)..<(r * rowBytes + chosen.counts[r])].map { DeflateToken(packed: $0) } }
+    }
+
+    /// Each job's stream and Adler-32, or why the GPU could not make it
+    /// (`.unavailable`: llvmpipe's loop limit). Throws when a GL call fails, which loses them all.
+    func deflate(_ jobs: [Job]) throws -> [Result<Deflated, any Error>] {
+        var results: [Result<Deflated, any Error>?] = jobs.map { _ in nil }
+        let chosen = try choose(jobs)
+        // Per job: its layout, its blocks' first index, its rows' first index.
+        var layouts: [DeflateLayout?] = [], blockBase: [Int] = [], rowBase: [Int] = [], adlers: [UInt32] = []
+        var blocks = 0, rows = 0
+        for (j, job) in jobs.enumerated() {
+            blockBase.append(blocks)
+            rowBase.append(rows)
+            rows += job.rows
+            switch chosen[j] {
+            case .success(let chosen):
+                let layout = DeflateLayout(tokenCounts: chosen.counts, rowBytes: job.deflater.rowBytesAndPixelBytes.rowBytes,
+                                           cuts: job.cuts, endsImage: job.endsImage)
+                layouts.append(layout)
+                adlers.append(chosen.adler)
+                blocks += layout.blocks.count
+            case .failure(let error):
+                layouts.append(nil)
+                adlers.append(0)
+                results[j] = .failure(error)
+            }
         }
-        let layout = DeflateLayout(tokenCounts: counts, rowBytes: rowBytes, cuts: cuts, endsImage: endsImage)
-        var rowInfo = [UInt32](repeating: 0, count: 3 * rows)
-        for r in 0..<rows {
-            rowInfo[3 * r] = UInt32(layout.firstToken[r])
-            rowInfo[3 * r + 1] = UInt32(layout.pieceBlock[r])
+        // Per row: first token in its piece, piece's first block, bit (mode 2), first token in `tokens`, count.
+        var rowInfo = [UInt32](repeating: 0, count: 5 * max(1, rows))
+        var tokenBase = 0
+        for (j, job) in jobs.enumerated() {
+            let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
+            for r in 0..<job.rows {
+                let at = 5 * (rowBase[j] + r)
+                rowInfo[at + 3] = UInt32(tokenBase)
+                tokenBase += rowBytes
+                guard let layout = layouts[j], case .success(let chosen) = chosen[j] else { continue }
+                rowInfo[at] = UInt32(layout.firstToken[r])
+                rowInfo[at + 1] = UInt32(blockBase[j] + layout.pieceBlock[r])
+                rowInfo[at + 4] = UInt32(chosen.counts[r])
+            }
         }
         // Counts, per block.
-        let blocks = layout.blocks.count
         try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
         try buffers.zero(Slot.out.rawValue, words: blocks * 316)
-        try code(rows: rows, rowBytes: rowBytes, mode: 0)
+        try code(rows: rows, mode: 0)
         let tallies = try buffers.read(Slot.out.rawValue, words: blocks * 316)
         let codes = (0..<blocks).map { b in
             BlockCode(literalCounts: tallies[(b * 316)..<(b * 316 + 286)].map(Int.init), distanceCounts: tallies[(b * 316 + 286)..<(b * 316 + 316)].map(Int.init))
         }
-        var tables = [UInt32](repeating: 0, count: blocks * 320)
+        var tables = [UInt32](repeating: 0, count: max(1, blocks) * 320)
         for (b, code) in codes.enumerated() {
             for s in 0..<288 { tables[b * 320 + s] = code.literalCodes[s] | UInt32(code.literalLengths[s]) << 16 }
             for s in 0..<30 { tables[b * 320 + 288 + s] = code.distanceCodes[s] | UInt32(code.distanceLengths[s]) << 16 }
@@ -96,51 +152,114 @@ final class GPUDeflater {
         try tables.withUnsafeBytes { try buffers.upload(Slot.codes.rawValue, $0) }
         // Bits, per row, and where blocks begin inside rows.
         try buffers.zero(Slot.out.rawValue, words: rows + blocks)
-        try code(rows: rows, rowBytes: rowBytes, mode: 1, blockStarts: rows)
+        try code(rows: rows, mode: 1, blockStarts: rows)
         let sizes = try buffers.read(Slot.out.rawValue, words: rows + blocks)
-        guard !sizes[0..<rows].contains(Self.tooLong) else { throw UnavailableErrors.gpuLoopLimit(context.renderer) }
-        let placement = layout.place(codes: codes, bits: sizes[0..<rows].map(Int.init), startInRow: sizes[rows...].map(Int.init))
-        guard placement.byteCount < 1 << 29 else { throw InternalErrors.deflateOverGPULimit(bytes: placement.byteCount) }
+        // Each job's bits from a word of its own.
+        var placed: [(layout: DeflateLayout, placement: DeflateLayout.Placement, word: Int)?] = jobs.map { _ in nil }, words = 0
+        for (j, job) in jobs.enumerated() {
+            guard let layout = layouts[j] else { continue }
+            let jobRows = rowBase[j]..<(rowBase[j] + job.rows), jobBlocks = blockBase[j]..<(blockBase[j] + layout.blocks.count)
+            if sizes[jobRows].contains(Self.tooLong) {
+                results[j] = .failure(UnavailableErrors.gpuLoopLimit(context.renderer))
+            } else {
+                let placement = layout.place(codes: Array(codes[jobBlocks]), bits: sizes[jobRows].map(Int.init),
+                                             startInRow: sizes[(rows + jobBlocks.lowerBound)..<(rows + jobBlocks.upperBound)].map(Int.init))
+                if placement.byteCount >= 1 << 29 {
+                    results[j] = .failure(InternalErrors.deflateOverGPULimit(bytes: placement.byteCount))
+                } else {
+                    placed[j] = (layout, placement, words)
+                    for r in 0..<job.rows { rowInfo[5 * (rowBase[j] + r) + 2] = UInt32(32 * words + placement.rowBits[r]) }
+                    words += placement.byteCount / 4 + 2
+                }
+            }
+            if placed[j] == nil {
+                for r in jobRows { rowInfo[5 * r + 4] = 0 } // left out of the bits
+            }
+        }
+        guard words < 1 << 27 else { throw InternalErrors.deflateOverGPULimit(bytes: 4 * words) }
         // The bits.
-        for r in 0..<rows { rowInfo[3 * r + 2] = UInt32(placement.rowBits[r]) }
         try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
-        let words = placement.byteCount / 4 + 2
         try buffers.zero(Slot.out.rawValue, words: words)
-        try code(rows: rows, rowBytes: rowBytes, mode: 2)
+        try code(rows: rows, mode: 2)
         let stream = try buffers.read(Slot.out.rawValue, words: words)
-        return (stream.withUnsafeBufferPointer { layout.finish($0, placement: placement, codes: codes) }, UInt32(adler))
+        stream.withUnsafeBufferPointer { stream in
+            for (j, place) in placed.enumerated() {
+                guard let (layout, placement, word) = place else { continue }
+                let mine = UnsafeBufferPointer(rebasing: stream[word..<(word + placement.byteCount / 4 + 2)])
+                let codes = Array(codes[blockBase[j]..<(blockBase[j] + layout.blocks.count)])
+                results[j] = .success(Deflated(stream: layout.finish(mine, placement: placement, codes: codes), adler: adlers[j]))
+            }
+        }
+        // Every job has its result: failed before the bits, or placed.
+        return results.compactMap { $0 }
     }
 
-    /// The token pass: leaves each row's tokens on the GPU, returns their counts and the rows' Adler-32 sums.
-    private func choose(_ deflater: RepeatDeflater, firstRowByte: Int, firstRow: Int,
-                        rows: Int) throws -> (counts: [Int], adler: [UInt32]) {
-        guard rows <= Self.maxRowsPerDispatch else { throw InternalErrors.deflateOverGPULimit(bytes: rows * deflater.rowBytesAndPixelBytes.rowBytes) }
-        let (rowBytes, pixelBytes) = deflater.rowBytesAndPixelBytes
+    private struct Chosen {
+        var counts: [Int]
+        var adler: UInt32
+    }
+
+    /// The token pass: leaves each row's tokens on the GPU (each job's rows one
+    /// after another in `tokens`), returns each job's token counts and Adler-32.
+    private func choose(_ jobs: [Job]) throws -> [Result<Chosen, any Error>] {
+        var plan: [UInt32] = [], parts: [UInt32] = [], segments: [UInt32] = [], shapes: [UInt32] = []
+        var tokenBase = 0, rows = 0
+        var jobSegments: [Range<Int>] = []
+        for (j, job) in jobs.enumerated() {
+            let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
+            let copies = job.deflater.copyBacks(firstRow: job.firstRow, rows: job.rows, history: job.firstRowByte - job.oldest)
+            for r in 0..<job.rows {
+                plan += [UInt32(job.firstRowByte + r * rowBytes), UInt32(tokenBase), copies[r], UInt32(j)]
+                tokenBase += rowBytes
+            }
+            rows += job.rows
+            let bytes = job.rows * rowBytes, first = segments.count / 2
+            for start in stride(from: 0, to: bytes, by: Self.segmentBytes) {
+                segments += [UInt32(job.firstRowByte + start), UInt32(job.firstRowByte + min(bytes, start + Self.segmentBytes))]
+            }
+            jobSegments.append(first..<(segments.count / 2))
+            shapes += [UInt32(rowBytes), UInt32(pixelBytes), UInt32(RepeatDeflater.hashBits(rowBytes: rowBytes)), UInt32(job.oldest),
+                       UInt32(parts.count), 0, 0, 0]
+            parts += job.deflater.packedParts
+        }
+        guard rows <= Self.maxRowsPerDispatch, tokenBase < 1 << 30 else { throw InternalErrors.deflateOverGPULimit(bytes: tokenBase) }
+        let segmentsAt = plan.count, jobsAt = plan.count + segments.count
+        plan += segments + shapes
         try context.makeCurrent()
-        try deflater.packedParts.withUnsafeBytes { try buffers.upload(Slot.parts.rawValue, $0) }
-        try deflater.copyBacks(firstRow: firstRow, rows: rows, history: firstRowByte).withUnsafeBytes { try buffers.upload(Slot.copies.rawValue, $0) }
-        try buffers.reserve(Slot.tokens.rawValue, words: rows * rowBytes)
+        try parts.withUnsafeBytes { try buffers.upload(Slot.parts.rawValue, $0) }
+        try plan.withUnsafeBytes { try buffers.upload(Slot.plan.rawValue, $0) }
+        try buffers.reserve(Slot.tokens.rawValue, words: tokenBase)
         try buffers.reserve(Slot.counts.rawValue, words: rows)
-        try buffers.reserve(Slot.adler.rawValue, words: 2 * ((rows * rowBytes + Self.segmentBytes - 1) / Self.segmentBytes))
-        for slot in [Slot.scanlines, .parts, .copies, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
+        try buffers.reserve(Slot.adler.rawValue, words: segments.count)
+        for slot in [Slot.scanlines, .parts, .plan, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
         try chooser.use()
-        try chooser.set(["rowBytes": rowBytes, "pixelBytes": pixelBytes, "rows": rows, "firstRowByte": firstRowByte,
-                         "hashBits": RepeatDeflater.hashBits(rowBytes: rowBytes), "mode": 0, "segmentBytes": Self.segmentBytes, "probeIterations": 2])
+        try chooser.set(["rows": rows, "segments": segments.count / 2, "segmentsAt": segmentsAt, "jobsAt": jobsAt, "mode": 0, "probeIterations": 2])
         try chooser.dispatch(groups: (rows + 63) / 64)
-        let segments = (rows * rowBytes + Self.segmentBytes - 1) / Self.segmentBytes
         try chooser.set(["mode": 1])
-        try chooser.dispatch(groups: (segments + 63) / 64)
+        try chooser.dispatch(groups: (segments.count / 2 + 63) / 64)
         let counts = try buffers.read(Slot.counts.rawValue, words: rows)
-        let sums = try buffers.read(Slot.adler.rawValue, words: 2 * segments)
-        guard !counts.contains(Self.tooLong) && !sums.contains(Self.tooLong) else { throw UnavailableErrors.gpuLoopLimit(context.renderer) }
-        return (counts.map(Int.init), sums)
+        let sums = try buffers.read(Slot.adler.rawValue, words: segments.count)
+        var first = 0
+        return jobs.enumerated().map { j, job in
+            defer { first += job.rows }
+            let mine = counts[first..<(first + job.rows)]
+            let bytes = job.rows * job.deflater.rowBytesAndPixelBytes.rowBytes
+            var adler: UInt = 1
+            for s in jobSegments[j] {
+                guard sums[2 * s + 1] != Self.tooLong else { return .failure(UnavailableErrors.gpuLoopLimit(context.renderer)) }
+                let length = min(Self.segmentBytes, bytes - (s - jobSegments[j].lowerBound) * Self.segmentBytes)
+                adler = adler32_combine(adler, UInt(sums[2 * s + 1]) << 16 | UInt(sums[2 * s]), length)
+            }
+            guard !mine.contains(Self.tooLong) else { return .failure(UnavailableErrors.gpuLoopLimit(context.renderer)) }
+            return .success(Chosen(counts: mine.map(Int.init), adler: UInt32(adler)))
+        }
     }
 
     /// One of the coder's three passes over the tokens left on the GPU.
-    private func code(rows: Int, rowBytes: Int, mode: Int, blockStarts: Int = 0) throws {
-        for (binding, slot) in [Slot.tokens, .counts, .rowInfo, .codes, .out].enumerated() { try buffers.bind(slot.rawValue, to: binding) }
+    private func code(rows: Int, mode: Int, blockStarts: Int = 0) throws {
+        for (binding, slot) in [Slot.tokens, .rowInfo, .codes, .out].enumerated() { try buffers.bind(slot.rawValue, to: binding) }
         try coder.use()
-        try coder.set(["rows": rows, "rowBytes": rowBytes, "mode": mode, "blockStarts": blockStarts, "probeIterations": 2])
+        try coder.set(["rows": rows, "mode": mode, "blockStarts": blockStarts, "probeIterations": 2])
         try coder.dispatch(groups: (rows + 63) / 64)
     }
 

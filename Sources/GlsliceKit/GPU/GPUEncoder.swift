@@ -2,16 +2,28 @@ import CEGL
 import CPNG
 import Shaders
 
-/// The GPU's half of a `--compression fast` PNG (issue 43): from an output's
-/// drawn pixels, still on the GPU, its colour type and palette (at most 256
+/// The GPU's half of a `--compression fast` PNG (issue 43): from outputs'
+/// drawn pixels, still on the GPU, each one's colour type and palette (at most 256
 /// colours in an output of at most `PNGEncoder.maxIndexedPixels`, as the CPU's
 /// encoder decides), its scanlines (`Shaders/scanlines.comp`) and their zlib
-/// stream (`GPUDeflater`). Only the stream, per-row figures and the colours
-/// come back; `PNGEncoder.finish(encoded:)` frames the file, the one the CPU
-/// writes for the same pixels.
+/// stream (`GPUDeflater`). Only the streams, per-row figures and the colours
+/// come back; `PNGEncoder.finish(encoded:)` frames each file, the one the CPU
+/// writes for the same pixels. One call takes many outputs (an atlas's) with
+/// the passes and waits of one.
 ///
 /// Not `Sendable`: its GL objects belong to the context's thread.
 final class GPUEncoder {
+    /// An output in the pixel buffer: at (`x0`, `y0`), rows `stride` pixels
+    /// apart. `opaque`: write RGB (every alpha is 255).
+    struct Image {
+        var x0 = 0
+        var y0 = 0
+        var stride: Int
+        var size: PixelSize
+        var opaque: Bool
+        var repeats: RepeatMap
+    }
+
     let context: GPUContext
     private let program: ComputeProgram
     private let buffers: ShaderBuffers
@@ -22,19 +34,22 @@ final class GPUEncoder {
     let bandBytes: Int
     /// Pixels (colours pass) or words (scanlines) an invocation of `scanlines.comp` takes.
     private static let run = 32
-    /// The colour table's slots (`scanlines.comp`).
-    private static let slots = 4096
+    /// An image's colour table (`scanlines.comp`): slots, each a colour, its
+    /// first pixel and its index, then the count and the overflow flag.
+    private static let slots = 1024
+    private static let tableWords = 3 * slots + 2
     /// A colour no premultiplied pixel has (red over alpha), marking an empty slot.
     private static let none: UInt32 = 0x00FF_FFFF
+    /// Words per image in `scanlines.comp`'s `images`.
+    private static let imageWords = 16
 
-    private enum Slot: Int, CaseIterable { case pixels, colours }
+    private enum Slot: Int, CaseIterable { case pixels, colours, images }
 
     init(context: GPUContext, budget: Int = GPUMemory.defaultBudget) throws {
         self.context = context
         bandBytes = max(1 << 20, budget / 16)
         deflater = try GPUDeflater(context: context)
-        program = try ComputeProgram(ShaderSource.scanlines, name: "scanlines.comp",
-                                     uniforms: ["width", "height", "x0", "y0", "stride", "mode", "channels", "bitDepth", "rowBytes", "words"])
+        program = try ComputeProgram(ShaderSource.scanlines, name: "scanlines.comp", uniforms: ["imageCount", "invocations", "mode"])
         buffers = try ShaderBuffers(count: Slot.allCases.count)
     }
 
@@ -51,61 +66,190 @@ final class GPUEncoder {
         try buffers.upload(Slot.pixels.rawValue, pixels)
     }
 
-    /// The image data of the output of `size` at (`x0`, `y0`) of the pixel
-    /// buffer, whose rows are `stride` pixels apart. `opaque`: write RGB (every alpha is 255).
-    func encode(x0: Int, y0: Int, stride: Int, size: PixelSize, opaque: Bool, repeats: RepeatMap) throws -> EncodedImageData {
+    /// The image data of one output in the pixel buffer.
+    func encode(_ image: Image) throws -> EncodedImageData {
+        try encode([image])[0].get()
+    }
+
+    /// Each output's image data, or why the GPU could not make it
+    /// (`.unavailable`: llvmpipe's loop limit; read it back). Throws when a GL call fails, which loses them all.
+    func encode(_ images: [Image]) throws -> [Result<EncodedImageData, any Error>] {
+        guard !images.isEmpty else { return [] }
         try context.makeCurrent()
-        let (width, height) = (size.width, size.height)
-        var region = ["width": width, "height": height, "x0": x0, "y0": y0, "stride": stride]
-        for (binding, slot) in Slot.allCases.enumerated() { try buffers.bind(slot.rawValue, to: binding) }
-        try program.use()
-        // Colours, while they may be a palette.
-        var table = [UInt32](repeating: Self.none, count: Self.slots) + [UInt32](repeating: .max, count: Self.slots)
-            + [UInt32](repeating: 0, count: Self.slots + 2)
-        var palette: [UInt8] = []
-        if width * height <= PNGEncoder.maxIndexedPixels {
-            try table.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) }
-            region["mode"] = 0
-            try program.set(region)
-            try program.dispatch(groups: (height * ((width + Self.run - 1) / Self.run) + 63) / 64)
-            let seen = try buffers.read(Slot.colours.rawValue, words: table.count)
-            if seen[3 * Self.slots] <= 256 && seen[3 * Self.slots + 1] == 0 {
-                let used = (0..<Self.slots).filter { seen[$0] != Self.none }.sorted { seen[Self.slots + $0] < seen[Self.slots + $1] }
-                for (index, slot) in used.enumerated() {
-                    table[slot] = seen[slot]
-                    table[2 * Self.slots + slot] = UInt32(index)
-                    let colour = seen[slot], alpha = UInt8(colour >> 24)
-                    palette += [0, 8, 16].map { Premultiply.unpremultiply(UInt8(truncatingIfNeeded: colour >> $0), alpha: alpha) } + [alpha]
-                }
-                try table.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) }
+        let (palettes, tables) = try colours(images)
+        let layouts = try scanlines(images, palettes: palettes, tables: tables)
+        // Their deflate: bands of whole pieces, many to a dispatch, up to `bandBytes` a dispatch.
+        var jobs: [(image: Int, job: GPUDeflater.Job)] = []
+        for (i, image) in images.enumerated() {
+            let layout = layouts[i], height = image.size.height
+            let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: layout.rowBytes)
+            let bandRows = perPiece * max(1, (bandBytes + perPiece * layout.rowBytes - 1) / (perPiece * layout.rowBytes))
+            for first in stride(from: 0, to: height, by: bandRows) {
+                let rows = min(bandRows, height - first)
+                jobs.append((i, GPUDeflater.Job(deflater: layout.deflater(image), firstRowByte: layout.start + first * layout.rowBytes,
+                                                oldest: layout.start, firstRow: first, rows: rows, endsImage: first + rows == height)))
             }
         }
-        let channels = palette.isEmpty ? (opaque ? 3 : 4) : 1
-        let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: width, channels: channels, paletteEntries: palette.count / 4)
-        let total = rowBytes * height, words = (total + 3) / 4
-        // Scanlines, straight into the deflater's buffer.
-        try deflater.bindScanlines(bytes: total, to: 2)
-        try program.use()
-        region.merge(["mode": 1, "channels": channels, "bitDepth": bitDepth, "rowBytes": rowBytes, "words": words]) { $1 }
-        try program.set(region)
-        try program.dispatch(groups: ((words + Self.run - 1) / Self.run + 63) / 64)
-        // Their deflate, a band of whole pieces at a time.
-        let coder = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels)
-        // Bands of whole pieces, as many as make `bandBytes`.
-        let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: rowBytes)
-        let bandRows = perPiece * max(1, (bandBytes + perPiece * rowBytes - 1) / (perPiece * rowBytes))
-        var zlib = SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: total), flevel: 0)
-        var adler: UInt = 1
-        var first = 0
-        while first < height {
-            let rows = min(bandRows, height - first)
-            let band = try deflater.deflate(coder, firstRowByte: first * rowBytes, firstRow: first, rows: rows, endsImage: first + rows == height)
-            zlib += band.stream
-            adler = adler32_combine(adler, UInt(band.adler), rows * rowBytes)
-            first += rows
+        var deflated: [Result<GPUDeflater.Deflated, any Error>] = []
+        var group: [GPUDeflater.Job] = [], groupBytes = 0
+        for (_, job) in jobs {
+            let bytes = job.rows * job.deflater.rowBytesAndPixelBytes.rowBytes
+            if !group.isEmpty && groupBytes + bytes > bandBytes {
+                deflated += try deflater.deflate(group)
+                group.removeAll()
+                groupBytes = 0
+            }
+            group.append(job)
+            groupBytes += bytes
         }
-        zlib += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
-        return EncodedImageData(channels: channels, bitDepth: bitDepth, palette: palette, zlib: zlib)
+        deflated += try deflater.deflate(group)
+        // Each output's zlib stream: a header, its bands, its Adler-32.
+        var zlib: [Result<[UInt8], any Error>] = images.indices.map { i in
+            .success(SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: layouts[i].rowBytes * images[i].size.height), flevel: 0))
+        }
+        var adler = [UInt](repeating: 1, count: images.count)
+        for ((i, job), band) in zip(jobs, deflated) {
+            guard case .success(var bytes) = zlib[i] else { continue }
+            switch band {
+            case .success(let band):
+                bytes += band.stream
+                adler[i] = adler32_combine(adler[i], UInt(band.adler), job.rows * layouts[i].rowBytes)
+                zlib[i] = .success(bytes)
+            case .failure(let error):
+                zlib[i] = .failure(error)
+            }
+        }
+        return images.indices.map { i in
+            zlib[i].map { bytes in layouts[i].data(palette: palettes[i], zlib: bytes + Self.bigEndian(adler[i])) }
+        }
+    }
+
+    /// The image data of an output too large for the pixel buffer whole, and
+    /// too large for a palette: a band of whole pieces at a time, `draw` reading
+    /// the band's rows into the pixel buffer (its GL name given), then its
+    /// scanlines made after the last rows of the band before (those its
+    /// matches reach), then deflated. GPU memory stays at a band's; the
+    /// stream is held, up to `maxBandedBytes` (past that, `.unavailable`: the CPU encodes it).
+    func encodeInBands(size: PixelSize, opaque: Bool, repeats: RepeatMap,
+                       draw: (_ rows: Range<Int>, _ pixels: GLuint) throws -> Void) throws -> EncodedImageData {
+        let channels = opaque ? 3 : 4
+        let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: size.width, channels: channels, paletteEntries: 0)
+        let coder = RepeatDeflater(map: repeats, width: size.width, rowBytes: rowBytes, bitsPerPixel: 8 * channels)
+        let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: rowBytes)
+        let bandRows = perPiece * max(1, bandBytes / (perPiece * rowBytes))
+        // Whole rows covering a match's 32 KiB reach (a band is at least a piece, 1 MiB, so it holds them).
+        let historyRows = (RepeatDeflater.maxDistance + rowBytes - 1) / rowBytes
+        var zlib = SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: rowBytes * size.height), flevel: 0)
+        var adler: UInt = 1, history: [UInt8] = []
+        for first in stride(from: 0, to: size.height, by: bandRows) {
+            let rows = min(bandRows, size.height - first), band = PixelSize(width: size.width, height: rows)
+            try draw(first..<(first + rows), try pixelBuffer(bytes: band.width * band.height * 4))
+            try context.makeCurrent()
+            let layout = try scanlines([Image(stride: size.width, size: band, opaque: opaque, repeats: .none)], palettes: [[]], tables: [0],
+                                       history: history)[0]
+            let job = GPUDeflater.Job(deflater: coder, firstRowByte: layout.start, oldest: layout.start - history.count, firstRow: first,
+                                      rows: rows, endsImage: first + rows == size.height)
+            let deflated = try deflater.deflate([job])[0].get()
+            zlib += deflated.stream
+            guard zlib.count <= maxBandedBytes else { throw UnavailableErrors.gpuStreamOverLimit(bytes: maxBandedBytes) }
+            adler = adler32_combine(adler, UInt(deflated.adler), rows * rowBytes)
+            let kept = min(historyRows, rows)
+            history = try deflater.readScanlines(from: layout.start + (rows - kept) * rowBytes, count: kept * rowBytes)
+        }
+        return EncodedImageData(channels: channels, bitDepth: bitDepth, palette: [], zlib: zlib + Self.bigEndian(adler))
+    }
+
+    /// The image data `encodeInBands` holds at most: a quarter of the GPU budget.
+    var maxBandedBytes: Int { 4 * bandBytes }
+
+    private static func bigEndian(_ adler: UInt) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) } }
+
+    /// An output's scanlines: their shape, and where they start in the deflater's buffer.
+    private struct Layout {
+        var channels: Int
+        var bitDepth: Int
+        var rowBytes: Int
+        var start: Int
+
+        func deflater(_ image: Image) -> RepeatDeflater {
+            RepeatDeflater(map: image.repeats, width: image.size.width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels)
+        }
+
+        func data(palette: [UInt8], zlib: [UInt8]) -> EncodedImageData {
+            EncodedImageData(channels: channels, bitDepth: bitDepth, palette: palette, zlib: zlib)
+        }
+    }
+
+    /// The colours pass: each output that may be a palette (at most
+    /// `PNGEncoder.maxIndexedPixels`) gets a table; those with at most 256
+    /// colours get their palette, in `Palette`'s first-seen order, and their
+    /// table's indices. Returns the palettes (empty: none) and where each table starts.
+    private func colours(_ images: [Image]) throws -> (palettes: [[UInt8]], tables: [Int]) {
+        var shapes = [UInt32](repeating: 0, count: images.count * Self.imageWords)
+        var tables: [UInt32] = [], starts: [Int] = [], runs = 0
+        for (i, image) in images.enumerated() {
+            let (width, height) = (image.size.width, image.size.height), at = i * Self.imageWords
+            for (k, value) in [width, height, image.x0, image.y0, image.stride, tables.count].enumerated() { shapes[at + k] = UInt32(value) }
+            shapes[at + 11] = UInt32(runs)
+            starts.append(tables.count)
+            if width * height <= PNGEncoder.maxIndexedPixels {
+                tables += [UInt32](repeating: Self.none, count: Self.slots) + [UInt32](repeating: .max, count: Self.slots)
+                    + [UInt32](repeating: 0, count: Self.slots + 2)
+                runs += height * ((width + Self.run - 1) / Self.run)
+            }
+        }
+        var palettes = [[UInt8]](repeating: [], count: images.count)
+        guard runs > 0 else { return (palettes, starts) }
+        try tables.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) }
+        try shapes.withUnsafeBytes { try buffers.upload(Slot.images.rawValue, $0) }
+        try bindAll()
+        try program.use()
+        try program.set(["imageCount": images.count, "invocations": runs, "mode": 0])
+        try program.dispatch(groups: (runs + 63) / 64)
+        let seen = try buffers.read(Slot.colours.rawValue, words: tables.count)
+        for (i, image) in images.enumerated() where image.size.width * image.size.height <= PNGEncoder.maxIndexedPixels {
+            let table = starts[i], count = Int(seen[table + 3 * Self.slots])
+            guard count <= 256 && seen[table + 3 * Self.slots + 1] == 0 else { continue }
+            let used = (0..<Self.slots).filter { seen[table + $0] != Self.none }.sorted { seen[table + Self.slots + $0] < seen[table + Self.slots + $1] }
+            for (index, slot) in used.enumerated() {
+                let colour = seen[table + slot], alpha = UInt8(colour >> 24)
+                tables[table + slot] = colour
+                tables[table + 2 * Self.slots + slot] = UInt32(index)
+                palettes[i] += [0, 8, 16].map { Premultiply.unpremultiply(UInt8(truncatingIfNeeded: colour >> $0), alpha: alpha) } + [alpha]
+            }
+        }
+        if palettes.contains(where: { !$0.isEmpty }) { try tables.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) } }
+        return (palettes, starts)
+    }
+
+    /// The scanlines pass: each output's scanlines, from a word of its own, into
+    /// the deflater's buffer, after `history` (bytes ending where the first output's begin).
+    private func scanlines(_ images: [Image], palettes: [[UInt8]], tables: [Int], history: [UInt8] = []) throws -> [Layout] {
+        var shapes = [UInt32](repeating: 0, count: images.count * Self.imageWords)
+        var layouts: [Layout] = [], words = (history.count + 3) / 4, wordRuns = 0
+        for (i, image) in images.enumerated() {
+            let channels = palettes[i].isEmpty ? (image.opaque ? 3 : 4) : 1, at = i * Self.imageWords
+            let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: image.size.width, channels: channels, paletteEntries: palettes[i].count / 4)
+            let imageWords = (rowBytes * image.size.height + 3) / 4
+            for (k, value) in [image.size.width, image.size.height, image.x0, image.y0, image.stride, tables[i], channels, bitDepth, rowBytes,
+                               imageWords, words, 0, wordRuns].enumerated() { shapes[at + k] = UInt32(value) }
+            layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words))
+            words += imageWords
+            wordRuns += (imageWords + Self.run - 1) / Self.run
+        }
+        try shapes.withUnsafeBytes { try buffers.upload(Slot.images.rawValue, $0) }
+        try deflater.bindScanlines(bytes: 4 * words, to: 2)
+        try deflater.writeScanlines(history, at: 4 * ((history.count + 3) / 4) - history.count)
+        try bindAll()
+        try program.use()
+        try program.set(["imageCount": images.count, "invocations": wordRuns, "mode": 1])
+        try program.dispatch(groups: (wordRuns + 63) / 64)
+        return layouts
+    }
+
+    /// Binds the pixels, colours and images at 0, 1 and 3 (the scanlines are the deflater's, at 2).
+    private func bindAll() throws {
+        for (slot, binding) in [(Slot.pixels, 0), (.colours, 1), (.images, 3)] { try buffers.bind(slot.rawValue, to: binding) }
     }
 }
 
@@ -115,10 +259,13 @@ extension GPUEncoder {
     /// the files are the same: a driver that compiles the passes but runs them
     /// differently is caught before it writes a file (`GPUSession.encoder`).
     func selfCheck() throws {
-        let size = PixelSize(width: 61, height: 37)
+        let size = PixelSize(width: 61, height: 37), variants = 3
         let map = RepeatMap(rowKeys: { rows in rows.map { RepeatMap.RowKey(high: UInt64($0 % 9 == 8 ? 0 : $0 + 1), low: 0) } },
                             columnPeriods: [(destination: 20..<61, period: 7)])
-        for variant in 0..<3 {
+        // The three side by side in the pixel buffer, encoded in one call; each alone on the CPU.
+        var all = [UInt8](repeating: 0, count: variants * size.width * size.height * 4)
+        var expected: [[UInt8]?] = []
+        for variant in 0..<variants {
             var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
             for y in 0..<size.height {
                 for x in 0..<size.width {
@@ -129,21 +276,25 @@ extension GPUEncoder {
                     var rgb = [UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16)]
                     if variant == 2 { rgb = [rgb[0] & 0xC0, rgb[1] & 0xC0, 0] } // a palette of at most 20 colours
                     if x / 5 % 2 == 0 { rgb = [rgb[0], rgb[0], rgb[0]] } // runs a byte apart
-                    let at = (y * size.width + x) * 4
+                    let at = (y * size.width + x) * 4, to = ((y * variants + variant) * size.width + x) * 4
                     for c in 0..<3 { pixels[at + c] = Premultiply.premultiply(rgb[c], alpha: alpha) }
                     pixels[at + 3] = alpha
+                    all.replaceSubrange(to..<(to + 4), with: pixels[at..<(at + 4)])
                 }
             }
-            let opaque = variant != 0
-            let cpu = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast, repeats: map, threads: 1)
+            let cpu = try PNGEncoder(target: .memory, size: size, opaque: variant != 0, compression: .fast, repeats: map, threads: 1)
             try pixels.withUnsafeBufferPointer { rows in
                 if let base = rows.baseAddress { try cpu.write(premultipliedRows: base, count: size.height) }
             }
             try cpu.finish()
-            try pixels.withUnsafeBytes { try setPixels($0) }
-            let gpu = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast)
-            try gpu.finish(encoded: try encode(x0: 0, y0: 0, stride: size.width, size: size, opaque: opaque, repeats: map))
-            guard gpu.memoryData == cpu.memoryData else { throw UnavailableErrors.gpuEncodingDisagrees(context.renderer) }
+            expected.append(cpu.memoryData)
+        }
+        try all.withUnsafeBytes { try setPixels($0) }
+        let images = (0..<variants).map { Image(x0: $0 * size.width, stride: variants * size.width, size: size, opaque: $0 != 0, repeats: map) }
+        for (variant, encoded) in try encode(images).enumerated() {
+            let gpu = try PNGEncoder(target: .memory, size: size, opaque: variant != 0, compression: .fast)
+            try gpu.finish(encoded: try encoded.get())
+            guard gpu.memoryData == expected[variant] else { throw UnavailableErrors.gpuEncodingDisagrees(context.renderer) }
         }
     }
 }

@@ -43,11 +43,18 @@ final class ShaderBuffers {
         try upload(slot, UnsafeRawBufferPointer(start: nil, count: 0), padTo: max(4, 4 * words))
     }
 
-    /// The first `words` words of `slot`.
-    func read(_ slot: Int, words: Int) throws -> [UInt32] {
+    /// Writes `bytes` into `slot` from byte `offset`, keeping the rest (its storage stays).
+    func write(_ slot: Int, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        try GLCheck.gl("glBindBuffer(\(slot))") { glBindBuffer(target, names[slot]) }
+        try GLCheck.gl("glBufferSubData(\(slot), \(offset))") { glBufferSubData(target, GLintptr(offset), GLsizeiptr(bytes.count), base) }
+    }
+
+    /// `words` words of `slot`, from word `first`.
+    func read(_ slot: Int, words: Int, from first: Int = 0) throws -> [UInt32] {
         guard words > 0 else { return [] }
         try GLCheck.gl("glBindBuffer(\(slot))") { glBindBuffer(target, names[slot]) }
-        guard let mapped = glMapBufferRange(target, 0, GLsizeiptr(words * 4), GLbitfield(GL_MAP_READ_BIT)) else {
+        guard let mapped = glMapBufferRange(target, GLintptr(4 * first), GLsizeiptr(words * 4), GLbitfield(GL_MAP_READ_BIT)) else {
             throw InternalErrors.glFailed("glMapBufferRange(\(slot))", GLCheck.glErrorName(glGetError()))
         }
         let result = Array(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt32.self), count: words))

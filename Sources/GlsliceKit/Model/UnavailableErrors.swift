@@ -33,6 +33,10 @@ package enum UnavailableErrors {
     static func gpuLoopLimit(_ renderer: String) -> GlsliceError {
         GlsliceError(.unavailable, "\(renderer) ran out of loop iterations in a GPU encoding pass; the CPU encodes this output")
     }
+    /// An output encoded in bands on the GPU compressed to more than the GPU thread holds: the CPU encodes it, streaming.
+    static func gpuStreamOverLimit(bytes: Int) -> GlsliceError {
+        GlsliceError(.unavailable, "GPU encoding gave over \(bytes) bytes of image data, more than it holds; the CPU encodes this output")
+    }
     /// The GPU's compute passes wrote other bytes than the CPU's encoder for a known image.
     static func gpuEncodingDisagrees(_ renderer: String) -> GlsliceError {
         GlsliceError(.unavailable, "\(renderer)'s compute passes wrote other bytes than the CPU's encoder; the CPU encodes every output")

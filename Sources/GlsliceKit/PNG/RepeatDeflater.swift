@@ -27,7 +27,7 @@ struct RepeatDeflater: Sendable {
     private let parts: [(end: Int, period: Int)]
     /// Tokens per block: each block gets its own Huffman tables.
     private static let blockTokens = 1 << 15
-    private static let maxDistance = 32768
+    static let maxDistance = 32768
     /// The matcher's hash table holds at most this many bytes of the row above (its
     /// last ones): as many as the table has entries.
     private static let hashReach = 4096

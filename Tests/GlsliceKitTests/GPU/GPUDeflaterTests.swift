@@ -33,7 +33,7 @@ struct GPUDeflaterTests {
                                       bitsPerPixel: 8 * channels)
         let cpu = bytes.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: drawn.height) }
         try bytes.withUnsafeBytes { try gpu.setScanlines($0) }
-        let rows = try gpu.tokens(deflater, firstRowByte: 0, firstRow: 0, rows: drawn.height)
+        let rows = try gpu.tokens(GPUDeflater.Job(deflater: deflater, firstRowByte: 0, oldest: 0, firstRow: 0, rows: drawn.height, endsImage: true))
         #expect(rows.count == drawn.height, "\(label)")
         let flat = rows.flatMap { $0 }
         if flat != cpu {
@@ -76,8 +76,9 @@ struct GPUDeflaterTests {
         let cpu = try Self.cpuStream(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cuts)
         let rows = bytes.count / rowBytes
         try bytes.withUnsafeBytes { try gpu.setScanlines($0) }
-        let (stream, adler) = try gpu.deflate(deflater, firstRowByte: 0, firstRow: 0, rows: rows, cuts: cuts, endsImage: true)
-        let whole = Array(cpu.prefix(2)) + stream + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
+        let job = GPUDeflater.Job(deflater: deflater, firstRowByte: 0, oldest: 0, firstRow: 0, rows: rows, cuts: cuts, endsImage: true)
+        let deflated = try gpu.deflate([job])[0].get()
+        let whole = Array(cpu.prefix(2)) + deflated.stream + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: deflated.adler >> $0) }
         if whole != cpu {
             let at = zip(whole, cpu).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(whole.count, cpu.count)
             Issue.record("\(label): the GPU's stream differs from the CPU's at byte \(at) of \(cpu.count) (GPU \(whole.count))")
@@ -97,6 +98,42 @@ struct GPUDeflaterTests {
                                           bitsPerPixel: 8 * channels)
             let cuts = index % 2 == 0 ? SegmentedZlib.Cuts(pieceBytes: 1500) : .standard
             try compareStreams(Self.scanlines(drawn, channels: channels), deflater: deflater, rowBytes: rowBytes, cuts: cuts, gpu: gpu, "\(job)")
+        }
+    }
+
+    /// Many jobs in one call (as an atlas's outputs go): each image's scanlines
+    /// from a word of their own, every job with its own shape, cuts and map;
+    /// each stream is still the CPU's. The matcher must not reach into the image before.
+    @Test func manyJobsInOneCallGiveEachTheCPUsStream() throws {
+        let gpu = try GPUDeflater(context: try GPUContext.make())
+        for group in 0..<12 {
+            var all: [UInt8] = [], jobs: [GPUDeflater.Job] = [], expected: [[UInt8]] = []
+            for member in 0..<(1 + group % 9) {
+                let index = group * 10 + member
+                let job = Parity.job(index: index, seed: 5151)
+                let channels = [4, 3, 1][index % 3]
+                let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
+                let rowBytes = 1 + drawn.width * channels
+                let deflater = RepeatDeflater(map: RepeatMap(plan: job.plan, source: job.source), width: drawn.width, rowBytes: rowBytes,
+                                              bitsPerPixel: 8 * channels)
+                let cuts = index % 2 == 0 ? SegmentedZlib.Cuts(pieceBytes: 1500) : .standard
+                let bytes = Self.scanlines(drawn, channels: channels)
+                expected.append(try Self.cpuStream(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cuts))
+                // The image before ends as this one begins (the same bytes), so a match reaching back would be found.
+                all += bytes.suffix(min(bytes.count, 64 * 1024))
+                all += [UInt8](repeating: 0, count: (4 - all.count % 4) % 4)
+                jobs.append(GPUDeflater.Job(deflater: deflater, firstRowByte: all.count, oldest: all.count, firstRow: 0, rows: drawn.height,
+                                            cuts: cuts, endsImage: true))
+                all += bytes
+                all += [UInt8](repeating: 0, count: (4 - all.count % 4) % 4)
+            }
+            try all.withUnsafeBytes { try gpu.setScanlines($0) }
+            for (member, (result, cpu)) in zip(try gpu.deflate(jobs), expected).enumerated() {
+                let deflated = try result.get()
+                let whole = Array(cpu.prefix(2)) + deflated.stream + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: deflated.adler >> $0) }
+                let same = whole == cpu
+                #expect(same, "group \(group), job \(member) of \(jobs.count): the GPU's stream is not the CPU's")
+            }
         }
     }
 

@@ -21,7 +21,8 @@ struct GPUEncoderTests {
             buffer.replaceSubrange(to..<(to + drawn.width * 4), with: drawn.pixels[from..<(from + drawn.width * 4)])
         }
         try buffer.withUnsafeBytes { try encoder.setPixels($0) }
-        let data = try encoder.encode(x0: place.x, y0: place.y, stride: place.width, size: plan.size, opaque: drawn.isOpaque, repeats: map)
+        let data = try encoder.encode(GPUEncoder.Image(x0: place.x, y0: place.y, stride: place.width, size: plan.size, opaque: drawn.isOpaque,
+                                                       repeats: map))
         let gpu = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
         try gpu.finish(encoded: data)
         return (cpu.memoryData ?? [], gpu.memoryData ?? [1])
@@ -78,14 +79,46 @@ struct GPUEncoderTests {
         }
     }
 
+    /// An output drawn and encoded a band at a time (as a giant is): each band's
+    /// matches reach into the band before through the rows kept from it, and the
+    /// file is the CPU's. Bands of 1 MiB: many of them, and rows of 161 bytes (204 kept) to 2,801.
+    @Test func outputsInBandsGiveTheCPUsFile() throws {
+        let encoder = try GPUEncoder(context: try GPUContext.make(), budget: GPUMemory.minimumBudget)
+        var rng = SeededGenerator(seed: 5353)
+        let noise = Parity.randomImage(width: 12, height: 12, rng: &rng)
+        let segments = [Segment(0, 3, scalable: false), Segment(3, 9, scalable: true), Segment(9, 12, scalable: false)]
+        let lattice = try Lattice(width: 12, height: 12, x: segments, y: segments)
+        for (size, modes) in [(PixelSize(width: 700, height: 2000), PerAxis(x: ResizeMode.tile, y: .stretch)),
+                              (PixelSize(width: 40, height: 40000), PerAxis(x: ResizeMode.round, y: .stretch))] {
+            let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: modes, filter: .linear, fillCenter: true)
+            let drawn = try Backend.cpu.image(plan, source: noise).rgba
+            let map = RepeatMap(plan: plan, source: noise)
+            let cpu = try PNGEncoder(target: .memory, size: size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
+            try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
+            try cpu.finish()
+            let expected = cpu.memoryData ?? []
+            // Bands are for outputs too large for a palette: the CPU's file must not be one.
+            #expect(expected.count > 26 && expected[25] != 3, "\(size): the CPU wrote a palette")
+            var bands = 0
+            let data = try encoder.encodeInBands(size: size, opaque: drawn.isOpaque, repeats: map) { rows, _ in
+                bands += 1
+                try drawn.pixels[(rows.lowerBound * size.width * 4)..<(rows.upperBound * size.width * 4)].withUnsafeBytes { try encoder.setPixels($0) }
+            }
+            let file = try PNGEncoder(target: .memory, size: size, opaque: drawn.isOpaque, compression: .fast)
+            try file.finish(encoded: data)
+            let same = file.memoryData == expected
+            #expect(same, "\(size): the GPU's file in \(bands) bands is not the CPU's")
+            #expect(bands >= 4, "\(size): \(bands) bands")
+        }
+    }
+
     /// Parity's random jobs, a third quantized to few colours (palettes of 1-8 bits), some placed as in an atlas.
     @Test func randomJobsGiveTheCPUsFile() throws {
         let encoder = try GPUEncoder(context: try GPUContext.make())
         let cases = Int(ProcessInfo.processInfo.environment["GLSLICE_ENCODER_CASES"] ?? "") ?? 300
         var kinds = Set<[UInt8]>()
         for index in 0..<cases {
-            var job = Parity.job(index: index, seed: 2626)
-            if index % 3 == 1 { job.source = FastCompressionTests.quantized(job.source, colours: [1, 2, 3, 5, 17, 200][index % 6]) }
+            let job = Self.job(index, seed: 2626)
             let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
             let atlas = index % 4 == 0 ? (x: 3, y: 5, width: drawn.width + 11) : nil
             let (cpu, gpu) = try Self.files(job.plan, source: job.source, drawn: drawn, encoder: encoder, atlas: atlas)
@@ -94,5 +127,55 @@ struct GPUEncoderTests {
         }
         // Palettes of 1, 2, 4 and 8 bits, RGB and RGBA were all written.
         #expect(kinds.isSuperset(of: [[1, 3], [2, 3], [4, 3], [8, 3], [8, 2], [8, 6]]), "\(kinds)")
+    }
+
+    /// Parity's job `index`, a third of them quantized to few colours.
+    static func job(_ index: Int, seed: UInt64) -> Parity.Job {
+        var job = Parity.job(index: index, seed: seed)
+        if index % 3 == 1 { job.source = FastCompressionTests.quantized(job.source, colours: [1, 2, 3, 5, 17, 200][index % 6]) }
+        return job
+    }
+
+    /// Outputs side by side in one buffer, as in an atlas, encoded in one call
+    /// (the passes take them all): each output's file is the CPU's.
+    @Test func manyOutputsInOneCallGiveEachTheCPUsFile() throws {
+        let encoder = try GPUEncoder(context: try GPUContext.make())
+        var index = 0, outputs = 0
+        for group in 0..<25 {
+            var members: [(job: Parity.Job, drawn: RGBAImage, cpu: [UInt8])] = []
+            for _ in 0..<(1 + group % 13) {
+                let job = Self.job(index, seed: 3737)
+                index += 1
+                let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
+                let map = RepeatMap(plan: job.plan, source: job.source)
+                let cpu = try PNGEncoder(target: .memory, size: job.plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
+                try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
+                try cpu.finish()
+                members.append((job, drawn, cpu.memoryData ?? []))
+            }
+            // Left to right, a column of garbage between, on rows 2 on.
+            let width = members.reduce(0) { $0 + $1.drawn.width + 1 }, height = 2 + (members.map(\.drawn.height).max() ?? 0)
+            var buffer = [UInt8](repeating: 0xA5, count: width * height * 4)
+            var images: [GPUEncoder.Image] = [], x = 0
+            for member in members {
+                let drawn = member.drawn
+                for y in 0..<drawn.height {
+                    let from = y * drawn.width * 4, to = ((2 + y) * width + x) * 4
+                    buffer.replaceSubrange(to..<(to + drawn.width * 4), with: drawn.pixels[from..<(from + drawn.width * 4)])
+                }
+                images.append(GPUEncoder.Image(x0: x, y0: 2, stride: width, size: member.job.plan.size, opaque: drawn.isOpaque,
+                                               repeats: RepeatMap(plan: member.job.plan, source: member.job.source)))
+                x += drawn.width + 1
+            }
+            try buffer.withUnsafeBytes { try encoder.setPixels($0) }
+            for (member, (result, image)) in zip(members, zip(try encoder.encode(images), images)) {
+                let file = try PNGEncoder(target: .memory, size: image.size, opaque: image.opaque, compression: .fast)
+                try file.finish(encoded: try result.get())
+                let same = file.memoryData == member.cpu
+                #expect(same, "group \(group) of \(members.count), \(member.job): the GPU's file is not the CPU's")
+                outputs += 1
+            }
+        }
+        #expect(outputs == (0..<25).reduce(0) { $0 + 1 + $1 % 13 })
     }
 }
