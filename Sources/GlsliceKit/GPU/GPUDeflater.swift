@@ -9,7 +9,7 @@ import Shaders
 /// symbols, sizes each row's bits, and writes them. The CPU makes each block's code from the counts
 /// (`BlockCode`) and places the rows (`DeflateLayout`), and reads back only the
 /// stream, the per-row figures and the counts. One call takes many jobs (an
-/// atlas's outputs, or bands of one) with the same five dispatches and four
+/// atlas's outputs, or pieces of one) with the same five dispatches and four
 /// waits as one. Needs ES 3.1 (`GPUContext.hasCompute`).
 ///
 /// Not `Sendable`: its GL objects belong to the context's thread.
@@ -74,7 +74,7 @@ final class GPUDeflater {
         try buffers.bind(Slot.scanlines.rawValue, to: binding)
     }
 
-    /// Writes `bytes` into the scanlines from byte `offset` (after `bindScanlines`): the rows a band's matches reach back to.
+    /// Writes `bytes` into the scanlines from byte `offset` (after `bindScanlines`): the rows a strip's matches reach back to.
     func writeScanlines(_ bytes: [UInt8], at offset: Int) throws {
         try bytes.withUnsafeBytes { try buffers.write(Slot.scanlines.rawValue, $0, at: offset) }
     }

@@ -31,7 +31,7 @@ final class GPUEncoder {
     /// Scanline bytes deflated in one dispatch at most (whole pieces; the tokens take four times as
     /// much): a sixteenth of the GPU budget, so pixels (a quarter at most, `GPUSession.encodes`),
     /// scanlines and tokens stay within three quarters of it.
-    let bandBytes: Int
+    let dispatchBytes: Int
     /// Pixels (colours pass) or words (scanlines) an invocation of `scanlines.comp` takes.
     private static let run = 32
     /// An image's colour table (`scanlines.comp`): slots, each a colour, its
@@ -47,7 +47,7 @@ final class GPUEncoder {
 
     init(context: GPUContext, budget: Int = GPUMemory.defaultBudget) throws {
         self.context = context
-        bandBytes = max(1 << 20, budget / 16)
+        dispatchBytes = max(1 << 20, budget / 16)
         deflater = try GPUDeflater(context: context)
         program = try ComputeProgram(ShaderSource.scanlines, name: "scanlines.comp", uniforms: ["imageCount", "invocations", "mode"])
         buffers = try ShaderBuffers(count: Slot.allCases.count)
@@ -78,14 +78,14 @@ final class GPUEncoder {
         try context.makeCurrent()
         let (palettes, tables) = try colours(images)
         let layouts = try scanlines(images, palettes: palettes, tables: tables)
-        // Their deflate: bands of whole pieces, many to a dispatch, up to `bandBytes` a dispatch.
+        // Their deflate: jobs of whole pieces, many to a dispatch, up to `dispatchBytes` a dispatch.
         var jobs: [(image: Int, job: GPUDeflater.Job)] = []
         for (i, image) in images.enumerated() {
             let layout = layouts[i], height = image.size.height
             let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: layout.rowBytes)
-            let bandRows = perPiece * max(1, (bandBytes + perPiece * layout.rowBytes - 1) / (perPiece * layout.rowBytes))
-            for first in stride(from: 0, to: height, by: bandRows) {
-                let rows = min(bandRows, height - first)
+            let jobRows = perPiece * max(1, (dispatchBytes + perPiece * layout.rowBytes - 1) / (perPiece * layout.rowBytes))
+            for first in stride(from: 0, to: height, by: jobRows) {
+                let rows = min(jobRows, height - first)
                 jobs.append((i, GPUDeflater.Job(deflater: layout.deflater(image), firstRowByte: layout.start + first * layout.rowBytes,
                                                 oldest: layout.start, firstRow: first, rows: rows, endsImage: first + rows == height)))
             }
@@ -94,7 +94,7 @@ final class GPUEncoder {
         var group: [GPUDeflater.Job] = [], groupBytes = 0
         for (_, job) in jobs {
             let bytes = job.rows * job.deflater.rowBytesAndPixelBytes.rowBytes
-            if !group.isEmpty && groupBytes + bytes > bandBytes {
+            if !group.isEmpty && groupBytes + bytes > dispatchBytes {
                 deflated += try deflater.deflate(group)
                 group.removeAll()
                 groupBytes = 0
@@ -103,17 +103,17 @@ final class GPUEncoder {
             groupBytes += bytes
         }
         deflated += try deflater.deflate(group)
-        // Each output's zlib stream: a header, its bands, its Adler-32.
+        // Each output's zlib stream: a header, its jobs' streams, its Adler-32.
         var zlib: [Result<[UInt8], any Error>] = images.indices.map { i in
             .success(SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: layouts[i].rowBytes * images[i].size.height), flevel: 0))
         }
         var adler = [UInt](repeating: 1, count: images.count)
-        for ((i, job), band) in zip(jobs, deflated) {
+        for ((i, job), result) in zip(jobs, deflated) {
             guard case .success(var bytes) = zlib[i] else { continue }
-            switch band {
-            case .success(let band):
-                bytes += band.stream
-                adler[i] = adler32_combine(adler[i], UInt(band.adler), job.rows * layouts[i].rowBytes)
+            switch result {
+            case .success(let deflated):
+                bytes += deflated.stream
+                adler[i] = adler32_combine(adler[i], UInt(deflated.adler), job.rows * layouts[i].rowBytes)
                 zlib[i] = .success(bytes)
             case .failure(let error):
                 zlib[i] = .failure(error)
@@ -125,33 +125,33 @@ final class GPUEncoder {
     }
 
     /// The image data of an output too large for the pixel buffer whole, and
-    /// too large for a palette: a band of whole pieces at a time, `draw` reading
-    /// the band's rows into the pixel buffer (its GL name given), then its
-    /// scanlines made after the last rows of the band before (those its
-    /// matches reach), then deflated. GPU memory stays at a band's; the
-    /// stream is held, up to `maxBandedBytes` (past that, `.unavailable`: the CPU encodes it).
-    func encodeInBands(size: PixelSize, opaque: Bool, repeats: RepeatMap,
+    /// too large for a palette (a giant): a strip of whole pieces at a time,
+    /// `draw` reading the strip's rows into the pixel buffer (its GL name given),
+    /// then its scanlines made after the last rows of the strip before (those
+    /// its matches reach), then deflated. GPU memory stays at a strip's; the
+    /// stream is held, up to `maxHeldBytes` (past that, `.unavailable`: the CPU encodes it).
+    func encodeInStrips(size: PixelSize, opaque: Bool, repeats: RepeatMap,
                        draw: (_ rows: Range<Int>, _ pixels: GLuint) throws -> Void) throws -> EncodedImageData {
         let channels = opaque ? 3 : 4
         let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: size.width, channels: channels, paletteEntries: 0)
         let coder = RepeatDeflater(map: repeats, width: size.width, rowBytes: rowBytes, bitsPerPixel: 8 * channels)
         let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: rowBytes)
-        let bandRows = perPiece * max(1, bandBytes / (perPiece * rowBytes))
-        // Whole rows covering a match's 32 KiB reach (a band is at least a piece, 1 MiB, so it holds them).
+        let stripRows = perPiece * max(1, dispatchBytes / (perPiece * rowBytes))
+        // Whole rows covering a match's 32 KiB reach (a strip is at least a piece, 1 MiB, so it holds them).
         let historyRows = (RepeatDeflater.maxDistance + rowBytes - 1) / rowBytes
         var zlib = SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: rowBytes * size.height), flevel: 0)
         var adler: UInt = 1, history: [UInt8] = []
-        for first in stride(from: 0, to: size.height, by: bandRows) {
-            let rows = min(bandRows, size.height - first), band = PixelSize(width: size.width, height: rows)
-            try draw(first..<(first + rows), try pixelBuffer(bytes: band.width * band.height * 4))
+        for first in stride(from: 0, to: size.height, by: stripRows) {
+            let rows = min(stripRows, size.height - first), strip = PixelSize(width: size.width, height: rows)
+            try draw(first..<(first + rows), try pixelBuffer(bytes: strip.width * strip.height * 4))
             try context.makeCurrent()
-            let layout = try scanlines([Image(stride: size.width, size: band, opaque: opaque, repeats: .none)], palettes: [[]], tables: [0],
+            let layout = try scanlines([Image(stride: size.width, size: strip, opaque: opaque, repeats: .none)], palettes: [[]], tables: [0],
                                        history: history)[0]
             let job = GPUDeflater.Job(deflater: coder, firstRowByte: layout.start, oldest: layout.start - history.count, firstRow: first,
                                       rows: rows, endsImage: first + rows == size.height)
             let deflated = try deflater.deflate([job])[0].get()
             zlib += deflated.stream
-            guard zlib.count <= maxBandedBytes else { throw UnavailableErrors.gpuStreamOverLimit(bytes: maxBandedBytes) }
+            guard zlib.count <= maxHeldBytes else { throw UnavailableErrors.gpuStreamOverLimit(bytes: maxHeldBytes) }
             adler = adler32_combine(adler, UInt(deflated.adler), rows * rowBytes)
             let kept = min(historyRows, rows)
             history = try deflater.readScanlines(from: layout.start + (rows - kept) * rowBytes, count: kept * rowBytes)
@@ -159,8 +159,8 @@ final class GPUEncoder {
         return EncodedImageData(channels: channels, bitDepth: bitDepth, palette: [], zlib: zlib + Self.bigEndian(adler))
     }
 
-    /// The image data `encodeInBands` holds at most: a quarter of the GPU budget.
-    var maxBandedBytes: Int { 4 * bandBytes }
+    /// The image data `encodeInStrips` holds at most: a quarter of the GPU budget.
+    var maxHeldBytes: Int { 4 * dispatchBytes }
 
     private static func bigEndian(_ adler: UInt) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) } }
 

@@ -6,7 +6,7 @@ extension GPUSession {
     /// Whether the encoder takes an output of `size` with `compression`: `fast`
     /// PNGs drawn in whole-width strips, whose pixels fit a quarter of the GPU
     /// budget (drawn whole into its buffer), or which are too large for a
-    /// palette (drawn and encoded a band at a time). The rest are read back and
+    /// palette (drawn and encoded a strip at a time). The rest are read back and
     /// encoded on the CPU, with the same bytes.
     func encodes(_ format: ImageFormat, _ compression: Compression, size: PixelSize) -> Bool {
         guard gpuEncoding, format == .png, compression == .fast, size.width <= effectiveTarget.width,
@@ -27,7 +27,7 @@ extension GPUSession {
 
     /// Draws `drawer`'s output strip by strip (`rows` at most each) into the
     /// encoder's pixel buffer and encodes it there: whole when it fits, else a
-    /// band at a time (`GPUEncoder.encodeInBands`). Draw calls are charged to
+    /// strip at a time (`GPUEncoder.encodeInStrips`). Draw calls are charged to
     /// `.draw`, the rest to `.gpuEncode`.
     func encode(_ drawer: GPUDrawer, opaque: Bool, repeats: RepeatMap, stripRows: Int, times: StageTimes?) throws -> EncodedImageData {
         let encoder = try encoder.get()
@@ -50,7 +50,7 @@ extension GPUSession {
             times?.add(.gpuEncode, clock.now - start - drawing, items: 1)
         }
         guard fitsWhole(size) else {
-            return try encoder.encodeInBands(size: size, opaque: opaque, repeats: repeats) { rows, pixels in try draw(rows, into: pixels) }
+            return try encoder.encodeInStrips(size: size, opaque: opaque, repeats: repeats) { rows, pixels in try draw(rows, into: pixels) }
         }
         try draw(0..<size.height, into: try encoder.pixelBuffer(bytes: size.width * size.height * 4))
         return try encoder.encode(GPUEncoder.Image(stride: size.width, size: size, opaque: opaque, repeats: repeats))

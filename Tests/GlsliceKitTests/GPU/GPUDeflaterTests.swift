@@ -90,15 +90,22 @@ struct GPUDeflaterTests {
         let gpu = try GPUDeflater(context: try GPUContext.make())
         let cases = Int(ProcessInfo.processInfo.environment["GLSLICE_ENCODER_CASES"] ?? "") ?? 300
         for index in 0..<cases {
-            let job = Parity.job(index: index, seed: 9191)
-            let channels = [4, 3, 1][index % 3]
-            let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
-            let rowBytes = 1 + drawn.width * channels
-            let deflater = RepeatDeflater(map: RepeatMap(plan: job.plan, source: job.source), width: drawn.width, rowBytes: rowBytes,
-                                          bitsPerPixel: 8 * channels)
-            let cuts = index % 2 == 0 ? SegmentedZlib.Cuts(pieceBytes: 1500) : .standard
-            try compareStreams(Self.scanlines(drawn, channels: channels), deflater: deflater, rowBytes: rowBytes, cuts: cuts, gpu: gpu, "\(job)")
+            let c = try Self.randomCase(index, seed: 9191)
+            try compareStreams(c.bytes, deflater: c.deflater, rowBytes: c.rowBytes, cuts: c.cuts, gpu: gpu, c.label)
         }
+    }
+
+    /// Parity's job `index` as scanlines of 4, 3 or 1 bytes a pixel, with its deflater, cut into small pieces or standard ones.
+    static func randomCase(_ index: Int, seed: UInt64) throws
+        -> (bytes: [UInt8], deflater: RepeatDeflater, rowBytes: Int, rows: Int, cuts: SegmentedZlib.Cuts, label: String) {
+        let job = Parity.job(index: index, seed: seed)
+        let channels = [4, 3, 1][index % 3]
+        let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
+        let rowBytes = 1 + drawn.width * channels
+        let deflater = RepeatDeflater(map: RepeatMap(plan: job.plan, source: job.source), width: drawn.width, rowBytes: rowBytes,
+                                      bitsPerPixel: 8 * channels)
+        let cuts = index % 2 == 0 ? SegmentedZlib.Cuts(pieceBytes: 1500) : .standard
+        return (scanlines(drawn, channels: channels), deflater, rowBytes, drawn.height, cuts, "\(job)")
     }
 
     /// Many jobs in one call (as an atlas's outputs go): each image's scanlines
@@ -109,20 +116,12 @@ struct GPUDeflaterTests {
         for group in 0..<12 {
             var all: [UInt8] = [], jobs: [GPUDeflater.Job] = [], expected: [[UInt8]] = []
             for member in 0..<(1 + group % 9) {
-                let index = group * 10 + member
-                let job = Parity.job(index: index, seed: 5151)
-                let channels = [4, 3, 1][index % 3]
-                let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
-                let rowBytes = 1 + drawn.width * channels
-                let deflater = RepeatDeflater(map: RepeatMap(plan: job.plan, source: job.source), width: drawn.width, rowBytes: rowBytes,
-                                              bitsPerPixel: 8 * channels)
-                let cuts = index % 2 == 0 ? SegmentedZlib.Cuts(pieceBytes: 1500) : .standard
-                let bytes = Self.scanlines(drawn, channels: channels)
+                let (bytes, deflater, rowBytes, rows, cuts, _) = try Self.randomCase(group * 10 + member, seed: 5151)
                 expected.append(try Self.cpuStream(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cuts))
                 // The image before ends as this one begins (the same bytes), so a match reaching back would be found.
                 all += bytes.suffix(min(bytes.count, 64 * 1024))
                 all += [UInt8](repeating: 0, count: (4 - all.count % 4) % 4)
-                jobs.append(GPUDeflater.Job(deflater: deflater, firstRowByte: all.count, oldest: all.count, firstRow: 0, rows: drawn.height,
+                jobs.append(GPUDeflater.Job(deflater: deflater, firstRowByte: all.count, oldest: all.count, firstRow: 0, rows: rows,
                                             cuts: cuts, endsImage: true))
                 all += bytes
                 all += [UInt8](repeating: 0, count: (4 - all.count % 4) % 4)

@@ -62,54 +62,59 @@ struct GPUEncoderTests {
         #expect(encoded >= 5, "\(encoded) of 15 encoded on the GPU")
     }
 
-    /// With the smallest GPU budget a band is one 1 MiB piece: outputs of several pieces are
-    /// deflated a band at a time, the Adler-32 combined over bands, and still give the CPU's file.
-    @Test func bandsOfWholePiecesGiveTheCPUsFile() throws {
+    /// With the smallest GPU budget a dispatch takes one 1 MiB piece: outputs of several pieces are
+    /// deflated a piece a dispatch, the Adler-32 combined over them, and still give the CPU's file.
+    @Test func dispatchesOfWholePiecesGiveTheCPUsFile() throws {
         let encoder = try GPUEncoder(context: try GPUContext.make(), budget: GPUMemory.minimumBudget)
-        var rng = SeededGenerator(seed: 4242)
-        let noise = Parity.randomImage(width: 12, height: 12, rng: &rng)
-        let segments = [Segment(0, 3, scalable: false), Segment(3, 9, scalable: true), Segment(9, 12, scalable: false)]
-        let lattice = try Lattice(width: 12, height: 12, x: segments, y: segments)
-        for (size, modes) in [(PixelSize(width: 700, height: 900), PerAxis(x: ResizeMode.tile, y: .stretch)),
-                              (PixelSize(width: 333, height: 2600), PerAxis(x: ResizeMode.round, y: .tile))] {
-            let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: modes, filter: .linear, fillCenter: true)
+        let (noise, plans) = try Self.noisePlans(seed: 4242, [(PixelSize(width: 700, height: 900), PerAxis(x: .tile, y: .stretch)),
+                                                            (PixelSize(width: 333, height: 2600), PerAxis(x: .round, y: .tile))])
+        for plan in plans {
+            let size = plan.size
             let drawn = try Backend.cpu.image(plan, source: noise).rgba
             let (cpu, gpu) = try Self.files(plan, source: noise, drawn: drawn, encoder: encoder)
             #expect(cpu.count > 0 && cpu == gpu, "\(size): the GPU's file (\(gpu.count) bytes) is not the CPU's (\(cpu.count))")
         }
     }
 
-    /// An output drawn and encoded a band at a time (as a giant is): each band's
-    /// matches reach into the band before through the rows kept from it, and the
-    /// file is the CPU's. Bands of 1 MiB: many of them, and rows of 161 bytes (204 kept) to 2,801.
-    @Test func outputsInBandsGiveTheCPUsFile() throws {
+    /// An output drawn and encoded a strip at a time (as a giant is): each strip's
+    /// matches reach into the strip before through the rows kept from it, and the
+    /// file is the CPU's. Strips of 1 MiB: many of them, and rows of 161 bytes (204 kept) to 2,801.
+    @Test func outputsInStripsGiveTheCPUsFile() throws {
         let encoder = try GPUEncoder(context: try GPUContext.make(), budget: GPUMemory.minimumBudget)
-        var rng = SeededGenerator(seed: 5353)
-        let noise = Parity.randomImage(width: 12, height: 12, rng: &rng)
-        let segments = [Segment(0, 3, scalable: false), Segment(3, 9, scalable: true), Segment(9, 12, scalable: false)]
-        let lattice = try Lattice(width: 12, height: 12, x: segments, y: segments)
-        for (size, modes) in [(PixelSize(width: 700, height: 2000), PerAxis(x: ResizeMode.tile, y: .stretch)),
-                              (PixelSize(width: 40, height: 40000), PerAxis(x: ResizeMode.round, y: .stretch))] {
-            let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: modes, filter: .linear, fillCenter: true)
+        let (noise, plans) = try Self.noisePlans(seed: 5353, [(PixelSize(width: 700, height: 2000), PerAxis(x: .tile, y: .stretch)),
+                                                            (PixelSize(width: 40, height: 40000), PerAxis(x: .round, y: .stretch))])
+        for plan in plans {
+            let size = plan.size
             let drawn = try Backend.cpu.image(plan, source: noise).rgba
             let map = RepeatMap(plan: plan, source: noise)
             let cpu = try PNGEncoder(target: .memory, size: size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
             try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
             try cpu.finish()
             let expected = cpu.memoryData ?? []
-            // Bands are for outputs too large for a palette: the CPU's file must not be one.
+            // Strips are for outputs too large for a palette: the CPU's file must not be one.
             #expect(expected.count > 26 && expected[25] != 3, "\(size): the CPU wrote a palette")
-            var bands = 0
-            let data = try encoder.encodeInBands(size: size, opaque: drawn.isOpaque, repeats: map) { rows, _ in
-                bands += 1
+            var strips = 0
+            let data = try encoder.encodeInStrips(size: size, opaque: drawn.isOpaque, repeats: map) { rows, _ in
+                strips += 1
                 try drawn.pixels[(rows.lowerBound * size.width * 4)..<(rows.upperBound * size.width * 4)].withUnsafeBytes { try encoder.setPixels($0) }
             }
             let file = try PNGEncoder(target: .memory, size: size, opaque: drawn.isOpaque, compression: .fast)
             try file.finish(encoded: data)
             let same = file.memoryData == expected
-            #expect(same, "\(size): the GPU's file in \(bands) bands is not the CPU's")
-            #expect(bands >= 4, "\(size): \(bands) bands")
+            #expect(same, "\(size): the GPU's file in \(strips) strips is not the CPU's")
+            #expect(strips >= 4, "\(size): \(strips) strips")
         }
+    }
+
+    /// A 12 × 12 noise source with 3-pixel caps, and its plans for each size and pair of modes.
+    static func noisePlans(seed: UInt64, _ shapes: [(PixelSize, PerAxis<ResizeMode>)]) throws -> (noise: PremultipliedImage, plans: [Plan]) {
+        var rng = SeededGenerator(seed: seed)
+        let noise = Parity.randomImage(width: 12, height: 12, rng: &rng)
+        let segments = [Segment(0, 3, scalable: false), Segment(3, 9, scalable: true), Segment(9, 12, scalable: false)]
+        let lattice = try Lattice(width: 12, height: 12, x: segments, y: segments)
+        return (noise, try shapes.map { size, modes in
+            try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: modes, filter: .linear, fillCenter: true)
+        })
     }
 
     /// Parity's random jobs, a third quantized to few colours (palettes of 1-8 bits), some placed as in an atlas.
