@@ -19,7 +19,8 @@ layout(std430, binding = 1) buffer Colours { uint colours[]; };
 layout(std430, binding = 2) writeonly buffer Scanlines { uint scanlines[]; };
 // Per image, 16 words: width, height, x0, y0, stride, table, channels (mode 1: 1 for
 // palette indices, 3 or 4), bit depth, row bytes, words, its first word in
-// `scanlines`, and its first invocation in mode 0, then in mode 1.
+// `scanlines`, its first invocation in mode 0, then in mode 1, and the pixel where
+// its buffer starts (outputs drawn one after another share the pixel buffer).
 layout(std430, binding = 3) readonly buffer Images { uint images[]; };
 
 uniform uint imageCount;
@@ -42,7 +43,9 @@ uint rowBytes;
 uint words;
 uint scanlineAt;
 
-uint pixel(uint x, uint y) { return pixels[(y0 + y) * stride + x0 + x]; }
+uint base;
+
+uint pixel(uint x, uint y) { return pixels[base + (y0 + y) * stride + x0 + x]; }
 
 uint slotOf(uint colour) { return (colour * 0x9E3779B1u) >> 22; }
 
@@ -139,6 +142,7 @@ void main() {
     rowBytes = images[at + 8u];
     words = images[at + 9u];
     scanlineAt = images[at + 10u];
+    base = images[at + 13u];
     id -= images[at + 11u + mode];
     if (mode == 0u) {
         // Runs of `run` pixels, none crossing a row.

@@ -51,41 +51,70 @@ struct GPUDrawLoop<Item: Sendable> {
                 return try gpu.upload(prepared.plan, source: prepared.source.image, sourceKey: prepared.source.key)
             }, failed: { item, error in deliver(item, .failure(error)) })
             atlas.flush()
+            // Large outputs the GPU encodes go in groups whose pixels fit its buffer together; the rest stream.
+            var group: [Item] = [], groupPixels = 0
             for item in large {
-                if encodesOnGPU(job(item)) {
-                    do {
-                        deliver(item, .success(.encoded(try encodeOnGPU(job(item)))))
-                        gpu.trimTextureCache()
-                        continue
-                    } catch let error as GlsliceError where error.kind == .unavailable {
-                        // The GPU cannot encode this one (llvmpipe's loop limit): drawn again and read back.
-                    } catch {
-                        deliver(item, .failure(error))
-                        continue
-                    }
+                let prepared = job(item), pixels = prepared.size.width * prepared.size.height
+                guard encodesOnGPU(prepared) else {
+                    stream(item, job, deliver: deliver)
+                    continue
                 }
-                // Its encoder gets the stream at once and encodes while the strips come.
-                let stream = StripStream(depth: (ring?.count ?? 2) + 2)
-                deliver(item, .success(.stream(stream)))
-                send(job(item), to: stream)
-                gpu.trimTextureCache()
+                if !group.isEmpty && groupPixels + pixels > gpu.wholeEncodingPixels {
+                    encodeOnGPU(group, job, deliver: deliver)
+                    group.removeAll()
+                    groupPixels = 0
+                }
+                group.append(item)
+                groupPixels += pixels
             }
+            if !group.isEmpty { encodeOnGPU(group, job, deliver: deliver) }
             ring?.poll()
             gpu.trimTextureCache()
         }
         atlas.finish()
     }
 
-    /// Uploads `job`'s cells, draws it whole into the compute encoder's buffer and encodes it there.
-    private func encodeOnGPU(_ job: PreparedJob) throws -> EncodedImageData {
-        let clock = ContinuousClock(), start = clock.now
-        let drawer = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
-        times.add(.draw, clock.now - start, items: 1)
-        var strips = self.strips
-        strips.stripBytes = min(strips.stripBytes, gpu.memory.stripBytes(readBackSlots: 0))
-        let rows = strips.rows(width: job.size.width, height: job.size.height, drawer: drawer)
-        return try gpu.encode(drawer, opaque: job.isOpaque, repeats: RepeatMap(plan: job.plan, source: job.source.image),
-                              stripRows: rows, times: times)
+    /// Encodes `items` on the GPU, in one call (`GPUSession.encode(_:times:)`);
+    /// one the GPU cannot encode (llvmpipe's loop limit) is drawn again and streamed.
+    private func encodeOnGPU(_ items: [Item], _ job: (Item) -> PreparedJob, deliver: (Item, Result<Drawing, any Error>) -> Void) {
+        let clock = ContinuousClock()
+        var sized = self.strips
+        sized.stripBytes = min(sized.stripBytes, gpu.memory.stripBytes(readBackSlots: 0))
+        let strips = sized
+        let outputs = items.map { item in
+            let prepared = job(item)
+            return GPUSession.OutputToEncode(size: prepared.size, opaque: prepared.isOpaque,
+                                             repeats: RepeatMap(plan: prepared.plan, source: prepared.source.image)) { [gpu, times] in
+                let start = clock.now
+                defer { times.add(.draw, clock.now - start, items: 1) }
+                let drawer = try gpu.upload(prepared.plan, source: prepared.source.image, sourceKey: prepared.source.key)
+                return (drawer, strips.rows(width: prepared.size.width, height: prepared.size.height, drawer: drawer))
+            }
+        }
+        let results: [Result<EncodedImageData, any Error>]
+        do {
+            results = try gpu.encode(outputs, times: times)
+        } catch let error as GlsliceError where error.kind == .unavailable {
+            results = items.map { _ in .failure(error) }
+        } catch {
+            for item in items { deliver(item, .failure(error)) }
+            return
+        }
+        for (item, result) in zip(items, results) {
+            if case .failure(let error as GlsliceError) = result, error.kind == .unavailable {
+                stream(item, job, deliver: deliver) // the GPU cannot encode this one: drawn again and read back
+            } else {
+                deliver(item, result.map { .encoded($0) })
+            }
+        }
+    }
+
+    /// Streams `item`: its encoder gets the stream at once and encodes while the strips come.
+    private func stream(_ item: Item, _ job: (Item) -> PreparedJob, deliver: (Item, Result<Drawing, any Error>) -> Void) {
+        let stream = StripStream(depth: (ring?.count ?? 2) + 2)
+        deliver(item, .success(.stream(stream)))
+        send(job(item), to: stream)
+        gpu.trimTextureCache()
     }
 
     /// Uploads `job`'s cells and sends every strip to `stream`, which ends with

@@ -13,9 +13,10 @@ import Shaders
 ///
 /// Not `Sendable`: its GL objects belong to the context's thread.
 final class GPUEncoder {
-    /// An output in the pixel buffer: at (`x0`, `y0`), rows `stride` pixels
-    /// apart. `opaque`: write RGB (every alpha is 255).
+    /// An output in the pixel buffer: at (`x0`, `y0`) of the pixels from `base`,
+    /// rows `stride` pixels apart. `opaque`: write RGB (every alpha is 255).
     struct Image {
+        var base = 0
         var x0 = 0
         var y0 = 0
         var stride: Int
@@ -191,6 +192,7 @@ final class GPUEncoder {
             let (width, height) = (image.size.width, image.size.height), at = i * Self.imageWords
             for (k, value) in [width, height, image.x0, image.y0, image.stride, tables.count].enumerated() { shapes[at + k] = UInt32(value) }
             shapes[at + 11] = UInt32(runs)
+            shapes[at + 13] = UInt32(image.base)
             starts.append(tables.count)
             if width * height <= PNGEncoder.maxIndexedPixels {
                 tables += [UInt32](repeating: Self.none, count: Self.slots) + [UInt32](repeating: .max, count: Self.slots)
@@ -232,7 +234,7 @@ final class GPUEncoder {
             let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: image.size.width, channels: channels, paletteEntries: palettes[i].count / 4)
             let imageWords = (rowBytes * image.size.height + 3) / 4
             for (k, value) in [image.size.width, image.size.height, image.x0, image.y0, image.stride, tables[i], channels, bitDepth, rowBytes,
-                               imageWords, words, 0, wordRuns].enumerated() { shapes[at + k] = UInt32(value) }
+                               imageWords, words, 0, wordRuns, image.base].enumerated() { shapes[at + k] = UInt32(value) }
             layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words))
             words += imageWords
             wordRuns += (imageWords + Self.run - 1) / Self.run

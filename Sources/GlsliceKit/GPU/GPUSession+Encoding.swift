@@ -15,7 +15,7 @@ extension GPUSession {
         return false
     }
 
-    private func fitsWhole(_ size: PixelSize) -> Bool { size.width * size.height * 4 <= memory.budget / 4 }
+    private func fitsWhole(_ size: PixelSize) -> Bool { size.width * size.height <= wholeEncodingPixels }
 
     /// Reads the framebuffer's bottom-left `width × height` pixels into buffer
     /// `name` at `offset` bytes, on the GPU (nothing crosses to the CPU).
@@ -25,34 +25,75 @@ extension GPUSession {
         try readPixels(width: width, height: height, rowLength: rowLength, into: UnsafeMutableRawPointer(bitPattern: offset))
     }
 
-    /// Draws `drawer`'s output strip by strip (`rows` at most each) into the
-    /// encoder's pixel buffer and encodes it there: whole when it fits, else a
-    /// strip at a time (`GPUEncoder.encodeInStrips`). Draw calls are charged to
-    /// `.draw`, the rest to `.gpuEncode`.
-    func encode(_ drawer: GPUDrawer, opaque: Bool, repeats: RepeatMap, stripRows: Int, times: StageTimes?) throws -> EncodedImageData {
+    /// An output for `encode(_:times:)`: what its encoder needs, and how to
+    /// upload its cells (its drawer, and the rows a strip of it takes).
+    struct OutputToEncode {
+        var size: PixelSize
+        var opaque: Bool
+        var repeats: RepeatMap
+        var upload: () throws -> (drawer: GPUDrawer, stripRows: Int)
+    }
+
+    /// The most pixels `encode(_:times:)` draws whole into the encoder's buffer: a quarter of the GPU budget.
+    var wholeEncodingPixels: Int { memory.budget / 16 }
+
+    /// One output's image data (see `encode(_:times:)`).
+    func encode(_ output: OutputToEncode, times: StageTimes?) throws -> EncodedImageData {
+        try encode([output], times: times)[0].get()
+    }
+
+    /// Draws outputs strip by strip into the encoder's pixel buffer, one after
+    /// another, and encodes them in one call (`GPUEncoder.encode(_:)`): their
+    /// pixels together must fit `wholeEncodingPixels`, or the one output is
+    /// drawn and encoded a strip at a time (`GPUEncoder.encodeInStrips`). Each
+    /// gets its image data or its error; an upload that fails fails its output
+    /// alone, a GL error in the passes throws. Draw calls are charged to `.draw`, the rest to `.gpuEncode`.
+    func encode(_ outputs: [OutputToEncode], times: StageTimes?) throws -> [Result<EncodedImageData, any Error>] {
         let encoder = try encoder.get()
         let clock = ContinuousClock(), start = clock.now
-        let size = drawer.plan.size
         var drawing: Duration = .zero
-        /// Draws `rows` into buffer `pixels`, from its start.
-        func draw(_ rows: Range<Int>, into pixels: GLuint) throws {
-            let start = clock.now
+        /// Draws `rows` of an output into buffer `pixels`, from byte `offset`.
+        func draw(_ drawer: GPUDrawer, _ rows: Range<Int>, stripRows: Int, into pixels: GLuint, at offset: Int) throws {
+            let start = clock.now, width = drawer.plan.size.width
             defer { drawing += clock.now - start }
             for first in stride(from: rows.lowerBound, to: rows.upperBound, by: max(1, stripRows)) {
                 let strip = first..<min(rows.upperBound, first + max(1, stripRows))
                 try drawer.drawStrip(strip)
-                try readPixels(width: size.width, height: strip.count, rowLength: size.width, intoBuffer: pixels,
-                               offset: (first - rows.lowerBound) * size.width * 4)
+                try readPixels(width: width, height: strip.count, rowLength: width, intoBuffer: pixels,
+                               offset: offset + (first - rows.lowerBound) * width * 4)
             }
         }
         defer {
             times?.add(.draw, drawing)
-            times?.add(.gpuEncode, clock.now - start - drawing, items: 1)
+            times?.add(.gpuEncode, clock.now - start - drawing, items: outputs.count)
         }
-        guard fitsWhole(size) else {
-            return try encoder.encodeInStrips(size: size, opaque: opaque, repeats: repeats) { rows, pixels in try draw(rows, into: pixels) }
+        let total = outputs.reduce(0) { $0 + $1.size.width * $1.size.height }
+        if outputs.count == 1, let output = outputs.first, total > wholeEncodingPixels {
+            let (drawer, stripRows) = try output.upload()
+            return [Result {
+                try encoder.encodeInStrips(size: output.size, opaque: output.opaque, repeats: output.repeats) { rows, pixels in
+                    try draw(drawer, rows, stripRows: stripRows, into: pixels, at: 0)
+                }
+            }]
         }
-        try draw(0..<size.height, into: try encoder.pixelBuffer(bytes: size.width * size.height * 4))
-        return try encoder.encode(GPUEncoder.Image(stride: size.width, size: size, opaque: opaque, repeats: repeats))
+        guard total <= wholeEncodingPixels else { throw InternalErrors.deflateOverGPULimit(bytes: 4 * total) }
+        let pixels = try encoder.pixelBuffer(bytes: 4 * total)
+        var results = outputs.map { _ in Result<EncodedImageData, any Error>.failure(InternalErrors.noAnswer()) }
+        var images: [GPUEncoder.Image] = [], drawn: [Int] = [], base = 0
+        for (i, output) in outputs.enumerated() {
+            do {
+                let (drawer, stripRows) = try output.upload()
+                try draw(drawer, 0..<output.size.height, stripRows: stripRows, into: pixels, at: 4 * base)
+                images.append(GPUEncoder.Image(base: base, stride: output.size.width, size: output.size, opaque: output.opaque,
+                                               repeats: output.repeats))
+                drawn.append(i)
+            } catch {
+                results[i] = .failure(error)
+            }
+            trimTextureCache()
+            base += output.size.width * output.size.height
+        }
+        for (i, result) in zip(drawn, try encoder.encode(images)) { results[i] = result }
+        return results
     }
 }

@@ -205,8 +205,9 @@ package enum Parity {
         var written: [UInt8]?
         if let session = backend.gpu, session.encodes(.png, .fast, size: size) {
             do {
-                let drawer = try session.upload(job.plan, source: job.source)
-                let data = try session.encode(drawer, opaque: opaque, repeats: map, stripRows: job.stripRows ?? size.height, times: nil)
+                let data = try session.encode(GPUSession.OutputToEncode(size: size, opaque: opaque, repeats: map) {
+                    (try session.upload(job.plan, source: job.source), job.stripRows ?? size.height)
+                }, times: nil)
                 let writer = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast)
                 try writer.finish(encoded: data)
                 written = writer.memoryData ?? []

@@ -48,8 +48,9 @@ struct GPUEncoderTests {
             #expect(session.encodes(.png, .fast, size: plan.size), "\(label)")
             let data: EncodedImageData
             do {
-                data = try session.encode(try session.upload(plan, source: source), opaque: drawn.isOpaque, repeats: map,
-                                          stripRows: 4096, times: nil)
+                data = try session.encode(GPUSession.OutputToEncode(size: plan.size, opaque: drawn.isOpaque, repeats: map) {
+                    (try session.upload(plan, source: source), 4096)
+                }, times: nil)
             } catch let error as GlsliceError where error.kind == .unavailable && session.context.isSoftware {
                 continue // llvmpipe's loop limit: batch encodes such an output on the CPU
             }
@@ -103,6 +104,49 @@ struct GPUEncoderTests {
             let same = file.memoryData == expected
             #expect(same, "\(size): the GPU's file in \(strips) strips is not the CPU's")
             #expect(strips >= 4, "\(size): \(strips) strips")
+        }
+    }
+
+    /// Large outputs drawn one after another into the encoder's buffer and
+    /// encoded in one call (as batch groups them): each file is the CPU's, and
+    /// an output whose upload fails fails alone. (Columns tiled or spaced: noise
+    /// stretched or rounded to 1,300 px runs past llvmpipe's loop limit.)
+    @Test func largeOutputsDrawnTogetherGiveEachTheCPUsFile() throws {
+        let gpu = try GPUTestSupport.backend()
+        let session = try #require(gpu.gpu)
+        session.gpuEncoding = true
+        let (noise, plans) = try Self.noisePlans(seed: 6161, [(PixelSize(width: 1100, height: 700), PerAxis(x: .tile, y: .stretch)),
+                                                            (PixelSize(width: 1300, height: 500), PerAxis(x: .tile, y: .space)),
+                                                            (PixelSize(width: 1500, height: 301), PerAxis(x: .space, y: .round))])
+        struct UploadFailed: Error {}
+        var outputs: [GPUSession.OutputToEncode] = [], expected: [[UInt8]?] = []
+        for (k, plan) in plans.enumerated() {
+            let drawn = try Backend.cpu.image(plan, source: noise).rgba
+            let map = RepeatMap(plan: plan, source: noise)
+            let cpu = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
+            try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
+            try cpu.finish()
+            expected.append(cpu.memoryData)
+            outputs.append(GPUSession.OutputToEncode(size: plan.size, opaque: drawn.isOpaque, repeats: map) {
+                (try session.upload(plan, source: noise), 64 + 100 * k)
+            })
+            if k == 1 { // between them, one whose cells cannot be uploaded
+                outputs.append(GPUSession.OutputToEncode(size: PixelSize(width: 900, height: 900), opaque: true, repeats: .none) {
+                    throw UploadFailed()
+                })
+                expected.append(nil)
+            }
+        }
+        #expect(outputs.reduce(0) { $0 + $1.size.width * $1.size.height } <= session.wholeEncodingPixels)
+        for (k, (result, file)) in zip(try session.encode(outputs, times: nil), zip(outputs, expected)).enumerated() {
+            guard let cpu = file.1 else {
+                #expect(throws: UploadFailed.self) { try result.get() }
+                continue
+            }
+            let written = try PNGEncoder(target: .memory, size: file.0.size, opaque: file.0.opaque, compression: .fast)
+            try written.finish(encoded: try result.get())
+            let same = written.memoryData == cpu
+            #expect(same, "output \(k) (\(file.0.size)): the GPU's file is not the CPU's")
         }
     }
 
