@@ -5,7 +5,10 @@ import Synchronization
 /// `glslice-bench manifest FILE [--jobs N] [--seed S] [--fixtures DIR]`: the
 /// deterministic farm manifest behind `make bench` and `make bench-peers`.
 func writeManifest(_ argv: [String]) throws {
-    guard argv.count >= 3 else { throw GlsliceError(.usage, "manifest needs an output file") }
+    // `manifest --help` once wrote a manifest named "--help": an option is not a file.
+    guard argv.count >= 3, !argv[2].hasPrefix("-") else {
+        throw GlsliceError(.usage, "manifest needs an output file: glslice-bench manifest OUT.jsonl [--jobs N] [--seed S] [--fixtures DIR]")
+    }
     let path = argv[2]
     let args = try Arguments([argv[0]] + Array(argv.dropFirst(3)))
     let fixtures = URL(fileURLWithPath: args.fixtures).standardizedFileURL.path

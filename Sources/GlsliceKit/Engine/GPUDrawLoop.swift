@@ -77,16 +77,13 @@ struct GPUDrawLoop<Item: Sendable> {
     /// Encodes `items` on the GPU, in one call (`GPUSession.encode(_:times:)`);
     /// one the GPU cannot encode (llvmpipe's loop limit) is drawn again and streamed.
     private func encodeOnGPU(_ items: [Item], _ job: (Item) -> PreparedJob, deliver: (Item, Result<Drawing, any Error>) -> Void) {
-        let clock = ContinuousClock()
         var sized = self.strips
         sized.stripBytes = min(sized.stripBytes, gpu.memory.stripBytes(readBackSlots: 0))
         let strips = sized
         let outputs = items.map { item in
             let prepared = job(item)
             return GPUSession.OutputToEncode(size: prepared.size, opaque: prepared.isOpaque,
-                                             repeats: RepeatMap(plan: prepared.plan, source: prepared.source.image)) { [gpu, times] in
-                let start = clock.now
-                defer { times.add(.draw, clock.now - start, items: 1) }
+                                             repeats: RepeatMap(plan: prepared.plan, source: prepared.source.image)) { [gpu] in
                 let drawer = try gpu.upload(prepared.plan, source: prepared.source.image, sourceKey: prepared.source.key)
                 return (drawer, strips.rows(width: prepared.size.width, height: prepared.size.height, drawer: drawer))
             }

@@ -40,7 +40,7 @@ final class GPUDeflater {
     private let chooser: ComputeProgram
     private let coder: ComputeProgram
     private let buffers: ShaderBuffers
-    /// Rows one dispatch takes: a token's index must fit 32 bits, so does a row's first byte.
+    /// Rows one call takes at most: 64 a work group, 65,535 groups (their descriptors, 16 bytes a row, stay under 64 MiB).
     static let maxRowsPerDispatch = 64 * 65535
     /// Bytes of scanlines one invocation sums for the Adler-32.
     static let segmentBytes = 1024

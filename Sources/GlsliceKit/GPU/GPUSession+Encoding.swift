@@ -47,7 +47,7 @@ extension GPUSession {
     /// pixels together must fit `wholeEncodingPixels`, or the one output is
     /// drawn and encoded a strip at a time (`GPUEncoder.encodeInStrips`). Each
     /// gets its image data or its error; an upload that fails fails its output
-    /// alone, a GL error in the passes throws. Draw calls are charged to `.draw`, the rest to `.gpuEncode`.
+    /// alone, a GL error in the passes throws. Uploads and draw calls are charged to `.draw`, the rest to `.gpuEncode`.
     func encode(_ outputs: [OutputToEncode], times: StageTimes?) throws -> [Result<EncodedImageData, any Error>] {
         let encoder = try encoder.get()
         let clock = ContinuousClock(), start = clock.now
@@ -63,13 +63,19 @@ extension GPUSession {
                                offset: offset + (first - rows.lowerBound) * width * 4)
             }
         }
+        /// Uploads an output's cells (timed as drawing).
+        func upload(_ output: OutputToEncode) throws -> (drawer: GPUDrawer, stripRows: Int) {
+            let start = clock.now
+            defer { drawing += clock.now - start }
+            return try output.upload()
+        }
         defer {
-            times?.add(.draw, drawing)
+            times?.add(.draw, drawing, items: outputs.count)
             times?.add(.gpuEncode, clock.now - start - drawing, items: outputs.count)
         }
         let total = outputs.reduce(0) { $0 + $1.size.width * $1.size.height }
         if outputs.count == 1, let output = outputs.first, total > wholeEncodingPixels {
-            let (drawer, stripRows) = try output.upload()
+            let (drawer, stripRows) = try upload(output)
             return [Result {
                 try encoder.encodeInStrips(size: output.size, opaque: output.opaque, repeats: output.repeats) { rows, pixels in
                     try draw(drawer, rows, stripRows: stripRows, into: pixels, at: 0)
@@ -82,7 +88,7 @@ extension GPUSession {
         var images: [GPUEncoder.Image] = [], drawn: [Int] = [], base = 0
         for (i, output) in outputs.enumerated() {
             do {
-                let (drawer, stripRows) = try output.upload()
+                let (drawer, stripRows) = try upload(output)
                 try draw(drawer, 0..<output.size.height, stripRows: stripRows, into: pixels, at: 4 * base)
                 images.append(GPUEncoder.Image(base: base, stride: output.size.width, size: output.size, opaque: output.opaque,
                                                repeats: output.repeats))
