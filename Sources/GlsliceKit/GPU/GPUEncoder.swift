@@ -82,12 +82,12 @@ final class GPUEncoder {
         // Their deflate: jobs of whole pieces, many to a dispatch, up to `dispatchBytes` a dispatch.
         var jobs: [(image: Int, job: GPUDeflater.Job)] = []
         for (i, image) in images.enumerated() {
-            let layout = layouts[i], height = image.size.height
+            let layout = layouts[i], height = image.size.height, coder = layout.deflater(image)
             let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: layout.rowBytes)
             let jobRows = perPiece * max(1, (dispatchBytes + perPiece * layout.rowBytes - 1) / (perPiece * layout.rowBytes))
             for first in stride(from: 0, to: height, by: jobRows) {
                 let rows = min(jobRows, height - first)
-                jobs.append((i, GPUDeflater.Job(deflater: layout.deflater(image), firstRowByte: layout.start + first * layout.rowBytes,
+                jobs.append((i, GPUDeflater.Job(deflater: coder, firstRowByte: layout.start + first * layout.rowBytes,
                                                 oldest: layout.start, firstRow: first, rows: rows, endsImage: first + rows == height)))
             }
         }
