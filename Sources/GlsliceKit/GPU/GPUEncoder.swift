@@ -83,8 +83,7 @@ final class GPUEncoder {
         var jobs: [(image: Int, job: GPUDeflater.Job)] = []
         for (i, image) in images.enumerated() {
             let layout = layouts[i], height = image.size.height, coder = layout.deflater(image)
-            let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: layout.rowBytes)
-            let jobRows = perPiece * max(1, (dispatchBytes + perPiece * layout.rowBytes - 1) / (perPiece * layout.rowBytes))
+            let jobRows = dispatchRows(rowBytes: layout.rowBytes)
             for first in stride(from: 0, to: height, by: jobRows) {
                 let rows = min(jobRows, height - first)
                 jobs.append((i, GPUDeflater.Job(deflater: coder, firstRowByte: layout.start + first * layout.rowBytes,
@@ -136,8 +135,7 @@ final class GPUEncoder {
         let channels = opaque ? 3 : 4
         let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: size.width, channels: channels, paletteEntries: 0)
         let coder = RepeatDeflater(map: repeats, width: size.width, rowBytes: rowBytes, bitsPerPixel: 8 * channels)
-        let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: rowBytes)
-        let stripRows = perPiece * max(1, dispatchBytes / (perPiece * rowBytes))
+        let stripRows = dispatchRows(rowBytes: rowBytes)
         // Whole rows covering a match's 32 KiB reach (a strip is at least a piece, 1 MiB, so it holds them).
         let historyRows = (RepeatDeflater.maxDistance + rowBytes - 1) / rowBytes
         var zlib = SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: rowBytes * size.height), flevel: 0)
@@ -154,10 +152,18 @@ final class GPUEncoder {
             zlib += deflated.stream
             guard zlib.count <= maxHeldBytes else { throw UnavailableErrors.gpuStreamOverLimit(bytes: maxHeldBytes) }
             adler = adler32_combine(adler, UInt(deflated.adler), rows * rowBytes)
+            guard first + rows < size.height else { break }
             let kept = min(historyRows, rows)
             history = try deflater.readScanlines(from: layout.start + (rows - kept) * rowBytes, count: kept * rowBytes)
         }
         return EncodedImageData(channels: channels, bitDepth: bitDepth, palette: [], zlib: zlib + Self.bigEndian(adler))
+    }
+
+    /// Rows of `rowBytes` deflated in one dispatch (a job, or a giant's strip): whole
+    /// pieces, as many as fit `dispatchBytes`, one at least.
+    private func dispatchRows(rowBytes: Int) -> Int {
+        let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: rowBytes)
+        return perPiece * max(1, dispatchBytes / (perPiece * rowBytes))
     }
 
     /// The image data `encodeInStrips` holds at most: a quarter of the GPU budget.
