@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -176,6 +176,13 @@ bench-gpu-memory: setup time-tool
 time-tool:
 	@command -v /usr/bin/time >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq time; } \
 	  || { echo "bench: install the 'time' package (apt-get install time)" >&2; exit 1; }
+
+# Round five's figures (issue 49): tall `fast` outputs on gpu and hybrid with GPU encoding
+# forced, serve alongside them, the encoder's memory, and `fast` against `default`
+# (Scripts/bench-round-five.py; RUNS, SERVE_ROUNDS, TALL). About 15 minutes here.
+bench-round-five: setup
+	@mkdir -p out
+	set -o pipefail; python3 Scripts/bench-round-five.py $(GLSLICE) | tee out/bench-round-five.txt
 
 # Time and peak RSS on issue 10's hostile inputs (Scripts/bench-hostile.sh).
 bench-hostile: setup time-tool

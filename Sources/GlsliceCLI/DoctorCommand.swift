@@ -41,12 +41,15 @@ struct DoctorCommand: ParsableCommand {
             var maxTextureSize: Int
             var maxRenderbufferSize: Int
             var maxViewport: [Int]
-            /// "on", "off" (available, not used by default here) or why it is unavailable.
+            /// "on", "off" (available, not used here) or why it is unavailable.
             var gpuEncoding: String
+            /// `GLSLICE_GPU_ENCODE` as read (nil: unset, the default for this GPU decides).
+            var gpuEncodingForced: Bool?
 
             enum CodingKeys: String, CodingKey {
                 case display, vendor, renderer, version
                 case gpuEncoding = "gpu-encoding"
+                case gpuEncodingForced = "gpu-encoding-forced"
                 case maxTextureSize = "max-texture-size"
                 case maxRenderbufferSize = "max-renderbuffer-size"
                 case maxViewport = "max-viewport"
@@ -76,6 +79,7 @@ struct DoctorCommand: ParsableCommand {
         }
         var attempts: [GPUContext.Attempt] = []
         let context = GPUContext.make(device: try gpuDevice(gpu), attempts: &attempts)
+        let forced = gpuEncodingSetting()
         // What serve's `auto` would take, asked of the one resolver with the context found here.
         let auto = try BackendResolution<GPUContext>.resolve(.auto, for: .serve) { acceptSoftware in
             guard let context else { throw UnavailableErrors.noContext() }
@@ -90,7 +94,8 @@ struct DoctorCommand: ParsableCommand {
                 Findings.Context(display: $0.displayDescription, vendor: $0.vendor, renderer: $0.renderer, version: $0.version,
                                  maxTextureSize: $0.limits.maxTextureSize, maxRenderbufferSize: $0.limits.maxRenderbufferSize,
                                  maxViewport: [$0.limits.maxViewport.width, $0.limits.maxViewport.height],
-                                 gpuEncoding: $0.gpuEncodingProblem().map { "unavailable: \($0)" } ?? ($0.isSoftware ? "off" : "on"))
+                                 gpuEncoding: $0.gpuEncodingProblem().map { "unavailable: \($0)" } ?? ($0.encodesOnGPU(forced: forced) ? "on" : "off"),
+                                 gpuEncodingForced: forced)
             },
             auto: Findings.Auto(backend: auto.gpu == nil ? "cpu" : "gpu",
                                 reason: auto.reason ?? context.map { "a hardware GPU: \($0.renderer)" } ?? "no GPU context"))
@@ -126,9 +131,11 @@ struct DoctorCommand: ParsableCommand {
         print("GL_VERSION:  \(context.version)")
         print("Limits: max texture \(context.maxTextureSize), max renderbuffer \(context.maxRenderbufferSize), "
               + "max viewport \(context.maxViewport[0])x\(context.maxViewport[1])")
-        switch context.gpuEncoding {
-        case "on": print("GPU encoding: on (--compression fast PNGs are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off)")
-        case "off": print("GPU encoding: available, off on a software rasteriser (slower than the CPU's encoder; GLSLICE_GPU_ENCODE=1 turns it on)")
+        switch (context.gpuEncoding, context.gpuEncodingForced) {
+        case ("on", true?): print("GPU encoding: on, forced by GLSLICE_GPU_ENCODE (--compression fast PNGs are encoded with compute shaders)")
+        case ("on", _): print("GPU encoding: on (--compression fast PNGs are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off)")
+        case ("off", false?): print("GPU encoding: available, off by GLSLICE_GPU_ENCODE (the CPU encodes every output)")
+        case ("off", _): print("GPU encoding: available, off on a software rasteriser (slower than the CPU's encoder; GLSLICE_GPU_ENCODE=1 turns it on)")
         default: print("GPU encoding: \(context.gpuEncoding) (the CPU encodes every output)")
         }
         print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")

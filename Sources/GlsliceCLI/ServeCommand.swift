@@ -53,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("EGL device index to render on.", valueName: "N"))
     var gpu: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("GPU memory in MiB the GPU thread holds at most: framebuffer, cell textures and read-back buffers (16 or more; /metrics shows glslice_gpu_bytes).", valueName: "MB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("GPU memory in MiB the GPU thread holds at most: framebuffer, cell textures, read-back buffers and the GPU encoder's buffers (16 or more; /metrics shows glslice_gpu_bytes).", valueName: "MB"))
     var gpuMb: Int = GPUMemory.defaultBudget >> 20
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Render threads, each with its own backend (the default is this machine's core count).", valueName: "N"))

@@ -68,14 +68,24 @@ func gpuBudget(megabytes: Int) throws -> Int {
     return megabytes << 20
 }
 
-/// `GLSLICE_PBO=0|1`: forces the GPU readback through the pixel-pack ring or not (default: on hardware GPUs).
-func pixelPackRingSetting() -> Bool? {
-    ProcessInfo.processInfo.environment["GLSLICE_PBO"].map { $0 == "1" }
-}
+/// `GLSLICE_PBO`: forces the GPU readback through the pixel-pack ring or not (default: on hardware GPUs).
+func pixelPackRingSetting() -> Bool? { switchSetting("GLSLICE_PBO") }
 
-/// `GLSLICE_GPU_ENCODE=0|1`: forces `fast` PNGs to be encoded with compute passes or not (default: on hardware GPUs).
-func gpuEncodingSetting() -> Bool? {
-    ProcessInfo.processInfo.environment["GLSLICE_GPU_ENCODE"].map { $0 == "1" }
+/// `GLSLICE_GPU_ENCODE`: forces `fast` PNGs to be encoded with compute passes or not (default: on hardware GPUs).
+func gpuEncodingSetting() -> Bool? { switchSetting("GLSLICE_GPU_ENCODE") }
+
+/// An on/off environment variable: nil when unset; `0/1`, `true/false`, `yes/no`
+/// and `on/off` (any case) read as they say; any other value is named in one
+/// warning and ignored, so a typo never silently turns a default around.
+func switchSetting(_ name: String) -> Bool? {
+    guard let value = ProcessInfo.processInfo.environment[name] else { return nil }
+    switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+    case "1", "true", "yes", "on": return true
+    case "0", "false", "no", "off": return false
+    default:
+        warn("\(name)=\(value) is not one of 0/1, true/false, yes/no, on/off; ignored")
+        return nil
+    }
 }
 
 /// `-o -` onto a terminal prints an image's bytes as noise: refused before

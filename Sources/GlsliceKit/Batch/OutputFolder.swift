@@ -27,6 +27,8 @@ package final class OutputFolder: Sendable {
 
     /// An output as a normalized path, and relative to the output folder when outputs must stay inside it.
     func place(_ entryOutput: String) throws -> (output: String, inside: String?) {
+        // "z/" names a folder: normalizing would quietly write a file named z.
+        guard !entryOutput.hasSuffix("/") else { throw UsageErrors.outputIsAFolderName(entryOutput) }
         let output = normalizedPath(Self.resolve(entryOutput, against: url))
         guard !allowOutside else { return (output, nil) }
         // By bytes, as the kernel compares names: never by Swift's canonical equivalence.

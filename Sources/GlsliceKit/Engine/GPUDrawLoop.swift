@@ -70,15 +70,19 @@ struct GPUDrawLoop<Item: Sendable> {
             if !group.isEmpty { encodeOnGPU(group, job, deliver: deliver) }
             ring?.poll()
             gpu.trimTextureCache()
+            gpu.trimEncoder()
         }
         atlas.finish()
     }
 
-    /// Encodes `items` on the GPU, in one call (`GPUSession.encode(_:times:)`);
-    /// one the GPU cannot encode (llvmpipe's loop limit) is drawn again and streamed.
+    /// Encodes `items` on the GPU, in one call (`GPUSession.encode(_:times:)`).
+    /// One output's failure is its own: one the GPU could not encode (a limit,
+    /// llvmpipe's loop limit, an upload or GL error) is drawn again and streamed
+    /// to the CPU's encoder; when the call itself fails (a GL error in the passes,
+    /// out of memory say), each output is tried again alone.
     private func encodeOnGPU(_ items: [Item], _ job: (Item) -> PreparedJob, deliver: (Item, Result<Drawing, any Error>) -> Void) {
         var sized = self.strips
-        sized.stripBytes = min(sized.stripBytes, gpu.memory.stripBytes(readBackSlots: 0))
+        sized.stripBytes = min(sized.stripBytes, gpu.memory.encodingStripBytes)
         let strips = sized
         let outputs = items.map { item in
             let prepared = job(item)
@@ -91,17 +95,19 @@ struct GPUDrawLoop<Item: Sendable> {
         let results: [Result<EncodedImageData, any Error>]
         do {
             results = try gpu.encode(outputs, times: times)
-        } catch let error as GlsliceError where error.kind == .unavailable {
-            results = items.map { _ in .failure(error) }
         } catch {
-            for item in items { deliver(item, .failure(error)) }
+            gpu.trimEncoder()
+            if items.count > 1 {
+                for item in items { encodeOnGPU([item], job, deliver: deliver) }
+            } else {
+                for item in items { stream(item, job, deliver: deliver) }
+            }
             return
         }
         for (item, result) in zip(items, results) {
-            if case .failure(let error as GlsliceError) = result, error.kind == .unavailable {
-                stream(item, job, deliver: deliver) // the GPU cannot encode this one: drawn again and read back
-            } else {
-                deliver(item, result.map { .encoded($0) })
+            switch result {
+            case .success(let data): deliver(item, .success(.encoded(data)))
+            case .failure: stream(item, job, deliver: deliver) // drawn again and read back; an error there is its own
             }
         }
     }

@@ -160,14 +160,13 @@ final class GPUAtlas<Item> {
             try session.readPixels(width: width, height: height, rowLength: width, intoBuffer: pixels, offset: 0)
             encoded = try encoder.encode(images)
         } catch {
-            for (placement, _) in taken { encoding.deliver(placement.item, .failure(error)) }
-            return rest
+            // The passes failed (a GL error: out of memory, say): the atlas is still drawn, so all are read back.
+            return rest + taken.map(\.0)
         }
         for ((p, _), result) in zip(taken, encoded) {
-            if case .failure(let error as GlsliceError) = result, error.kind == .unavailable {
-                rest.append(p) // the GPU cannot encode this one (llvmpipe's loop limit): read back
-            } else {
-                encoding.deliver(p.item, result)
+            switch result {
+            case .success: encoding.deliver(p.item, result)
+            case .failure: rest.append(p) // the GPU could not encode this one (a limit, llvmpipe's loop limit): read back
             }
         }
         return rest

@@ -52,14 +52,36 @@ final class GPUDeflater {
         case scanlines, parts, plan, tokens, counts, adler, rowInfo, codes, out
     }
 
-    init(context: GPUContext) throws {
+    /// Scanline bytes one call deflates at most: `dispatchBytes`, cut to whole jobs (a job over it goes alone).
+    let dispatchBytes: Int
+    /// Scanline bytes one dispatch may take whatever the budget: its tokens (four bytes each) and its
+    /// stream (at most ~1.2 bits a bit of scanlines, with its 32-bit bit offsets) stay under 512 MiB.
+    static let maxDispatchBytes = 128 << 20
+
+    init(context: GPUContext, dispatchBytes: Int = 16 << 20, memory: GPUMemory? = nil) throws {
         guard context.hasCompute else { throw UnavailableErrors.noCompute(context.version) }
         self.context = context
+        self.dispatchBytes = min(Self.maxDispatchBytes, max(1, dispatchBytes))
         try context.makeCurrent()
         chooser = try ComputeProgram(ShaderSource.deflateTokens, name: "deflate_tokens.comp",
                                      uniforms: ["rows", "segments", "segmentsAt", "jobsAt", "mode", "probeIterations"])
         coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "mode", "blockStarts", "probeIterations"])
-        buffers = try ShaderBuffers(count: Slot.allCases.count)
+        buffers = try ShaderBuffers(count: Slot.allCases.count, memory: memory)
+    }
+
+    /// Gives back a large call's buffer storage (after each encoding call).
+    func shrink() throws { try buffers.shrink() }
+
+    /// Why `job` cannot go to the passes at all (over a limit on its own, or past 32-bit
+    /// offsets), before any GL call: the caller cuts it smaller or the CPU encodes it.
+    static func refusal(_ job: Job) -> GlsliceError? {
+        let bytes = job.rows * job.deflater.rowBytesAndPixelBytes.rowBytes
+        if job.rows > maxRowsPerDispatch { return UnavailableErrors.gpuEncodeOverLimit(.rows, job.rows, limit: maxRowsPerDispatch) }
+        if bytes > maxDispatchBytes { return UnavailableErrors.gpuEncodeOverLimit(.scanlineBytes, bytes, limit: maxDispatchBytes) }
+        if job.firstRowByte + bytes > Int(UInt32.max) {
+            return UnavailableErrors.gpuEncodeOverLimit(.scanlineEnd, job.firstRowByte + bytes, limit: Int(UInt32.max))
+        }
+        return nil
     }
 
     /// Makes the scanlines the passes read `bytes` (uploaded: for tests).
@@ -96,8 +118,31 @@ final class GPUDeflater {
     }
 
     /// Each job's stream and Adler-32, or why the GPU could not make it
-    /// (`.unavailable`: llvmpipe's loop limit). Throws when a GL call fails, which loses them all.
+    /// (`.unavailable`: llvmpipe's loop limit, or a job over a limit on its own).
+    /// The jobs go in calls cut by every limit the passes have (rows, bytes),
+    /// decided before any GL call. Throws when a GL call fails, which loses that call's jobs.
     func deflate(_ jobs: [Job]) throws -> [Result<Deflated, any Error>] {
+        var results: [Result<Deflated, any Error>?] = jobs.map { job in Self.refusal(job).map { .failure($0) } }
+        var call: [Int] = [], rows = 0, bytes = 0
+        func run() throws {
+            guard !call.isEmpty else { return }
+            for (j, result) in zip(call, try deflateCall(call.map { jobs[$0] })) { results[j] = result }
+            call.removeAll()
+            (rows, bytes) = (0, 0)
+        }
+        for (j, job) in jobs.enumerated() where results[j] == nil {
+            let jobBytes = job.rows * job.deflater.rowBytesAndPixelBytes.rowBytes
+            if rows + job.rows > Self.maxRowsPerDispatch || bytes + jobBytes > dispatchBytes { try run() }
+            call.append(j)
+            rows += job.rows
+            bytes += jobBytes
+        }
+        try run()
+        return results.map { $0 ?? .failure(InternalErrors.noAnswer()) }
+    }
+
+    /// One call's passes over jobs within every limit together.
+    private func deflateCall(_ jobs: [Job]) throws -> [Result<Deflated, any Error>] {
         var results: [Result<Deflated, any Error>?] = jobs.map { _ in nil }
         let chosen = try choose(jobs)
         // Per job: its layout, its blocks' first index, its rows' first index.
@@ -164,8 +209,10 @@ final class GPUDeflater {
             } else {
                 let placement = layout.place(codes: Array(codes[jobBlocks]), bits: sizes[jobRows].map(Int.init),
                                              startInRow: sizes[(rows + jobBlocks.lowerBound)..<(rows + jobBlocks.upperBound)].map(Int.init))
-                if placement.byteCount >= 1 << 29 {
-                    results[j] = .failure(InternalErrors.deflateOverGPULimit(bytes: placement.byteCount))
+                // Bit offsets are 32-bit: the call's streams together stay under 512 MiB (checked before they are written).
+                let end = 4 * (words + placement.byteCount / 4 + 2)
+                if end >= 1 << 29 {
+                    results[j] = .failure(UnavailableErrors.gpuEncodeOverLimit(.streamBytes, end, limit: 1 << 29))
                 } else {
                     placed[j] = (layout, placement, words)
                     for r in 0..<job.rows { rowInfo[5 * (rowBase[j] + r) + 2] = UInt32(32 * words + placement.rowBits[r]) }
@@ -176,7 +223,6 @@ final class GPUDeflater {
                 for r in jobRows { rowInfo[5 * r + 4] = 0 } // left out of the bits
             }
         }
-        guard words < 1 << 27 else { throw InternalErrors.deflateOverGPULimit(bytes: 4 * words) }
         // The bits.
         try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
         try buffers.zero(Slot.out.rawValue, words: words)
@@ -202,6 +248,13 @@ final class GPUDeflater {
     /// The token pass: leaves each row's tokens on the GPU (each job's rows one
     /// after another in `tokens`), returns each job's token counts and Adler-32.
     private func choose(_ jobs: [Job]) throws -> [Result<Chosen, any Error>] {
+        // Every 32-bit figure below is checked here first (`deflate` cuts calls within these).
+        let callRows = jobs.reduce(0) { $0 + $1.rows }, callBytes = jobs.reduce(0) { $0 + $1.rows * $1.deflater.rowBytesAndPixelBytes.rowBytes }
+        guard callRows <= Self.maxRowsPerDispatch else { throw UnavailableErrors.gpuEncodeOverLimit(.rows, callRows, limit: Self.maxRowsPerDispatch) }
+        guard callBytes <= Self.maxDispatchBytes else {
+            throw UnavailableErrors.gpuEncodeOverLimit(.scanlineBytes, callBytes, limit: Self.maxDispatchBytes)
+        }
+        if let refusal = jobs.lazy.compactMap(Self.refusal).first { throw refusal }
         var plan: [UInt32] = [], parts: [UInt32] = [], segments: [UInt32] = [], shapes: [UInt32] = []
         var tokenBase = 0, rows = 0
         var jobSegments: [Range<Int>] = []
@@ -222,7 +275,6 @@ final class GPUDeflater {
                        UInt32(parts.count), 0, 0, 0]
             parts += job.deflater.packedParts
         }
-        guard rows <= Self.maxRowsPerDispatch, tokenBase < 1 << 30 else { throw InternalErrors.deflateOverGPULimit(bytes: tokenBase) }
         let segmentsAt = plan.count, jobsAt = plan.count + segments.count
         plan += segments + shapes
         try context.makeCurrent()

@@ -29,10 +29,11 @@ final class GPUEncoder {
     private let program: ComputeProgram
     private let buffers: ShaderBuffers
     private let deflater: GPUDeflater
+    /// Where the buffers are charged (`.encoder`), and the shares they keep to.
+    let memory: GPUMemory
     /// Scanline bytes deflated in one dispatch at most (whole pieces; the tokens take four times as
-    /// much): a sixteenth of the GPU budget, so pixels (a quarter at most, `GPUSession.encodes`),
-    /// scanlines and tokens stay within three quarters of it.
-    let dispatchBytes: Int
+    /// much): `GPUMemory.encodingDispatchBytes`.
+    var dispatchBytes: Int { deflater.dispatchBytes }
     /// Pixels (colours pass) or words (scanlines) an invocation of `scanlines.comp` takes.
     private static let run = 32
     /// An image's colour table (`scanlines.comp`): slots, each a colour, its
@@ -46,12 +47,26 @@ final class GPUEncoder {
 
     private enum Slot: Int, CaseIterable { case pixels, colours, images }
 
-    init(context: GPUContext, budget: Int = GPUMemory.defaultBudget) throws {
+    init(context: GPUContext, memory: GPUMemory = GPUMemory()) throws {
         self.context = context
-        dispatchBytes = max(1 << 20, budget / 16)
-        deflater = try GPUDeflater(context: context)
+        self.memory = memory
+        deflater = try GPUDeflater(context: context, dispatchBytes: memory.encodingDispatchBytes, memory: memory)
         program = try ComputeProgram(ShaderSource.scanlines, name: "scanlines.comp", uniforms: ["imageCount", "invocations", "mode"])
-        buffers = try ShaderBuffers(count: Slot.allCases.count)
+        buffers = try ShaderBuffers(count: Slot.allCases.count, memory: memory)
+    }
+
+    /// An encoder held to a `budget` of its own (tests).
+    convenience init(context: GPUContext, budget: Int) throws {
+        try self.init(context: context, memory: GPUMemory(budget: budget))
+    }
+
+    /// Gives back the storage of a call's buffers (pixels, colours, scanlines,
+    /// tokens...) past 64 KiB each, as the framebuffer shrinks after a large draw:
+    /// memory between calls stays small, and `/metrics` says what is held.
+    func shrink() throws {
+        try context.makeCurrent()
+        try buffers.shrink()
+        try deflater.shrink()
     }
 
     /// The buffer drawn pixels are read into, made `bytes` long: its GL name, for `glReadPixels` into a pack buffer.
@@ -79,7 +94,8 @@ final class GPUEncoder {
         try context.makeCurrent()
         let (palettes, tables) = try colours(images)
         let layouts = try scanlines(images, palettes: palettes, tables: tables)
-        // Their deflate: jobs of whole pieces, many to a dispatch, up to `dispatchBytes` a dispatch.
+        // Their deflate: jobs of whole pieces, many to a dispatch, up to `dispatchBytes` and the
+        // passes' rows a dispatch (`GPUDeflater.deflate` cuts the calls).
         var jobs: [(image: Int, job: GPUDeflater.Job)] = []
         for (i, image) in images.enumerated() {
             let layout = layouts[i], height = image.size.height, coder = layout.deflater(image)
@@ -90,19 +106,7 @@ final class GPUEncoder {
                                                 oldest: layout.start, firstRow: first, rows: rows, endsImage: first + rows == height)))
             }
         }
-        var deflated: [Result<GPUDeflater.Deflated, any Error>] = []
-        var group: [GPUDeflater.Job] = [], groupBytes = 0
-        for (_, job) in jobs {
-            let bytes = job.rows * job.deflater.rowBytesAndPixelBytes.rowBytes
-            if !group.isEmpty && groupBytes + bytes > dispatchBytes {
-                deflated += try deflater.deflate(group)
-                group.removeAll()
-                groupBytes = 0
-            }
-            group.append(job)
-            groupBytes += bytes
-        }
-        deflated += try deflater.deflate(group)
+        let deflated = try deflater.deflate(jobs.map(\.job))
         // Each output's zlib stream: a header, its jobs' streams, its Adler-32.
         var zlib: [Result<[UInt8], any Error>] = images.indices.map { i in
             .success(SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: layouts[i].rowBytes * images[i].size.height), flevel: 0))
@@ -161,13 +165,14 @@ final class GPUEncoder {
 
     /// Rows of `rowBytes` deflated in one dispatch (a job, or a giant's strip): whole
     /// pieces, as many as fit `dispatchBytes`, one at least.
+    /// Within the passes' rows too, so a tall thin output is cut, never refused.
     private func dispatchRows(rowBytes: Int) -> Int {
         let perPiece = SegmentedZlib.Cuts.standard.rowsPerPiece(rowBytes: rowBytes)
-        return perPiece * max(1, dispatchBytes / (perPiece * rowBytes))
+        return perPiece * max(1, min(dispatchBytes / (perPiece * rowBytes), GPUDeflater.maxRowsPerDispatch / perPiece))
     }
 
-    /// The image data `encodeInStrips` holds at most: a quarter of the GPU budget.
-    var maxHeldBytes: Int { 4 * dispatchBytes }
+    /// The image data `encodeInStrips` holds at most (in CPU memory): a quarter of the GPU budget.
+    var maxHeldBytes: Int { max(4 << 20, memory.budget / 4) }
 
     private static func bigEndian(_ adler: UInt) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) } }
 
@@ -308,12 +313,19 @@ extension GPUEncoder {
 }
 
 extension GPUContext {
+    /// Whether a session on this context encodes `fast` PNGs with compute passes
+    /// (when they work here): `forced` (`GLSLICE_GPU_ENCODE`) when set, else on
+    /// hardware GPUs only. The one rule: sessions and `doctor` both ask it.
+    package func encodesOnGPU(forced: Bool?) -> Bool { forced ?? !isSoftware }
+
     /// Whether this context can encode `fast` PNGs (its compute programs compile,
     /// link and write the CPU's files for three small images), for `doctor`:
     /// nil when it can, else why not.
     package func gpuEncodingProblem() -> String? {
         do {
-            try GPUEncoder(context: self).selfCheck()
+            let encoder = try GPUEncoder(context: self)
+            try encoder.selfCheck()
+            try encoder.shrink()
             return nil
         } catch {
             return "\(error)"

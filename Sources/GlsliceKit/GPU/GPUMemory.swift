@@ -1,15 +1,20 @@
 /// The GPU memory one GPU session holds, in bytes, and the budget it is held to.
 ///
-/// Four things hold GPU memory: the framebuffer, the cell-texture cache, the
-/// taps texture and the pixel-pack ring. Each is sized for the work at hand and
-/// shrinks after a large draw, so memory after a burst returns to its level
-/// before it. The texture cache may take half the budget (least recently used
-/// first out); a strip (the framebuffer and each read-back buffer) a share of the
-/// other half. Written on the GL thread; read from any (serve's `/metrics`).
+/// Five things hold GPU memory: the framebuffer, the cell-texture cache, the
+/// taps texture, the pixel-pack ring and the compute encoder's buffers. Each is
+/// sized for the work at hand and shrinks after a large draw or encoding call,
+/// so memory after a burst returns to its level before it. The texture cache
+/// may take half the budget (least recently used first out); a strip (the
+/// framebuffer and each read-back buffer) a share of the other half. An
+/// encoding call takes that other half instead: a strip of `encodingStripBytes`
+/// and the encoder's buffers (pixels `encodingPixelBytes`, their scanlines as
+/// many, tokens four times `encodingDispatchBytes` and the per-row figures),
+/// under half the budget together (docs/DESIGN.md, "GPU memory"). Written on
+/// the GL thread; read from any (serve's `/metrics`).
 package final class GPUMemory: Sendable {
     /// What holds the bytes.
     package enum Holder: Int, CaseIterable, Sendable {
-        case framebuffer, textures, taps, readBack
+        case framebuffer, textures, taps, readBack, encoder
     }
 
     /// `--gpu-mb`'s default: 256 MiB.
@@ -36,6 +41,17 @@ package final class GPUMemory: Sendable {
 
     /// The texture cache's share.
     var textureBytes: Int { budget / 2 }
+
+    /// The pixels one encoding call draws whole into the encoder's buffer, in
+    /// bytes: an eighth of the budget, and at most 256 MiB (its offsets stay 32-bit).
+    var encodingPixelBytes: Int { min(256 << 20, budget / 8) }
+
+    /// Scanline bytes one encoding dispatch deflates (its tokens take four times
+    /// as much): a sixty-fourth of the budget, from 1 MiB to 128 MiB (`GPUDeflater.maxDispatchBytes`).
+    var encodingDispatchBytes: Int { min(128 << 20, max(1 << 20, budget / 64)) }
+
+    /// The most a strip drawn for the encoder takes in the framebuffer: a sixteenth of the budget.
+    var encodingStripBytes: Int { max(1 << 20, budget / 16) }
 
     /// The most one strip may take, drawn and read back through `readBackSlots`
     /// buffers (0 without a ring): the framebuffer and the slots share half the budget.

@@ -34,8 +34,16 @@ extension GPUSession {
         var upload: () throws -> (drawer: GPUDrawer, stripRows: Int)
     }
 
-    /// The most pixels `encode(_:times:)` draws whole into the encoder's buffer: a quarter of the GPU budget.
-    var wholeEncodingPixels: Int { memory.budget / 16 }
+    /// The most pixels `encode(_:times:)` draws whole into the encoder's buffer (`GPUMemory.encodingPixelBytes`).
+    var wholeEncodingPixels: Int { memory.encodingPixelBytes / 4 }
+
+    /// Gives back the compute encoder's buffers after a call (`GPUEncoder.shrink`), so
+    /// memory between bursts stays small. A GL error here leaves them held, and the
+    /// next call re-specifies them: nothing is lost but the memory until then.
+    func trimEncoder() {
+        guard memory.bytes(.encoder) > 4 << 20, case .success(let encoder) = encoder else { return }
+        do { try encoder.shrink() } catch {}
+    }
 
     /// One output's image data (see `encode(_:times:)`).
     func encode(_ output: OutputToEncode, times: StageTimes?) throws -> EncodedImageData {
@@ -73,6 +81,7 @@ extension GPUSession {
             times?.add(.draw, drawing, items: outputs.count)
             times?.add(.gpuEncode, clock.now - start - drawing, items: outputs.count)
         }
+        if let most = failEncodingCallsOver, outputs.count > most { throw InternalErrors.glFailed("glBufferData", "GL_OUT_OF_MEMORY") }
         let total = outputs.reduce(0) { $0 + $1.size.width * $1.size.height }
         if outputs.count == 1, let output = outputs.first, total > wholeEncodingPixels {
             let (drawer, stripRows) = try upload(output)
@@ -82,7 +91,7 @@ extension GPUSession {
                 }
             }]
         }
-        guard total <= wholeEncodingPixels else { throw InternalErrors.deflateOverGPULimit(bytes: 4 * total) }
+        guard total <= wholeEncodingPixels else { throw UnavailableErrors.gpuEncodeOverLimit(.pixels, total, limit: wholeEncodingPixels) }
         let pixels = try encoder.pixelBuffer(bytes: 4 * total)
         var results = outputs.map { _ in Result<EncodedImageData, any Error>.failure(InternalErrors.noAnswer()) }
         var images: [GPUEncoder.Image] = [], drawn: [Int] = [], base = 0

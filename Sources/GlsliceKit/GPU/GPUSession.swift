@@ -29,21 +29,28 @@ package final class GPUSession {
 
     /// Whether `fast` PNGs are encoded with compute passes here (issue 43): by
     /// default on hardware GPUs only, since llvmpipe's compute is slower than the
-    /// CPU's own encoder (docs/BENCHMARKS.md); `GLSLICE_GPU_ENCODE=0|1` decides in the CLI.
-    lazy var gpuEncoding = !context.isSoftware
+    /// CPU's own encoder (docs/BENCHMARKS.md); `GLSLICE_GPU_ENCODE` decides in the CLI
+    /// (`GPUContext.encodesOnGPU`, the one rule doctor reports too).
+    lazy var gpuEncoding = context.encodesOnGPU(forced: nil)
 
     /// The compute encoder (`GPUSession+Encoding.swift`): made on first use and
     /// checked against the CPU's encoder (`GPUEncoder.selfCheck`); a failure where the
     /// context has no ES 3.1 or its files differ, and every output is encoded on the CPU.
     lazy var encoder: Result<GPUEncoder, GlsliceError> = Result {
-        let encoder = try GPUEncoder(context: context, budget: memory.budget)
+        let encoder = try GPUEncoder(context: context, memory: memory)
         try encoder.selfCheck()
+        try encoder.shrink()
         return encoder
     }.mapError { GlsliceError.from($0) }
 
     /// Overrides `maxTarget` (smaller only), so parity and tests can force column
     /// chunks cheaply. Internal: a test hook, not part of the API.
     var targetLimitOverride: (width: Int, height: Int)?
+
+    /// Makes an encoding call of more outputs than this fail as a GL
+    /// out-of-memory error would, so tests can show that such a failure is the
+    /// call's, not its outputs'. Internal: a test hook, not part of the API.
+    var failEncodingCallsOver: Int?
 
     struct Uniforms {
         var viewportSize, cell, taps: GLint

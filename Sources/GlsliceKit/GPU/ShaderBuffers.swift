@@ -1,18 +1,45 @@
 import CEGL
 
 /// Shader storage buffers (ES 3.1) a compute pass reads and writes, each
-/// re-specified at the size a dispatch needs, every call checked.
+/// re-specified at the size a dispatch needs, every call checked. What they
+/// hold is charged to `memory` (`.encoder`), so `--gpu-mb` and `/metrics` see
+/// it, and `shrink` gives a large call's storage back.
 final class ShaderBuffers {
     private var names: [GLuint]
     private let target = GLenum(GL_SHADER_STORAGE_BUFFER)
+    /// Each buffer's size in bytes, as last specified.
+    private var sizes: [Int]
+    private let memory: GPUMemory?
 
-    init(count: Int) throws {
+    init(count: Int, memory: GPUMemory? = nil) throws {
         var names = [GLuint](repeating: 0, count: count)
         try GLCheck.gl("glGenBuffers") { glGenBuffers(GLsizei(count), &names) }
         self.names = names
+        sizes = [Int](repeating: 0, count: count)
+        self.memory = memory
     }
 
-    deinit { if eglGetCurrentContext() != nil { glDeleteBuffers(GLsizei(names.count), names) } }
+    deinit {
+        memory?.add(.encoder, -sizes.reduce(0, +))
+        if eglGetCurrentContext() != nil { glDeleteBuffers(GLsizei(names.count), names) }
+    }
+
+    /// Bytes the buffers hold now.
+    var bytes: Int { sizes.reduce(0, +) }
+
+    /// Re-specifies every buffer over `keeping` bytes at one word, so a large call's storage is given back.
+    func shrink(keeping: Int = 64 << 10) throws {
+        for slot in names.indices where sizes[slot] > keeping {
+            try respecify(slot, size: 4)
+        }
+    }
+
+    private func respecify(_ slot: Int, size: Int) throws {
+        try GLCheck.gl("glBindBuffer(\(slot))") { glBindBuffer(target, names[slot]) }
+        try GLCheck.gl("glBufferData(\(slot), \(size))") { glBufferData(target, GLsizeiptr(size), nil, GLenum(GL_DYNAMIC_DRAW)) }
+        memory?.add(.encoder, size - sizes[slot])
+        sizes[slot] = size
+    }
 
     /// The GL name of buffer `slot` (to read pixels into it as a pack buffer).
     func name(_ slot: Int) -> GLuint { names[slot] }
@@ -25,8 +52,7 @@ final class ShaderBuffers {
     /// Makes `slot` hold `bytes`, its size rounded up to `padTo`.
     func upload(_ slot: Int, _ bytes: UnsafeRawBufferPointer, padTo multiple: Int = 4) throws {
         let size = max(multiple, (bytes.count + multiple - 1) / multiple * multiple)
-        try GLCheck.gl("glBindBuffer(\(slot))") { glBindBuffer(target, names[slot]) }
-        try GLCheck.gl("glBufferData(\(slot), \(size))") { glBufferData(target, GLsizeiptr(size), nil, GLenum(GL_DYNAMIC_DRAW)) }
+        try respecify(slot, size: size)
         if let base = bytes.baseAddress, bytes.count > 0 {
             try GLCheck.gl("glBufferSubData(\(slot))") { glBufferSubData(target, 0, GLsizeiptr(bytes.count), base) }
         }

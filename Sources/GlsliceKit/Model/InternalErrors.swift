@@ -32,10 +32,6 @@ enum InternalErrors {
         GlsliceError(.internal, (width.map { "a strip of \($0)x\(rows) px" } ?? "a strip of \(rows) rows") + " exceeds this GPU's limit \(limit)")
     }
     /// A draw's taps texture larger than the GPU takes.
-    /// A stream too long for one GPU dispatch's 32-bit bit offsets (the caller bands smaller).
-    static func deflateOverGPULimit(bytes: Int) -> GlsliceError {
-        GlsliceError(.internal, "a GPU deflate dispatch of \(bytes) bytes is over its 512 MiB limit")
-    }
     /// PNG image data made on the GPU, handed to a WebP encoder: a bug.
     static func encodedForAnotherFormat() -> GlsliceError {
         GlsliceError(.internal, "PNG image data encoded on the GPU was handed to another format's encoder")

@@ -37,6 +37,24 @@ package enum UnavailableErrors {
     static func gpuStreamOverLimit(bytes: Int) -> GlsliceError {
         GlsliceError(.unavailable, "GPU encoding gave over \(bytes) bytes of image data, more than it holds; the CPU encodes this output")
     }
+    /// What a GPU encoding call counts against its passes' limits.
+    enum EncodingLimit {
+        case rows, scanlineBytes, scanlineEnd, streamBytes, pixels
+
+        var words: String {
+            switch self {
+            case .rows: "rows"
+            case .scanlineBytes: "scanline bytes"
+            case .scanlineEnd: "bytes of scanlines before its end"
+            case .streamBytes: "bytes of deflate stream in one call"
+            case .pixels: "pixels"
+            }
+        }
+    }
+    /// An encoding call over one of its passes' limits: the caller cuts it smaller, or the CPU encodes the output.
+    static func gpuEncodeOverLimit(_ what: EncodingLimit, _ count: Int, limit: Int) -> GlsliceError {
+        GlsliceError(.unavailable, "a GPU encoding pass takes at most \(limit) \(what.words), not \(count); the CPU encodes this output")
+    }
     /// The GPU's compute passes wrote other bytes than the CPU's encoder for a known image.
     static func gpuEncodingDisagrees(_ renderer: String) -> GlsliceError {
         GlsliceError(.unavailable, "\(renderer)'s compute passes wrote other bytes than the CPU's encoder; the CPU encodes every output")

@@ -208,6 +208,9 @@ package enum UsageErrors {
     static func outsideOutputFolder(_ output: String, root: String) -> GlsliceError {
         GlsliceError(.usage, "output '\(output)' is outside the output folder \(root); give --allow-outside-out-dir to allow it")
     }
+    static func outputIsAFolderName(_ output: String) -> GlsliceError {
+        GlsliceError(.usage, "output '\(output)' ends in '/', a folder; name the file to write (e.g. '\(output)image.png')")
+    }
     static func sharedOutput(_ output: String, earlierLine: Int) -> GlsliceError {
         GlsliceError(.usage, "output \(output) is also line \(earlierLine)'s output; each job needs its own")
     }

@@ -115,25 +115,30 @@ struct RepeatDeflater: Sendable {
     /// into tokens of up to 258 bytes. Each full block of tokens goes to `block`
     /// as it fills (memory stays at one block, however long a row); the rest is returned.
     private func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
-                        block: ([DeflateToken]) -> Void) -> [DeflateToken] {
+                        block: (ArraySlice<DeflateToken>) -> Void) -> [DeflateToken] {
+        // Rows append to one array, passed inout (a closure capturing it cost a
+        // dynamic exclusivity check a token); full blocks go out after each row.
         var tokens: [DeflateToken] = []
-        tokens.reserveCapacity(min(Self.blockTokens, rows * rowBytes / 16 + 64))
-        func append(_ token: DeflateToken) {
-            tokens.append(token)
-            if tokens.count == Self.blockTokens {
-                block(tokens)
-                tokens.removeAll(keepingCapacity: true)
-            }
-        }
+        tokens.reserveCapacity(min(2 * Self.blockTokens, rows * rowBytes / 16 + 64))
         let hashBits = Self.hashBits(rowBytes: rowBytes)
         // Where each 4-byte hash was last seen, piece-relative; an entry before the row above is stale.
-        var seen = [Int32](repeating: Int32.min, count: 1 << hashBits)
+        let seen = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << hashBits)
+        seen.initialize(repeating: Int32.min, count: 1 << hashBits)
+        defer { seen.deallocate() }
         let oldest = -min(history, Self.maxDistance), rowBytes = self.rowBytes
         let copies = copyBacks(firstRow: firstRow, rows: rows, history: history)
         for r in 0..<rows {
             let rowStart = r * rowBytes
             chooseRow(data, rowStart: rowStart, copyBack: Int(copies[r]), oldest: oldest,
-                      firstHashed: max(oldest, rowStart - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: &seen, append: append)
+                      firstHashed: max(oldest, rowStart - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: seen, tokens: &tokens)
+            if tokens.count >= Self.blockTokens {
+                var sent = 0
+                while tokens.count - sent >= Self.blockTokens {
+                    block(tokens[sent..<(sent + Self.blockTokens)])
+                    sent += Self.blockTokens
+                }
+                tokens.removeFirst(sent)
+            }
         }
         return tokens
     }
@@ -156,20 +161,38 @@ struct RepeatDeflater: Sendable {
     /// The shape a GPU needs to choose this deflater's tokens.
     var rowBytesAndPixelBytes: (rowBytes: Int, pixelBytes: Int) { (rowBytes, pixelBytes) }
 
+    /// A match of `length` bytes at `at`, `distance` back, as tokens of up to 258
+    /// bytes (none left of 1 or 2), and literals for what is under 3.
+    @inline(__always)
+    private static func appendMatch(_ data: UnsafePointer<UInt8>, at start: Int, length total: Int, distance: Int,
+                                    tokens: inout [DeflateToken]) {
+        var at = start, left = total
+        while left >= 3 {
+            var length = min(258, left)
+            if (1...2).contains(left - length) { length = left - 3 }
+            tokens.append(.match(length: length, distance: distance))
+            at += length
+            left -= length
+        }
+        for i in at..<(at + left) { tokens.append(.literal(data[i])) }
+    }
+
     /// One row's tokens (see `choose`): bytes `rowStart..<rowStart + rowBytes`,
     /// `copyBack` bytes back from an equal row (0: none), reading no further back
     /// than `oldest`. The matcher's hash table holds the bytes from `firstHashed`
     /// (the row above, its last `hashReach` bytes) up to the byte being matched: the row above is
     /// entered whole when the matcher is first asked, the row's own bytes as it is asked.
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
-                           hashBits: Int, seen: inout [Int32], append: (DeflateToken) -> Void) {
+                           hashBits: Int, seen: UnsafeMutablePointer<Int32>, tokens: inout [DeflateToken]) {
+        if copyBack > 0, parts.count == 1 {
+            // A copied row with no periodic part: one planned match, as the loop below would give it.
+            Self.appendMatch(data, at: rowStart, length: rowBytes, distance: copyBack, tokens: &tokens)
+            return
+        }
         let rowEnd = rowStart + rowBytes, pixelBytes = self.pixelBytes, rowBytes = self.rowBytes, parts = self.parts
         let hashShift = UInt32(32 - hashBits)
         func hash(_ i: Int) -> Int {
-            var word = UInt32(data[i])
-            word |= UInt32(data[i + 1]) << 8
-            word |= UInt32(data[i + 2]) << 16
-            word |= UInt32(data[i + 3]) << 24
+            let word = UInt32(littleEndian: UnsafeRawPointer(data + i).loadUnaligned(as: UInt32.self))
             return Int((word &* 2_654_435_761) >> hashShift)
         }
         var hashedRowAbove = false
@@ -177,15 +200,7 @@ struct RepeatDeflater: Sendable {
         // The match being gathered: `runLength` bytes from `runStart`, `runDistance` back.
         var runStart = 0, runLength = 0, runDistance = 0
         func flush() {
-            var at = runStart, left = runLength
-            while left >= 3 {
-                var length = min(258, left)
-                if (1...2).contains(left - length) { length = left - 3 }
-                append(.match(length: length, distance: runDistance))
-                at += length
-                left -= length
-            }
-            for i in at..<(at + left) { append(.literal(data[i])) }
+            Self.appendMatch(data, at: runStart, length: runLength, distance: runDistance, tokens: &tokens)
             runLength = 0
         }
         func run(_ at: Int, _ count: Int, _ distance: Int) {
@@ -251,7 +266,7 @@ struct RepeatDeflater: Sendable {
                     i += found.length
                 } else {
                     flush()
-                    append(.literal(data[i]))
+                    tokens.append(.literal(data[i]))
                     i += 1
                 }
             }

@@ -42,12 +42,32 @@ package struct RepeatMap: Sendable {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
         let start = min(earliest, rows.lowerBound)
         let keys = rowKeys(start..<rows.upperBound)
-        var last: [RowKey: Int32] = [:]
         var copies = [Int32](repeating: -1, count: rows.count)
-        for (i, key) in keys.enumerated() {
-            let y = start + i
-            if y >= rows.lowerBound, let earlier = last[key] { copies[y - rows.lowerBound] = earlier }
-            last[key] = Int32(y)
+        // The last row seen with each key: an open-addressed table of indices into `keys`
+        // (Swift's seeded Hasher, twice a row, was most of a tall output's encoding
+        // time). It is asked once a run of equal rows, and told where the run ends.
+        let capacity = max(16, 1 << (Int.bitWidth - (2 * keys.count).leadingZeroBitCount)), mask = capacity - 1
+        var table = [Int32](repeating: -1, count: capacity)
+        table.withUnsafeMutableBufferPointer { table in
+            keys.withUnsafeBufferPointer { keys in
+                func slot(_ key: RowKey) -> Int {
+                    var h = Int(truncatingIfNeeded: (((key.high &* 0x9E37_79B9_7F4A_7C15) ^ key.low) &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
+                    while table[h] >= 0, keys[Int(table[h])] != key { h = (h + 1) & mask }
+                    return h
+                }
+                var runSlot = 0
+                for i in keys.indices {
+                    let y = start + i
+                    if i > 0, keys[i] == keys[i - 1] {
+                        // A row equal to the one above copies it.
+                        if y >= rows.lowerBound { copies[y - rows.lowerBound] = Int32(y - 1) }
+                        continue
+                    }
+                    if i > 0 { table[runSlot] = Int32(i - 1) } // the run before ends: its last row is the nearest
+                    runSlot = slot(keys[i])
+                    if y >= rows.lowerBound, table[runSlot] >= 0 { copies[y - rows.lowerBound] = Int32(start) + table[runSlot] }
+                }
+            }
         }
         return copies
     }

@@ -74,6 +74,20 @@ package struct AxisSpan: Sendable, Equatable {
 /// The non-negative remainder `mod(a, n)`.
 @inline(__always)
 func positiveRemainder(_ a: Double, _ n: Double) -> Double {
+    if a >= 0, a < 0x1p52, n >= 1 {
+        // fmod's exact remainder without the libm call (a tenth of a tall tiled output's
+        // time): k·n is exact below 2⁵², and a − k·n is exact (Sterbenz) once k is right.
+        var k = (a / n).rounded(.down)
+        var r = a - k * n
+        if r < 0 {
+            k -= 1
+            r = a - k * n
+        } else if r >= n {
+            k += 1
+            r = a - k * n
+        }
+        return r >= n ? 0 : r
+    }
     let r = a.truncatingRemainder(dividingBy: n)
     let m = r < 0 ? r + n : r
     return m >= n ? 0 : m

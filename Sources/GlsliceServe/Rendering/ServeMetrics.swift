@@ -40,7 +40,7 @@ public final class ServeMetrics: Sendable {
         queueDepth = registry.makeGauge(descriptor: name("queue", "depth", "Renders waiting for a render thread."))
         rendersRunning = registry.makeGauge(descriptor: name("renders", "running", "Renders being drawn now."))
         cacheBytes = registry.makeGauge(descriptor: name("cache", "bytes", "Bytes of PNG and WebP answers held by the response cache."))
-        gpuBytes = registry.makeGauge(descriptor: name("gpu", "bytes", "Bytes of GPU memory held: framebuffer, cell textures, taps and read-back buffers (--gpu-mb bounds them)."))
+        gpuBytes = registry.makeGauge(descriptor: name("gpu", "bytes", "Bytes of GPU memory held: framebuffer, cell textures, taps, read-back buffers and the GPU encoder's buffers (--gpu-mb bounds them)."))
         answersRefused = registry.makeCounter(descriptor: name("answers_refused", "total", "Render answers refused (503) because --answer-mb of answers were waiting to be read."))
     }
 
