@@ -16,16 +16,25 @@ package struct DeflateBlockWriter {
     package mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, last: Bool) {
         let code = BlockCode(tokens)
         writeHead(code, last: last)
-        for token in tokens {
-            if token.isMatch {
-                let length = token.length, distance = token.distance
-                let lc = Int(DeflateToken.lengthCode[length]), dc = Int(DeflateToken.distanceCode[distance - 1])
-                write(UInt64(code.literalCodes[257 + lc]), code.literalLengths[257 + lc])
-                write(UInt64(length - DeflateToken.lengthBase[lc]), DeflateToken.lengthExtra[lc])
-                write(UInt64(code.distanceCodes[dc]), code.distanceLengths[dc])
-                write(UInt64(distance - DeflateToken.distanceBase[dc]), DeflateToken.distanceExtra[dc])
-            } else {
-                write(UInt64(code.literalCodes[token.literal]), code.literalLengths[token.literal])
+        // Each symbol's code and length in one word (code | length << 16), read without bounds checks.
+        let literals = (0..<288).map { UInt64(code.literalCodes[$0]) | UInt64(code.literalLengths[$0]) << 16 }
+        let distances = (0..<30).map { UInt64(code.distanceCodes[$0]) | UInt64(code.distanceLengths[$0]) << 16 }
+        literals.withUnsafeBufferPointer { literals in
+            distances.withUnsafeBufferPointer { distances in
+                for token in tokens {
+                    if token.isMatch {
+                        let length = token.length, distance = token.distance
+                        let lc = Int(DeflateToken.lengthCode[length]), dc = Int(DeflateToken.distanceCode[distance - 1])
+                        let symbol = literals[257 + lc], far = distances[dc]
+                        write(symbol & 0xFFFF, Int(symbol >> 16))
+                        write(UInt64(length - DeflateToken.lengthBase[lc]), DeflateToken.lengthExtra[lc])
+                        write(far & 0xFFFF, Int(far >> 16))
+                        write(UInt64(distance - DeflateToken.distanceBase[dc]), DeflateToken.distanceExtra[dc])
+                    } else {
+                        let symbol = literals[token.literal]
+                        write(symbol & 0xFFFF, Int(symbol >> 16))
+                    }
+                }
             }
         }
         writeEnd(code)

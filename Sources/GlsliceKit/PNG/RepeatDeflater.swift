@@ -244,10 +244,12 @@ struct RepeatDeflater: Sendable {
             return (best, bestDistance)
         }
 
-        var part = 0, i = rowStart
+        var part = 0, i = rowStart, end = rowStart + parts[0].end, period = parts[0].period
         while i < rowEnd {
-            while i >= rowStart + parts[part].end { part += 1 }
-            let period = parts[part].period, end = rowStart + parts[part].end
+            while i >= end {
+                part += 1
+                (end, period) = (rowStart + parts[part].end, parts[part].period)
+            }
             let planned = copyBack > 0 ? (period > 0 ? period : copyBack) : period
             if runLength > 0, runStart + runLength == i,
                end - i < Self.shortPart || (planned > 0 && Self.extraBits(runDistance) <= Self.extraBits(planned)),
@@ -265,7 +267,7 @@ struct RepeatDeflater: Sendable {
                     run(i, found.length, found.distance)
                     i += found.length
                 } else {
-                    flush()
+                    if runLength > 0 { flush() }
                     tokens.append(.literal(data[i]))
                     i += 1
                 }
