@@ -193,7 +193,7 @@ def fast_against_default(work):
             for compression in ["default", "fast"]:
                 out = os.path.join(work, f"{compression}.png")
                 start = time.monotonic()
-                subprocess.run([GLSLICE, "render", *args, "--backend", "cpu", "--compression", compression, "-o", out], check=True)
+                subprocess.run([GLSLICE, "render", *args, "--backend", "cpu", "--compression", compression, "-o", out], check=True, cwd=work)
                 seconds[compression].append(time.monotonic() - start)
                 size[compression] = os.path.getsize(out)
         d, f = statistics.median(seconds["default"]), statistics.median(seconds["fast"])

@@ -118,8 +118,8 @@ struct RepeatDeflater: Sendable {
                         block: (ArraySlice<DeflateToken>) -> Void) -> [DeflateToken] {
         // Rows append to one array, passed inout (a closure capturing it cost a
         // dynamic exclusivity check a token); full blocks go out after each row.
-        var tokens: [DeflateToken] = []
-        tokens.reserveCapacity(min(2 * Self.blockTokens, rows * rowBytes / 16 + 64))
+        var tokens = TokenBuffer(capacity: 2 * Self.blockTokens)
+        defer { tokens.deallocate() }
         let hashBits = Self.hashBits(rowBytes: rowBytes)
         // Where each 4-byte hash was last seen, piece-relative; an entry before the row above is stale.
         let seen = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << hashBits)
@@ -134,13 +134,13 @@ struct RepeatDeflater: Sendable {
             if tokens.count >= Self.blockTokens {
                 var sent = 0
                 while tokens.count - sent >= Self.blockTokens {
-                    block(tokens[sent..<(sent + Self.blockTokens)])
+                    block(tokens.array(sent..<(sent + Self.blockTokens))[...])
                     sent += Self.blockTokens
                 }
                 tokens.removeFirst(sent)
             }
         }
-        return tokens
+        return tokens.array(0..<tokens.count)
     }
 
     /// Per row of `firstRow..<firstRow + rows`: how many bytes back an equal row
@@ -165,7 +165,7 @@ struct RepeatDeflater: Sendable {
     /// bytes (none left of 1 or 2), and literals for what is under 3.
     @inline(__always)
     private static func appendMatch(_ data: UnsafePointer<UInt8>, at start: Int, length total: Int, distance: Int,
-                                    tokens: inout [DeflateToken]) {
+                                    tokens: inout TokenBuffer) {
         var at = start, left = total
         while left >= 3 {
             var length = min(258, left)
@@ -183,7 +183,7 @@ struct RepeatDeflater: Sendable {
     /// (the row above, its last `hashReach` bytes) up to the byte being matched: the row above is
     /// entered whole when the matcher is first asked, the row's own bytes as it is asked.
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
-                           hashBits: Int, seen: UnsafeMutablePointer<Int32>, tokens: inout [DeflateToken]) {
+                           hashBits: Int, seen: UnsafeMutablePointer<Int32>, tokens: inout TokenBuffer) {
         if copyBack > 0, parts.count == 1 {
             // A copied row with no periodic part: one planned match, as the loop below would give it.
             Self.appendMatch(data, at: rowStart, length: rowBytes, distance: copyBack, tokens: &tokens)
@@ -275,4 +275,43 @@ struct RepeatDeflater: Sendable {
         }
         flush()
     }
+}
+
+/// The tokens being chosen, in memory of their own: an append is a store and
+/// a count (an array's append checked its uniqueness and capacity each time,
+/// a token a byte on noise). Freed by its owner (`deallocate`).
+private struct TokenBuffer {
+    private var base: UnsafeMutablePointer<DeflateToken>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(16, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ token: DeflateToken) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: token)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<DeflateToken>.allocate(capacity: 2 * capacity)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        (base, capacity) = (larger, 2 * capacity)
+    }
+
+    /// Tokens `range`, copied out.
+    func array(_ range: Range<Int>) -> [DeflateToken] { Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) }
+
+    /// Drops the first `n` tokens, moving the rest to the front.
+    mutating func removeFirst(_ n: Int) {
+        base.moveUpdate(from: base + n, count: count - n)
+        count -= n
+    }
+
+    func deallocate() { base.deallocate() }
 }
