@@ -277,41 +277,43 @@ struct RepeatDeflater: Sendable {
     }
 }
 
-/// The tokens being chosen, in memory of their own: an append is a store and
-/// a count (an array's append checked its uniqueness and capacity each time,
-/// a token a byte on noise). Freed by its owner (`deallocate`).
-private struct TokenBuffer {
-    private var base: UnsafeMutablePointer<DeflateToken>
-    private var capacity: Int
-    private(set) var count = 0
+extension RepeatDeflater {
+    /// The tokens being chosen, in memory of their own: an append is a store and
+    /// a count (an array's append checked its uniqueness and capacity each time,
+    /// a token a byte on noise). Freed by its owner (`deallocate`).
+    fileprivate struct TokenBuffer {
+        private var base: UnsafeMutablePointer<DeflateToken>
+        private var capacity: Int
+        private(set) var count = 0
 
-    init(capacity: Int) {
-        self.capacity = max(16, capacity)
-        base = .allocate(capacity: self.capacity)
+        init(capacity: Int) {
+            self.capacity = max(16, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        @inline(__always)
+        mutating func append(_ token: DeflateToken) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: token)
+            count += 1
+        }
+
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<DeflateToken>.allocate(capacity: 2 * capacity)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            (base, capacity) = (larger, 2 * capacity)
+        }
+
+        /// Tokens `range`, copied out.
+        func array(_ range: Range<Int>) -> [DeflateToken] { Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) }
+
+        /// Drops the first `n` tokens, moving the rest to the front.
+        mutating func removeFirst(_ n: Int) {
+            base.moveUpdate(from: base + n, count: count - n)
+            count -= n
+        }
+
+        func deallocate() { base.deallocate() }
     }
-
-    @inline(__always)
-    mutating func append(_ token: DeflateToken) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: token)
-        count += 1
-    }
-
-    private mutating func grow() {
-        let larger = UnsafeMutablePointer<DeflateToken>.allocate(capacity: 2 * capacity)
-        larger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        (base, capacity) = (larger, 2 * capacity)
-    }
-
-    /// Tokens `range`, copied out.
-    func array(_ range: Range<Int>) -> [DeflateToken] { Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) }
-
-    /// Drops the first `n` tokens, moving the rest to the front.
-    mutating func removeFirst(_ n: Int) {
-        base.moveUpdate(from: base + n, count: count - n)
-        count -= n
-    }
-
-    func deallocate() { base.deallocate() }
 }
