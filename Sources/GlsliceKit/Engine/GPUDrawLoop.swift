@@ -97,10 +97,8 @@ struct GPUDrawLoop<Item: Sendable> {
             results = try gpu.encode(outputs, times: times)
         } catch {
             gpu.trimEncoder()
-            if items.count > 1 {
-                for item in items { encodeOnGPU([item], job, deliver: deliver) }
-            } else {
-                for item in items { stream(item, job, deliver: deliver) }
+            for item in items {
+                if items.count > 1 { encodeOnGPU([item], job, deliver: deliver) } else { stream(item, job, deliver: deliver) }
             }
             return
         }

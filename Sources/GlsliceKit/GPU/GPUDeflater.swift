@@ -248,13 +248,14 @@ final class GPUDeflater {
     /// The token pass: leaves each row's tokens on the GPU (each job's rows one
     /// after another in `tokens`), returns each job's token counts and Adler-32.
     private func choose(_ jobs: [Job]) throws -> [Result<Chosen, any Error>] {
-        // Every 32-bit figure below is checked here first (`deflate` cuts calls within these).
+        // Every 32-bit figure below is within these (`deflate` cuts its calls by them; `tokens` is one job).
         let callRows = jobs.reduce(0) { $0 + $1.rows }, callBytes = jobs.reduce(0) { $0 + $1.rows * $1.deflater.rowBytesAndPixelBytes.rowBytes }
         guard callRows <= Self.maxRowsPerDispatch else { throw UnavailableErrors.gpuEncodeOverLimit(.rows, callRows, limit: Self.maxRowsPerDispatch) }
         guard callBytes <= Self.maxDispatchBytes else {
             throw UnavailableErrors.gpuEncodeOverLimit(.scanlineBytes, callBytes, limit: Self.maxDispatchBytes)
         }
-        if let refusal = jobs.lazy.compactMap(Self.refusal).first { throw refusal }
+        let end = jobs.map { $0.firstRowByte + $0.rows * $0.deflater.rowBytesAndPixelBytes.rowBytes }.max() ?? 0
+        guard end <= Int(UInt32.max) else { throw UnavailableErrors.gpuEncodeOverLimit(.scanlineEnd, end, limit: Int(UInt32.max)) }
         var plan: [UInt32] = [], parts: [UInt32] = [], segments: [UInt32] = [], shapes: [UInt32] = []
         var tokenBase = 0, rows = 0
         var jobSegments: [Range<Int>] = []

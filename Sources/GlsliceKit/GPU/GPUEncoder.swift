@@ -323,9 +323,7 @@ extension GPUContext {
     /// nil when it can, else why not.
     package func gpuEncodingProblem() -> String? {
         do {
-            let encoder = try GPUEncoder(context: self)
-            try encoder.selfCheck()
-            try encoder.shrink()
+            try GPUEncoder(context: self).selfCheck()
             return nil
         } catch {
             return "\(error)"

@@ -24,9 +24,6 @@ final class ShaderBuffers {
         if eglGetCurrentContext() != nil { glDeleteBuffers(GLsizei(names.count), names) }
     }
 
-    /// Bytes the buffers hold now.
-    var bytes: Int { sizes.reduce(0, +) }
-
     /// Re-specifies every buffer over `keeping` bytes at one word, so a large call's storage is given back.
     func shrink(keeping: Int = 64 << 10) throws {
         for slot in names.indices where sizes[slot] > keeping {

@@ -31,11 +31,11 @@ enum InternalErrors {
     static func stripOverGPULimit(width: Int?, rows: Int, limit: String) -> GlsliceError {
         GlsliceError(.internal, (width.map { "a strip of \($0)x\(rows) px" } ?? "a strip of \(rows) rows") + " exceeds this GPU's limit \(limit)")
     }
-    /// A draw's taps texture larger than the GPU takes.
     /// PNG image data made on the GPU, handed to a WebP encoder: a bug.
     static func encodedForAnotherFormat() -> GlsliceError {
         GlsliceError(.internal, "PNG image data encoded on the GPU was handed to another format's encoder")
     }
+    /// A draw's taps texture larger than the GPU takes.
     static func tapsOverGPULimit(width: Int, rows: Int, limit: String) -> GlsliceError {
         GlsliceError(.internal, "taps of \(width)x\(rows) exceeds this GPU's limit \(limit)")
     }
