@@ -23,8 +23,10 @@ layout(std430, binding = 0) readonly buffer Scanlines { uint scanlines[]; };
 // `uint`s: as `uvec2 parts[]`, llvmpipe (Mesa 22.3.6) read a stale `.y` in some
 // invocations of a diverging group (caught by GPUDeflaterTests).
 layout(std430, binding = 1) readonly buffer Parts { uint parts[]; };
-// Per row, 4 words: its first byte in `scanlines`, its first token's index in
-// `tokens`, bytes back to an equal row within reach (or 0), its job. Then from
+// Per row, 4 words: its first byte in `scanlines`; its first token's index in
+// `tokens`; bytes back to an equal row within reach (or 0), with its copy run's bytes
+// ahead (RepeatDeflater.RowCopy) from bit 16; its job, shifted left 10, with its
+// copy run's reduced start. Then from
 // `segmentsAt`, per segment 2 words: its first byte and its end. Then from `jobsAt`,
 // per job 8 words: row bytes, pixel bytes, hash bits, oldest byte a match may reach,
 // its first word in `parts`.
@@ -87,6 +89,27 @@ void flushRun() {
     runLength = 0;
 }
 
+// A copy run row's tokens (RepeatDeflater.copyRun): its copy run's one match, cut as
+// flushRun cuts a run, the tokens starting in the row; literals only where the
+// whole run is 1 or 2 bytes.
+void copyRun(int rowStart, int row, int back, int runAt, int runAhead) {
+    int to = runAt + row;
+    int at = 0;
+    int left = to + runAhead;
+    while (left >= 3 && at < to) {
+        int length = min(258, left);
+        if (left - length == 1 || left - length == 2) length = left - 3;
+        if (at >= runAt) emit(0x80000000u | uint(length) << 16 | uint(back));
+        at += length;
+        left -= length;
+    }
+    while (left > 0 && at < to) {
+        emit(byteAt(rowStart + at - runAt));
+        at += 1;
+        left -= 1;
+    }
+}
+
 void run(int at, int count, int distance) {
     if (runLength > 0 && distance == runDistance && runStart + runLength == at) {
         runLength += count;
@@ -138,7 +161,7 @@ void main() {
         return;
     }
     if (r >= rows) return;
-    uint job = jobsAt + 8u * plan[4u * r + 3u];
+    uint job = jobsAt + 8u * (plan[4u * r + 3u] >> 10);
     int row = int(plan[job]);
     int pixel = int(plan[job + 1u]);
     hashBits = plan[job + 2u];
@@ -146,11 +169,17 @@ void main() {
     uint partsAt = plan[job + 4u];
     int rowStart = int(plan[4u * r]);
     int rowEnd = rowStart + row;
-    int copy = int(plan[4u * r + 2u]);
-    int firstHashed = max(oldest, rowStart - min(row, hashReach));
-    bool hashedRowAbove = false;
+    int copy = int(plan[4u * r + 2u] & 0xFFFFu);
     tokenBase = plan[4u * r + 1u];
     tokenCount = 0u;
+    if (copy > 0 && int(parts[partsAt]) == row) {
+        // A copied row with no periodic part (its one part ends the row): its copy run's tokens.
+        copyRun(rowStart, row, copy, int(plan[4u * r + 3u] & 0x3FFu), int(plan[4u * r + 2u] >> 16));
+        counts[r] = loopsRan() ? tokenCount : tooLong;
+        return;
+    }
+    int firstHashed = max(oldest, rowStart - min(row, hashReach));
+    bool hashedRowAbove = false;
     runStart = 0;
     runLength = 0;
     runDistance = 0;

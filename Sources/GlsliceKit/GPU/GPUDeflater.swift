@@ -261,9 +261,13 @@ final class GPUDeflater {
         var jobSegments: [Range<Int>] = []
         for (j, job) in jobs.enumerated() {
             let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
-            let copies = job.deflater.copyBacks(firstRow: job.firstRow, rows: job.rows, history: job.firstRowByte - job.oldest)
-            for r in 0..<job.rows {
-                plan += [UInt32(job.firstRowByte + r * rowBytes), UInt32(tokenBase), copies[r], UInt32(j)]
+            let copies = job.deflater.rowCopies(firstRow: job.firstRow, rows: job.rows, history: job.firstRowByte - job.oldest,
+                                                pieceRows: job.cuts.rowsPerPiece(rowBytes: rowBytes))
+            for (r, copy) in copies.enumerated() {
+                // The copy's distance (≤ 32,768) and copy run ahead (≤ 261) share a word, and so do the job (fewer
+                // than 2^22: at most a job a row) and the copy run's reduced start (under 516).
+                plan += [UInt32(job.firstRowByte + r * rowBytes), UInt32(tokenBase), UInt32(copy.back) | UInt32(copy.runAhead) << 16,
+                         UInt32(j << 10) | UInt32(copy.runAt)]
                 tokenBase += rowBytes
             }
             rows += job.rows

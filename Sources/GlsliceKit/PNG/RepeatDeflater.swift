@@ -4,7 +4,9 @@ import Foundation
 /// from what the plan says repeats, with no search for those repeats.
 ///
 /// - A row the `RepeatMap` says equals one of the rows up to 32 KiB back is matches:
-///   its periodic parts one period back, the rest one or more rows back.
+///   its periodic parts one period back, the rest one or more rows back. Such rows
+///   in a run, the same distance back and with no periodic part, are one match
+///   cut as zlib would cut it (a copy run, `RowCopy`).
 /// - Any other row: each x span's periodic part is matches one period back;
 ///   what is left (caps, gradients, a period's first copy) goes to a matcher
 ///   that tries four places per byte: one pixel back, one row back, the last
@@ -103,7 +105,7 @@ struct RepeatDeflater: Sendable {
     /// Chooses the tokens for those rows, row by row. Each row's tokens are its
     /// own (issue 43): a pure function of the row, the bytes before it and the
     /// map, so a GPU invocation per row chooses the same ones (`Shaders/deflate_tokens.comp`).
-    /// At each byte:
+    /// A copy run's row (`RowCopy`) writes its copy run's tokens that start in it. Elsewhere, at each byte:
     /// - in a row the map says is a copy: a match to the end of the byte's part,
     ///   one period back in a periodic part, else back to that row;
     /// - elsewhere in a periodic part: a match to the part's end, one period back;
@@ -126,11 +128,20 @@ struct RepeatDeflater: Sendable {
         seen.initialize(repeating: Int32.min, count: 1 << hashBits)
         defer { seen.deallocate() }
         let oldest = -min(history, Self.maxDistance), rowBytes = self.rowBytes
-        let copies = copyBacks(firstRow: firstRow, rows: rows, history: history)
+        let copies = rowCopies(firstRow: firstRow, rows: rows, history: history, pieceRows: rows)
+        var entered = Int.max
+        let runs = parts.count == 1
         for r in 0..<rows {
-            let rowStart = r * rowBytes
-            chooseRow(data, rowStart: rowStart, copyBack: Int(copies[r]), oldest: oldest,
-                      firstHashed: max(oldest, rowStart - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: seen, tokens: &tokens)
+            let rowStart = r * rowBytes, copy = copies[r]
+            if runs, copy.back > 0 {
+                // A copied row with no periodic part: its copy run's tokens (the matcher enters nothing).
+                Self.copyRun(data, rowStart: rowStart, rowBytes: rowBytes, copy: copy, tokens: &tokens)
+                entered = Int.max
+            } else {
+                chooseRow(data, rowStart: rowStart, copyBack: Int(copy.back), oldest: oldest,
+                          firstHashed: max(oldest, rowStart - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: seen,
+                          entered: &entered, tokens: &tokens)
+            }
             if tokens.count >= Self.blockTokens {
                 var sent = 0
                 while tokens.count - sent >= Self.blockTokens {
@@ -143,16 +154,57 @@ struct RepeatDeflater: Sendable {
         return tokens.array(0..<tokens.count)
     }
 
-    /// Per row of `firstRow..<firstRow + rows`: how many bytes back an equal row
-    /// lies, where one does within reach (32 KiB, and no further back than the
-    /// `history` bytes before `firstRow`), else 0.
-    func copyBacks(firstRow: Int, rows: Int, history: Int) -> [UInt32] {
+    /// A row's planned copy: how many bytes back an equal row lies, where one does
+    /// within reach (32 KiB, and no further back than the history before the
+    /// rows), else 0; and, for a row of a copy run, where the row sits in it.
+    ///
+    /// A copy run is a run of rows within one piece, each a whole copy (no periodic
+    /// part) the same distance back: a stretch's repeated rows. Its bytes are one
+    /// match, cut into tokens as `appendMatch` cuts a run, though each row chooses
+    /// its own tokens (a GPU invocation a row): a row writes the tokens that start
+    /// in it, and they may reach into the rows after. A 1 × 20,000,000 stretched
+    /// gradient wrote a 4-byte match a row before (64 times zlib's bytes).
+    /// 32-bit fields: a piece's rows are a few hundred thousand on a tall output.
+    struct RowCopy: Equatable {
+        var back: Int32
+        /// Bytes from the copy run's start to the row's, reduced: under 258 as they are,
+        /// else 258 plus their remainder modulo 258 (the cuts fall alike; see `copyRun`).
+        var runAt: Int32 = 0
+        /// Bytes from the row's end to the copy run's, at most `runReach`.
+        var runAhead: Int32 = 0
+    }
+
+    /// How far past a row's end its copy run is told: the last token starting in the row
+    /// is a whole 258 bytes when at least this many follow (`copyRun`).
+    static let runReach = 261
+
+    /// Per row of `firstRow..<firstRow + rows`: its `RowCopy`, with `history` bytes
+    /// readable before the rows, copy runs cut where a piece starts (every `pieceRows` rows).
+    func rowCopies(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> [RowCopy] {
         let reach = min(history, Self.maxDistance)
-        let copies = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes)
-        return copies.enumerated().map { r, earlier in
-            let back = (firstRow + r - Int(earlier)) * rowBytes
-            return earlier >= 0 && back <= reach + r * rowBytes && back <= Self.maxDistance ? UInt32(back) : 0
+        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes)
+        var copies = [RowCopy](repeating: RowCopy(back: 0), count: rows)
+        copies.withUnsafeMutableBufferPointer { copies in
+            for (r, earlier) in earlier.enumerated() where earlier >= 0 {
+                let back = (firstRow + r - Int(earlier)) * rowBytes
+                if back <= reach + r * rowBytes && back <= Self.maxDistance { copies[r].back = Int32(back) }
+            }
+            guard parts.count == 1 else { return } // periodic parts: a copied row is its parts' matches
+            var start = 0
+            while start < rows {
+                var end = start + 1
+                if copies[start].back > 0 {
+                    while end < rows, end % pieceRows != 0, copies[end].back == copies[start].back { end += 1 }
+                    for r in start..<end {
+                        let at = (r - start) * rowBytes
+                        copies[r].runAt = Int32(at < 258 ? at : 258 + at % 258)
+                        copies[r].runAhead = Int32(min(Self.runReach, (end - 1 - r) * rowBytes))
+                    }
+                }
+                start = end
+            }
         }
+        return copies
     }
 
     /// The row's parts as a GPU reads them (`GPUDeflater`): (end, period) pairs.
@@ -177,24 +229,44 @@ struct RepeatDeflater: Sendable {
         for i in at..<(at + left) { tokens.append(.literal(data[i])) }
     }
 
-    /// One row's tokens (see `choose`): bytes `rowStart..<rowStart + rowBytes`,
+    /// A copy run row's tokens (`RowCopy`): those of its copy run's one match, cut as
+    /// `appendMatch` cuts it, that start in this row. The run is taken from
+    /// the row's reduced place: its cuts before the row are whole 258s either way,
+    /// and those after are the same while `runReach` bytes are told. Literals
+    /// only where the whole run is under 3 bytes.
+    @inline(__always)
+    private static func copyRun(_ data: UnsafePointer<UInt8>, rowStart: Int, rowBytes: Int, copy: RowCopy, tokens: inout TokenBuffer) {
+        let from = Int(copy.runAt), to = from + rowBytes, back = Int(copy.back)
+        var at = 0, left = to + Int(copy.runAhead)
+        while left >= 3, at < to {
+            var length = min(258, left)
+            if (1...2).contains(left - length) { length = left - 3 }
+            if at >= from { tokens.append(.match(length: length, distance: back)) }
+            at += length
+            left -= length
+        }
+        while left > 0, at < to { // the whole run (so `from` is 0) is 1 or 2 bytes
+            tokens.append(.literal(data[rowStart + at - from]))
+            at += 1
+            left -= 1
+        }
+    }
+
+    /// One row's tokens (see `choose`), but a copy run's row's: bytes `rowStart..<rowStart + rowBytes`,
     /// `copyBack` bytes back from an equal row (0: none), reading no further back
     /// than `oldest`. The matcher's hash table holds the bytes from `firstHashed`
     /// (the row above, its last `hashReach` bytes) up to the byte being matched: the row above is
     /// entered whole when the matcher is first asked, the row's own bytes as it is asked.
+    /// `entered`: from where every byte of the row before, but its last 3, was entered as it
+    /// was asked (so entering the row above again is only its last 3); set for the next row.
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
-                           hashBits: Int, seen: UnsafeMutablePointer<Int32>, tokens: inout TokenBuffer) {
-        if copyBack > 0, parts.count == 1 {
-            // A copied row with no periodic part: one planned match, as the loop below would give it.
-            Self.appendMatch(data, at: rowStart, length: rowBytes, distance: copyBack, tokens: &tokens)
-            return
-        }
+                           hashBits: Int, seen: UnsafeMutablePointer<Int32>, entered: inout Int, tokens: inout TokenBuffer) {
+        let enteredAbove = entered
+        entered = rowStart
         let rowEnd = rowStart + rowBytes, pixelBytes = self.pixelBytes, rowBytes = self.rowBytes, parts = self.parts
         let hashShift = UInt32(32 - hashBits)
-        func hash(_ i: Int) -> Int {
-            let word = UInt32(littleEndian: UnsafeRawPointer(data + i).loadUnaligned(as: UInt32.self))
-            return Int((word &* 2_654_435_761) >> hashShift)
-        }
+        func word(_ i: Int) -> UInt32 { UnsafeRawPointer(data + i).loadUnaligned(as: UInt32.self) }
+        func hash(_ word: UInt32) -> Int { Int((UInt32(littleEndian: word) &* 2_654_435_761) >> hashShift) }
         var hashedRowAbove = false
 
         // The match being gathered: `runLength` bytes from `runStart`, `runDistance` back.
@@ -212,35 +284,37 @@ struct RepeatDeflater: Sendable {
             }
         }
 
-        /// The matcher: the longest match at `i`, ending in the row, among one pixel back, one row
-        /// back, the last match's distance and the last place with the same four bytes (entering
-        /// `i` there); a tie keeps the one tried first.
+        /// The matcher: the longest match at `i` of 4 bytes or more, ending in the row, among one
+        /// pixel back, one row back, the last match's distance and the last place with the same
+        /// four bytes (entering `i` there); a tie keeps the one tried first. A shorter one is
+        /// never taken, so a candidate is tried only where its first four bytes agree.
         func longest(_ i: Int) -> (length: Int, distance: Int) {
-            var best = 0, bestDistance = 0
             let limit = min(258, rowEnd - i)
+            guard limit >= 4 else { return (0, 0) }
+            let here = word(i)
+            var best = 0, bestDistance = 0
             func consider(_ candidate: Int) {
                 let distance = i - candidate
-                guard candidate >= oldest, distance > 0, distance <= Self.maxDistance else { return }
-                var length = 0
+                guard candidate >= oldest, distance > 0, distance <= Self.maxDistance, word(candidate) == here else { return }
+                var length = 4
                 while length < limit, data[candidate + length] == data[i + length] { length += 1 }
                 if length > best { (best, bestDistance) = (length, distance) }
             }
             consider(i - pixelBytes)
             if best < limit { consider(i - rowBytes) }
             if best < limit, runDistance > 0, runDistance != pixelBytes, runDistance != rowBytes { consider(i - runDistance) }
-            if limit >= 4 {
-                if !hashedRowAbove {
-                    hashedRowAbove = true
-                    var j = firstHashed
-                    while j < rowStart {
-                        seen[hash(j)] = Int32(j)
-                        j += 1
-                    }
+            if !hashedRowAbove {
+                hashedRowAbove = true
+                // The row above's bytes up to its last 3 are in already when every one was entered as asked.
+                var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed
+                while j < rowStart {
+                    seen[hash(word(j))] = Int32(j)
+                    j += 1
                 }
-                let h = hash(i)
-                if best < limit, seen[h] >= Int32(firstHashed) { consider(Int(seen[h])) }
-                seen[h] = Int32(i)
             }
+            let h = hash(here)
+            if best < limit, seen[h] >= Int32(firstHashed) { consider(Int(seen[h])) }
+            seen[h] = Int32(i)
             return (best, bestDistance)
         }
 
@@ -258,14 +332,17 @@ struct RepeatDeflater: Sendable {
                 // is short or the run's distance costs no more bits than the planned one.
                 runLength += end - i
                 i = end
+                entered = i
             } else if planned > 0 {
                 run(i, end - i, planned)
                 i = end
+                entered = i
             } else {
                 let found = longest(i)
                 if found.length >= 4 {
                     run(i, found.length, found.distance)
                     i += found.length
+                    entered = i
                 } else {
                     if runLength > 0 { flush() }
                     tokens.append(.literal(data[i]))

@@ -40,7 +40,7 @@ struct GPUDeflaterTests {
             let first = zip(flat, cpu).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(flat.count, cpu.count)
             func show(_ t: [DeflateToken]) -> String { t.map { $0.isMatch ? "m\($0.length),\($0.distance)" : "l\($0.literal)" }.joined(separator: " ") }
             if ProcessInfo.processInfo.environment["DEBUG_TOKENS"] != nil {
-                print("rowBytes \(rowBytes) parts \(deflater.packedParts) copies \(deflater.copyBacks(firstRow: 0, rows: drawn.height, history: 0))")
+                print("rowBytes \(rowBytes) parts \(deflater.packedParts) copies \(deflater.rowCopies(firstRow: 0, rows: drawn.height, history: 0, pieceRows: drawn.height))")
                 print("CPU", show(Array(cpu[max(0, first - 8)..<min(cpu.count, first + 12)])))
                 print("GPU", show(Array(flat[max(0, first - 8)..<min(flat.count, first + 12)])))
                 print("bytes", Array(bytes.prefix(rowBytes * 4)))
@@ -148,6 +148,30 @@ struct GPUDeflaterTests {
         try compareStreams(bytes, deflater: deflater, rowBytes: rowBytes, cuts: .standard, gpu: gpu, "noise \(width)x\(height)")
         let cut = SegmentedZlib.Cuts(pieceBytes: rowBytes * 100)
         try compareStreams(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cut, gpu: gpu, "noise cut every 100 rows")
+    }
+
+    /// Copy runs (a row's tokens may reach into the rows after it), over rows of 5 and 4 bytes:
+    /// runs of hundreds of rows, runs whose distance changes, and runs cut where pieces start
+    /// (pieces of 1, 7 and 60 rows, and standard ones): the CPU's stream, byte for byte.
+    @Test func copyRunsGiveTheCPUsStream() throws {
+        let gpu = try GPUDeflater(context: try GPUContext.make())
+        for rowBytes in [4, 5] {
+            // Rows 0-299 one row; then rows alternating two others (runs two rows back); then a run of a fourth.
+            let rows = 900
+            let key: @Sendable (Int) -> UInt64 = { y in y < 300 ? 1 : y < 600 ? UInt64(2 + y % 2) : 4 }
+            var data: [UInt8] = []
+            for y in 0..<rows {
+                data.append(0)
+                for x in 1..<rowBytes { data.append(UInt8(truncatingIfNeeded: Int(key(y)) * 40 + x)) }
+            }
+            let map = RepeatMap(rowKeys: { range in range.map { RepeatMap.RowKey(high: key($0), low: 1) } },
+                                columnPeriods: [(0..<(rowBytes - 1), rowBytes - 1)])
+            let deflater = RepeatDeflater(map: map, width: rowBytes - 1, rowBytes: rowBytes, bitsPerPixel: 8)
+            for pieceBytes in [1, 7 * rowBytes, 60 * rowBytes, SegmentedZlib.Cuts.standard.pieceBytes] {
+                try compareStreams(data, deflater: deflater, rowBytes: rowBytes, cuts: SegmentedZlib.Cuts(pieceBytes: pieceBytes), gpu: gpu,
+                                   "copy runs, \(rowBytes)-byte rows, pieces of \(pieceBytes) bytes")
+            }
+        }
     }
 
     /// A failed dispatch is one clear error naming the call, never a crash.

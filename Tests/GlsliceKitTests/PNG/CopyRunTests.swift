@@ -1,0 +1,78 @@
+import CPNG
+import Testing
+@testable import GlsliceKit
+
+/// Copy runs (`RepeatDeflater.RowCopy`): rows the map says copy a row the same
+/// distance back, with no periodic part, are one match cut as zlib cuts a run
+/// (258 bytes a token, a tail of 259 or 260 as 256 or 257 and 3), though each
+/// row writes only the tokens that start in it. Expected tokens are worked out
+/// by hand from RFC 1951's limits; zlib inflates the stream.
+@Suite struct CopyRunTests {
+    /// `rows` rows of `rowBytes` bytes, `row(y)` each, with the map's key for row y `key(y)`.
+    func deflater(rows: Int, rowBytes: Int, key: @escaping @Sendable (Int) -> UInt64) -> RepeatDeflater {
+        let map = RepeatMap(rowKeys: { range in range.map { RepeatMap.RowKey(high: key($0), low: 1) } },
+                            columnPeriods: [(0..<(rowBytes - 1), rowBytes - 1)])
+        return RepeatDeflater(map: map, width: rowBytes - 1, rowBytes: rowBytes, bitsPerPixel: 8)
+    }
+
+    func inflates(_ data: [UInt8], _ deflater: RepeatDeflater, rows: Int) -> Bool {
+        let raw = data.withUnsafeBufferPointer { deflater.deflate($0.baseAddress!, history: 0, firstRow: 0, rows: rows, last: true) }
+        var inflated = [UInt8](repeating: 0, count: data.count)
+        var length = uLong(data.count)
+        let adler = adler32(1, data, uInt(data.count))
+        let stream = [0x78, 0x01] + raw + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
+        return uncompress(&inflated, &length, stream, uLong(stream.count)) == Z_OK && inflated == data
+    }
+
+    /// 200 equal rows of 4 bytes: row 0 is literals (nothing before it), rows 1-199 one
+    /// run of 796 bytes 4 back: 258 + 258 + 258 + 22. Before, a 4-byte match a row (199 tokens).
+    @Test func equalRowsAreOneMatch() throws {
+        let rows = 200, data = [UInt8]((0..<rows).flatMap { _ in [0, 9, 8, 7] as [UInt8] })
+        let coder = deflater(rows: rows, rowBytes: 4) { _ in 1 }
+        let tokens = data.withUnsafeBufferPointer { coder.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: rows) }
+        let l = DeflateToken.literal, m = DeflateToken.match
+        #expect(tokens == [l(0), l(9), l(8), l(7), m(258, 4), m(258, 4), m(258, 4), m(22, 4)], "\(tokens)")
+        // Each row's place: the run starts at row 1; row 65 holds run byte 258 (the second token's start).
+        let copies = coder.rowCopies(firstRow: 0, rows: rows, history: 0, pieceRows: rows)
+        #expect(copies[0] == .init(back: 0))
+        #expect(copies[1] == .init(back: 4, runAt: 0, runAhead: 261))
+        #expect(copies[65] == .init(back: 4, runAt: 256, runAhead: 261))
+        #expect(copies[66] == .init(back: 4, runAt: 258 + 2, runAhead: 261)) // 260 bytes in: 258 + 260 % 258
+        #expect(copies[196] == .init(back: 4, runAt: 258 + 780 % 258, runAhead: 12))
+        #expect(copies[199] == .init(back: 4, runAt: 258 + 792 % 258, runAhead: 0))
+        #expect(inflates(data, coder, rows: rows))
+    }
+
+    /// 156 rows of 5 bytes: a run of 155 × 5 = 775 bytes is 258 + 258 + 259, and 259 bytes are
+    /// cut 256 + 3 (a tail of 1 or 2 bytes cannot be a match).
+    @Test func aTailOf259IsCut256And3() throws {
+        let rows = 156, data = [UInt8]((0..<rows).flatMap { _ in [0, 1, 2, 3, 4] as [UInt8] })
+        let coder = deflater(rows: rows, rowBytes: 5) { _ in 1 }
+        let tokens = data.withUnsafeBufferPointer { coder.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: rows) }
+        let l = DeflateToken.literal, m = DeflateToken.match
+        #expect(tokens == [l(0), l(1), l(2), l(3), l(4), m(258, 5), m(258, 5), m(256, 5), m(3, 5)], "\(tokens)")
+        #expect(inflates(data, coder, rows: rows))
+    }
+
+    /// Runs end where the distance changes and where a piece starts: rows alternate
+    /// A B A B after A A A, so rows 1-2 are a run 5 back, rows 4 on a run 10 back;
+    /// cut into pieces of 3 rows, each piece's rows start runs of their own.
+    @Test func runsEndWhereTheDistanceChangesOrAPieceStarts() throws {
+        let rows = 10
+        let a: [UInt8] = [0, 1, 2, 3, 4], b: [UInt8] = [0, 7, 7, 7, 6]
+        let data = (0..<rows).flatMap { $0 < 3 || $0 % 2 == 0 ? a : b }
+        let coder = deflater(rows: rows, rowBytes: 5) { $0 < 3 || $0 % 2 == 0 ? 1 : 2 }
+        let whole = coder.rowCopies(firstRow: 0, rows: rows, history: 0, pieceRows: rows)
+        #expect(whole.map(\.back) == [0, 5, 5, 0, 10, 10, 10, 10, 10, 10])
+        #expect(whole.map(\.runAt) == [0, 0, 5, 0, 0, 5, 10, 15, 20, 25])
+        #expect(whole.map(\.runAhead) == [0, 5, 0, 0, 25, 20, 15, 10, 5, 0])
+        let pieces = coder.rowCopies(firstRow: 0, rows: rows, history: 0, pieceRows: 3)
+        #expect(pieces.map(\.runAt) == [0, 0, 5, 0, 0, 5, 0, 5, 10, 0])
+        #expect(pieces.map(\.runAhead) == [0, 5, 0, 0, 5, 0, 10, 5, 0, 0])
+        let tokens = data.withUnsafeBufferPointer { coder.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: rows) }
+        let l = DeflateToken.literal, m = DeflateToken.match
+        // Row 3 (B) finds A's filter byte 5 back but only 1 byte: literals; its 7 7 7 run is 3 bytes, under 4.
+        #expect(tokens == [l(0), l(1), l(2), l(3), l(4), m(10, 5), l(0), l(7), l(7), l(7), l(6), m(30, 10)], "\(tokens)")
+        #expect(inflates(data, coder, rows: rows))
+    }
+}
