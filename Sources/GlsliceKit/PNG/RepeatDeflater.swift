@@ -190,15 +190,20 @@ struct RepeatDeflater: Sendable {
                 if back <= reach + r * rowBytes && back <= Self.maxDistance { copies[r].back = Int32(back) }
             }
             guard parts.count == 1 else { return } // periodic parts: a copied row is its parts' matches
+            // No division a row (two a row were most of a tall output's token time).
             var start = 0
             while start < rows {
                 var end = start + 1
                 if copies[start].back > 0 {
-                    while end < rows, end % pieceRows != 0, copies[end].back == copies[start].back { end += 1 }
+                    let pieceEnd = min(rows, (start / pieceRows + 1) * pieceRows)
+                    while end < pieceEnd, copies[end].back == copies[start].back { end += 1 }
+                    var at = 0, remainder = 0 // at % 258
                     for r in start..<end {
-                        let at = (r - start) * rowBytes
-                        copies[r].runAt = Int32(at < 258 ? at : 258 + at % 258)
+                        copies[r].runAt = Int32(at < 258 ? at : 258 + remainder)
                         copies[r].runAhead = Int32(min(Self.runReach, (end - 1 - r) * rowBytes))
+                        at += rowBytes
+                        remainder += rowBytes
+                        if remainder >= 258 { remainder = rowBytes < 258 ? remainder - 258 : remainder % 258 }
                     }
                 }
                 start = end
