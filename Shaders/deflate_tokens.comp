@@ -89,9 +89,10 @@ void flushRun() {
     runLength = 0;
 }
 
-// A copy run row's tokens (RepeatDeflater.copyRun): its copy run's one match, cut as
-// flushRun cuts a run, the tokens starting in the row; literals only where the
-// whole run is 1 or 2 bytes.
+// A copy run's row (RepeatDeflater.RowCopy): the tokens of the run's one match, cut
+// as flushRun cuts it (the CPU's choose writes the whole run at once), that start in
+// this row; they may reach into the rows after. Literals only where the whole run is
+// 1 or 2 bytes.
 void copyRun(int rowStart, int row, int back, int runAt, int runAhead) {
     int to = runAt + row;
     int at = 0;

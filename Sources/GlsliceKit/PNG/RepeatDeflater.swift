@@ -105,7 +105,8 @@ struct RepeatDeflater: Sendable {
     /// Chooses the tokens for those rows, row by row. Each row's tokens are its
     /// own (issue 43): a pure function of the row, the bytes before it and the
     /// map, so a GPU invocation per row chooses the same ones (`Shaders/deflate_tokens.comp`).
-    /// A copy run's row (`RowCopy`) writes its copy run's tokens that start in it. Elsewhere, at each byte:
+    /// A copy run is one match, here at once (a GPU invocation writes the tokens that
+    /// start in its row, `RowCopy`). Elsewhere, at each byte:
     /// - in a row the map says is a copy: a match to the end of the byte's part,
     ///   one period back in a periodic part, else back to that row;
     /// - elsewhere in a periodic part: a match to the part's end, one period back;
@@ -128,19 +129,24 @@ struct RepeatDeflater: Sendable {
         seen.initialize(repeating: Int32.min, count: 1 << hashBits)
         defer { seen.deallocate() }
         let oldest = -min(history, Self.maxDistance), rowBytes = self.rowBytes
-        let copies = rowCopies(firstRow: firstRow, rows: rows, history: history, pieceRows: rows)
+        let backs = copyBacks(firstRow: firstRow, rows: rows, history: history)
         var entered = Int.max
         let runs = parts.count == 1
-        for r in 0..<rows {
-            let rowStart = r * rowBytes, copy = copies[r]
-            if runs, copy.back > 0 {
-                // A copied row with no periodic part: its copy run's tokens (the matcher enters nothing).
-                Self.copyRun(data, rowStart: rowStart, rowBytes: rowBytes, copy: copy, tokens: &tokens)
-                entered = Int.max
+        var r = 0
+        while r < rows {
+            let rowStart = r * rowBytes, back = Int(backs[r])
+            if runs, back > 0 {
+                // A copy run: one match over its rows (a GPU invocation writes each row's share, `RowCopy`).
+                var end = r + 1
+                while end < rows, backs[end] == backs[r] { end += 1 }
+                Self.appendMatch(data, at: rowStart, length: (end - r) * rowBytes, distance: back, tokens: &tokens)
+                entered = Int.max // the matcher entered nothing
+                r = end
             } else {
-                chooseRow(data, rowStart: rowStart, copyBack: Int(copy.back), oldest: oldest,
+                chooseRow(data, rowStart: rowStart, copyBack: back, oldest: oldest,
                           firstHashed: max(oldest, rowStart - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: seen,
                           entered: &entered, tokens: &tokens)
+                r += 1
             }
             if tokens.count >= Self.blockTokens {
                 var sent = 0
@@ -154,42 +160,50 @@ struct RepeatDeflater: Sendable {
         return tokens.array(0..<tokens.count)
     }
 
-    /// A row's planned copy: how many bytes back an equal row lies, where one does
-    /// within reach (32 KiB, and no further back than the history before the
-    /// rows), else 0; and, for a row of a copy run, where the row sits in it.
+    /// Per row of `firstRow..<firstRow + rows`: how many bytes back an equal row
+    /// lies, where one does within reach (32 KiB, and no further back than the
+    /// `history` bytes before `firstRow`), else 0.
+    func copyBacks(firstRow: Int, rows: Int, history: Int) -> [Int32] {
+        let reach = min(history, Self.maxDistance)
+        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes)
+        var backs = [Int32](repeating: 0, count: rows)
+        for (r, earlier) in earlier.enumerated() where earlier >= 0 {
+            let back = (firstRow + r - Int(earlier)) * rowBytes
+            if back <= reach + r * rowBytes && back <= Self.maxDistance { backs[r] = Int32(back) }
+        }
+        return backs
+    }
+
+    /// A row's planned copy as a GPU invocation needs it (`GPUDeflater`): bytes back
+    /// to an equal row (0: none) and, for a row of a copy run, where the row sits in it.
     ///
     /// A copy run is a run of rows within one piece, each a whole copy (no periodic
-    /// part) the same distance back: a stretch's repeated rows. Its bytes are one
-    /// match, cut into tokens as `appendMatch` cuts a run, though each row chooses
-    /// its own tokens (a GPU invocation a row): a row writes the tokens that start
-    /// in it, and they may reach into the rows after. A 1 × 20,000,000 stretched
-    /// gradient wrote a 4-byte match a row before (64 times zlib's bytes).
-    /// 32-bit fields: a piece's rows are a few hundred thousand on a tall output.
+    /// part) the same distance back: a stretch's or a tall tile's repeated rows. Its
+    /// bytes are one match, cut into tokens as `appendMatch` cuts it (`choose`), though
+    /// each invocation chooses one row's tokens: a row writes the tokens that start in
+    /// it, and they may reach into the rows after. A 1 × 20,000,000 tiled gradient wrote
+    /// a 4-byte match a row before (64 times zlib's bytes). 32-bit fields: a piece's
+    /// rows are a few hundred thousand on a tall output.
     struct RowCopy: Equatable {
         var back: Int32
-        /// Bytes from the copy run's start to the row's, reduced: under 258 as they are,
-        /// else 258 plus their remainder modulo 258 (the cuts fall alike; see `copyRun`).
+        /// Bytes from the run's start to the row's, reduced: under 258 as they are,
+        /// else 258 plus their remainder modulo 258. The cuts before the row are whole
+        /// 258s either way, and those after fall alike.
         var runAt: Int32 = 0
-        /// Bytes from the row's end to the copy run's, at most `runReach`.
+        /// Bytes from the row's end to the run's, at most `runReach`.
         var runAhead: Int32 = 0
     }
 
     /// How far past a row's end its copy run is told: the last token starting in the row
-    /// is a whole 258 bytes when at least this many follow (`copyRun`).
+    /// is a whole 258 bytes when at least this many follow.
     static let runReach = 261
 
     /// Per row of `firstRow..<firstRow + rows`: its `RowCopy`, with `history` bytes
     /// readable before the rows, copy runs cut where a piece starts (every `pieceRows` rows).
     func rowCopies(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> [RowCopy] {
-        let reach = min(history, Self.maxDistance)
-        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes)
-        var copies = [RowCopy](repeating: RowCopy(back: 0), count: rows)
+        var copies = copyBacks(firstRow: firstRow, rows: rows, history: history).map { RowCopy(back: $0) }
+        guard parts.count == 1 else { return copies } // periodic parts: a copied row is its parts' matches
         copies.withUnsafeMutableBufferPointer { copies in
-            for (r, earlier) in earlier.enumerated() where earlier >= 0 {
-                let back = (firstRow + r - Int(earlier)) * rowBytes
-                if back <= reach + r * rowBytes && back <= Self.maxDistance { copies[r].back = Int32(back) }
-            }
-            guard parts.count == 1 else { return } // periodic parts: a copied row is its parts' matches
             // No division a row (two a row were most of a tall output's token time).
             var start = 0
             while start < rows {
@@ -232,29 +246,6 @@ struct RepeatDeflater: Sendable {
             left -= length
         }
         for i in at..<(at + left) { tokens.append(.literal(data[i])) }
-    }
-
-    /// A copy run row's tokens (`RowCopy`): those of its copy run's one match, cut as
-    /// `appendMatch` cuts it, that start in this row. The run is taken from
-    /// the row's reduced place: its cuts before the row are whole 258s either way,
-    /// and those after are the same while `runReach` bytes are told. Literals
-    /// only where the whole run is under 3 bytes.
-    @inline(__always)
-    private static func copyRun(_ data: UnsafePointer<UInt8>, rowStart: Int, rowBytes: Int, copy: RowCopy, tokens: inout TokenBuffer) {
-        let from = Int(copy.runAt), to = from + rowBytes, back = Int(copy.back)
-        var at = 0, left = to + Int(copy.runAhead)
-        while left >= 3, at < to {
-            var length = min(258, left)
-            if (1...2).contains(left - length) { length = left - 3 }
-            if at >= from { tokens.append(.match(length: length, distance: back)) }
-            at += length
-            left -= length
-        }
-        while left > 0, at < to { // the whole run (so `from` is 0) is 1 or 2 bytes
-            tokens.append(.literal(data[rowStart + at - from]))
-            at += 1
-            left -= 1
-        }
     }
 
     /// One row's tokens (see `choose`), but a copy run's row's: bytes `rowStart..<rowStart + rowBytes`,

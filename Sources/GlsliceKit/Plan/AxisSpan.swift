@@ -49,6 +49,18 @@ package struct AxisSpan: Sendable, Equatable {
         }
     }
 
+    /// The period, in destination pixels, after which `offset` gives exactly the same
+    /// value again (so every tap repeats): a `tile` or `repeat` at a whole origin and a
+    /// scale of 1 or a power of two, where `(x + 0.5 − origin) × num / den` and its
+    /// remainder are exact. Nil where rounding could make one period differ from the next.
+    package var exactPeriod: Int? {
+        guard case .wrapped(let origin, let num, let den) = mapping, origin == origin.rounded(), origin.magnitude < 0x1p40,
+              num == num.rounded(), den == den.rounded(), (1...0x1p20).contains(num), (1...0x1p20).contains(den) else { return nil }
+        if num == den { return segment.length } // (v·n)/n is v, exactly: v·n is a multiple of ½ below 2⁵³
+        if num == 1, Int(den).nonzeroBitCount == 1 { return segment.length * Int(den) } // v/2^k is exact
+        return nil
+    }
+
     /// How many pixels of `destination` are drawn.
     package var drawnCount: Int {
         guard let drawn else { return 0 }

@@ -18,12 +18,30 @@ extension RepeatMap {
         // elsewhere every x span draws the same cells (a filled cell gives the bytes sampling does).
         let hollow = plan.ySpans.map { $0.segment.scalable && !plan.fillCenter }
         let ySpans = plan.ySpans, filter = plan.filter
+        // A tile's rows at a whole scale repeat exactly every period (`AxisSpan.exactPeriod`): their keys
+        // are copied from a period up rather than worked out (a 1x20,000,000 tiled gradient's keys were
+        // two thirds of its encoding).
+        let periodic = ySpans.compactMap { span -> (rows: Range<Int>, period: Int)? in
+            guard let drawn = span.drawn, let period = span.exactPeriod, period < drawn.count else { return nil }
+            return (drawn, period)
+        }
         let rowKeys: @Sendable (Range<Int>) -> [RowKey] = { rows in
             var keys: [RowKey] = []
             keys.reserveCapacity(rows.count)
             var y0 = rows.lowerBound
-            while y0 < rows.upperBound {
-                let range = y0..<min(rows.upperBound, y0 + 4096)
+            rangeLoop: while y0 < rows.upperBound {
+                var end = min(rows.upperBound, y0 + 4096)
+                for span in periodic {
+                    let copyFrom = max(rows.lowerBound, span.rows.lowerBound) + span.period
+                    if span.rows.contains(y0), y0 >= copyFrom {
+                        let stop = min(rows.upperBound, span.rows.upperBound)
+                        for y in y0..<stop { keys.append(keys[y - span.period - rows.lowerBound]) }
+                        y0 = stop
+                        continue rangeLoop
+                    }
+                    if copyFrom > y0, copyFrom < span.rows.upperBound { end = min(end, copyFrom) }
+                }
+                let range = y0..<end
                 let taps = AxisTaps(spans: ySpans, range: range, filter: filter)
                 for i in 0..<range.count {
                     guard taps.visible[i] else {

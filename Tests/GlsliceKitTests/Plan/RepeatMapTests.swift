@@ -41,6 +41,39 @@ import Testing
         #expect(map.copies(of: 0..<4, lookingBackTo: 0) == [-1, -1, 1, 0])
     }
 
+    /// A 3x6 source, each row its own, tiled down a centre of 4 rows (1..<5): at k = 1 the
+    /// centre's rows repeat every 4 exactly, so their keys are copied a period up rather than
+    /// worked out (`AxisSpan.exactPeriod`). Worked by hand: 50 rows, rows 1-48 the centre;
+    /// rows 5-48 copy the row 4 up; the caps (rows 0 and 49) and the first period copy nothing.
+    @Test func aTileAtAWholeScaleRepeatsEveryPeriod() throws {
+        let source = PremultipliedImage(RGBAImage(width: 3, height: 6, pixels: (0..<18).flatMap { [UInt8(12 * $0 + 5), 9, 9, 255] }))
+        let y = [Segment(0, 1, scalable: false), Segment(1, 5, scalable: true), Segment(5, 6, scalable: false)]
+        let x = [Segment(0, 1, scalable: false), Segment(1, 2, scalable: true), Segment(2, 3, scalable: false)]
+        let lattice = try Lattice(width: 3, height: 6, x: x, y: y)
+        let expected = (0..<50).map { $0 >= 5 && $0 < 49 ? Int32($0 - 4) : -1 }
+        for filter in [Filter.nearest, .linear] {
+            let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 3, height: 50), k: 1, modes: PerAxis(both: .tile),
+                                            filter: filter, fillCenter: true)
+            #expect(plan.ySpans.map(\.exactPeriod) == [nil, 4, nil])
+            let map = RepeatMap(plan: plan, source: source)
+            #expect(map.copies(of: 0..<50, lookingBackTo: 0) == expected, "\(filter)")
+            // A piece starting mid-tile works its first period out, then copies: the same answers.
+            for (start, back) in [(7, 7), (13, 9), (30, 2), (46, 46)] {
+                let copies = map.copies(of: start..<50, lookingBackTo: back)
+                #expect(copies == expected[start...].map { $0 >= Int32(back) ? $0 : -1 }, "\(filter) \(start) \(back)")
+            }
+        }
+        // At k = 2 a texel is two rows across and the period 8; at k = 3 (a third is not exact) none is claimed.
+        for (k, period) in [(2.0, 8 as Int?), (3.0, nil)] {
+            let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 3, height: 50), k: k, modes: PerAxis(both: .tile),
+                                            filter: .linear, fillCenter: true)
+            #expect(plan.ySpans[1].exactPeriod == period, "k \(k)")
+        }
+        let stretched = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 3, height: 50), k: 1, modes: PerAxis(both: .stretch),
+                                             filter: .linear, fillCenter: true)
+        #expect(stretched.ySpans.allSatisfy { $0.exactPeriod == nil })
+    }
+
     /// On seeded random jobs (every mode, filter, scale and lattice parity
     /// draws), each claim is checked against the CPU's pixels.
     @Test func everyClaimHoldsInTheDrawnPixels() throws {
