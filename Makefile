@@ -221,17 +221,21 @@ fixtures:
 
 # `make install PREFIX=~/.local` puts glslice in PREFIX/bin, with bash and zsh completion.
 PREFIX ?= /usr/local
-install: build
+# Builds only the glslice product: not glslice-bench, glslice-fuzz or the test-only packages.
+install: deps
+	$(SWIFT) build -c release --product glslice
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions"
 	install -m 755 $(GLSLICE) "$(DESTDIR)$(PREFIX)/bin/glslice"
 	$(GLSLICE) --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice"
 	$(GLSLICE) --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_glslice"
 	@echo "install: $(DESTDIR)$(PREFIX)/bin/glslice"
-	@echo "install: bash completion in $(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice (bash-completion finds it there for PREFIX ~/.local, /usr/local or /usr; for another PREFIX, source it from ~/.bashrc)"
+	@echo "install: bash completion in $(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice"
+	@case "$(PREFIX)" in "$$HOME/.local"|/usr/local|/usr) echo "install: bash-completion loads it from there" ;; \
+	  *) echo "install: for bash, add it: echo 'source $(PREFIX)/share/bash-completion/completions/glslice' >> ~/.bashrc" ;; esac
 	@echo "install: zsh completion in $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_glslice"
+	@echo "install: for zsh, add it before any compinit in ~/.zshrc, or run: echo 'fpath=($(PREFIX)/share/zsh/site-functions \$$fpath); autoload -Uz compinit && compinit' >> ~/.zshrc"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
 	  *) echo "install: $(PREFIX)/bin is not on your PATH; add it: echo 'export PATH=\"$(PREFIX)/bin:\$$PATH\"' >> ~/.bashrc" ;; esac
-	@echo "install: for zsh, put the completions on fpath before compinit: fpath=($(PREFIX)/share/zsh/site-functions \$$fpath)"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/glslice" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice" \

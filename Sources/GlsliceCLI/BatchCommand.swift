@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GlsliceKit
-import Synchronization
 
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -106,12 +105,8 @@ struct BatchCommand: ParsableCommand {
             progress?.clear()
             standardError("glslice: \(oneLineForTerminal(line))\n")
         }
-        let done = Mutex(0)
-        let interrupt = Interruption(clearLine: progress != nil) { done.withLock { $0 } }
-        let runner = BatchRunner(options: options, onError: onError) { count in
-            done.withLock { $0 = count }
-            progress?.update(done: count)
-        }
+        let interrupt = Interruption(clearLine: progress != nil)
+        let runner = BatchRunner(options: options, onError: onError) { count in progress?.update(done: count) }
         let summary = try withExtendedLifetime(interrupt) {
             try runner.run()
         }

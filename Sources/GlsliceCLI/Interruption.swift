@@ -1,20 +1,23 @@
 import Foundation
-import Synchronization
+import GlsliceKit
 
-/// Ctrl-C (SIGINT) during a batch: says how many jobs were done and the
-/// command line that finishes the job (`--resume`), then exits 130. Outputs
+/// Ctrl-C (SIGINT) during a batch: says how many outputs this run wrote and
+/// the command line that finishes the job (`--resume`), then exits 130. Outputs
 /// already named are whole; one being written is never named, so nothing
-/// partial is left under an output's name.
+/// partial is left under an output's name. The count is read, and the process
+/// exits, while no output can be named (`NamedOutputs`): it is the files on disk.
 final class Interruption {
     private let source: any DispatchSourceSignal
 
     /// `clearLine`: a progress bar is on the terminal; the message replaces it.
-    init(clearLine: Bool, done: @escaping @Sendable () -> Int) {
+    init(clearLine: Bool) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
-            standardError((clearLine ? "\r\u{1B}[K" : "") + Interruption.message(done: done(), arguments: CommandLine.arguments))
-            _exit(Self.exitCode)
+            NamedOutputs.withCount { written in
+                standardError((clearLine ? "\r\u{1B}[K" : "") + Interruption.message(written: written, arguments: CommandLine.arguments))
+                _exit(Self.exitCode)
+            }
         }
         source.resume()
     }
@@ -28,11 +31,11 @@ final class Interruption {
     static let exitCode: Int32 = 130
 
     /// The two lines printed on an interrupt.
-    static func message(done: Int, arguments: [String]) -> String {
+    static func message(written: Int, arguments: [String]) -> String {
         var resume = arguments
         if !resume.contains("--resume") { resume.append("--resume") }
         let command = resume.map(shellQuoted).joined(separator: " ")
-        return "glslice: interrupted after \(done) job\(done == 1 ? "" : "s"); the outputs written are whole\n"
+        return "glslice: interrupted after \(written) output\(written == 1 ? "" : "s") written in this run, each whole\n"
             + "glslice: to finish the batch, run: \(oneLineForTerminal(command))\n"
     }
 

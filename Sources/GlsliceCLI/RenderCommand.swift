@@ -68,9 +68,10 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try refuseTerminalOutput(output)
+        // A bad flag value is the flag's fault, not the input's: its error names the flag alone.
+        let request = try renderOptions.request()
+        let limits = try engine.limits()
         do {
-            let request = try renderOptions.request()
-            let limits = try engine.limits()
             try Render.run(input: input, output: output, request: request, limits: limits,
                            backend: engine.backend, device: gpuDevice(engine.gpu), ninePatch: ninePatch, warn: warn)
         } catch let error as GlsliceError {

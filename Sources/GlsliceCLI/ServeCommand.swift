@@ -143,6 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
                 standardError("glslice: serving \(options.root.path) on http://\(shown):\(port)/ with \(server.backendDescription), \(options.workers) render threads\(options.preview ? "; preview at /" : "")\(options.signer != nil ? "; signed URLs only" : "")\n")
             }
         } catch {
+            if GlsliceServer.addressInUse(error) { throw UnavailableErrors.addressInUse(bind) }
             throw UnavailableErrors.cannotServe(on: bind, GlsliceServer.describe(error))
         }
         if cutOff > 0 {

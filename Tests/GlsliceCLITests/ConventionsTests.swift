@@ -168,7 +168,8 @@ import GlsliceKit
         #expect(typescript.contains("batch: 300 rendered"))
     }
 
-    /// Ctrl-C: exit 130, a line saying how many jobs were done, and a command
+    /// Ctrl-C: exit 130, a line saying how many outputs were written (exactly the
+    /// files on disk: issue 50 saw 487 said where 488 existed), and a command
     /// line that, run as printed, finishes the batch.
     @Test func anInterruptedBatchSaysWhatWasDoneAndHowToFinish() throws {
         let folder = try temporaryFolder()
@@ -197,6 +198,8 @@ import GlsliceKit
         let done = lines.first.flatMap { $0.split(separator: " ").dropFirst(3).first }.flatMap { Int($0) }
         #expect(lines.first?.hasPrefix("glslice: interrupted after ") == true)
         #expect((done ?? 0) >= 20 && (done ?? count) < count, "\(stderr)")
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }.count
+        #expect(done == onDisk, "said \(done ?? -1), found \(onDisk): \(stderr)")
         let marker = "to finish the batch, run: "
         guard let last = lines.last, let range = last.range(of: marker) else {
             Issue.record("no resume line: \(stderr)")

@@ -71,7 +71,7 @@ package final class ManifestReader: Sendable {
             } catch let error as GlsliceError {
                 throw error
             } catch {
-                throw UsageErrors.notJSON()
+                throw UsageErrors.notJSON(column: Self.jsonErrorColumn(text))
             }
             for (key, path) in [("input", entry.input), ("output", entry.output)] where path.utf8.contains(0) {
                 throw UsageErrors.nulInPath(key: key)
@@ -86,6 +86,22 @@ package final class ManifestReader: Sendable {
             var located = error
             located.manifestLine = ManifestLine(manifest: path, number: line)
             throw located
+        }
+    }
+
+    /// Where a line that is not JSON goes wrong, 1-based, as Foundation's parser
+    /// finds it ("around character 15", 0-based); past its end where the line ends
+    /// too soon; nil where the parser does not say.
+    static func jsonErrorColumn(_ text: Data) -> Int? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: text, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            if said.contains("end of file") { return text.count + 1 }
+            guard let range = said.range(of: "character "),
+                  let at = Int(said[range.upperBound...].prefix { $0.isNumber }) else { return nil }
+            return at + 1
         }
     }
 

@@ -64,6 +64,10 @@ package enum UnavailableErrors {
     }
     static func gpuThreadStopped() -> GlsliceError { GlsliceError(.unavailable, "the GPU thread has stopped") }
     package static func serverStopping() -> GlsliceError { GlsliceError(.unavailable, "the server is stopping") }
+    package static func addressInUse(_ bind: String) -> GlsliceError {
+        GlsliceError(.unavailable, "cannot serve on \(bind): another process is listening there; "
+            + "choose another address with --bind HOST:PORT (port 0 picks a free one)")
+    }
     package static func cannotServe(on bind: String, _ reason: String) -> GlsliceError {
         GlsliceError(.unavailable, "cannot serve on \(bind): \(reason)")
     }

@@ -187,7 +187,9 @@ package enum UsageErrors {
     static func manifestLineTooLong(limit: Int) -> GlsliceError {
         GlsliceError(.usage, "the line is longer than \(limit >> 20) MiB, the limit for one job")
     }
-    static func notJSON() -> GlsliceError { GlsliceError(.usage, "not valid JSON") }
+    static func notJSON(column: Int?) -> GlsliceError {
+        GlsliceError(.usage, column.map { "not valid JSON at column \($0)" } ?? "not valid JSON")
+    }
     /// JSON is UTF-8 (RFC 8259 §8.1); `offset` counts bytes from the line's start.
     static func notUTF8(byteOffset offset: Int) -> GlsliceError {
         GlsliceError(.usage, "not valid UTF-8 at byte \(offset) of the line (JSON must be UTF-8)")
@@ -223,11 +225,14 @@ package enum UsageErrors {
         case kubernetes, slurm
     }
     static func halfAnEnvironmentPair(set: String, missing: String, by scheduler: Scheduler) -> GlsliceError {
-        let why = switch scheduler {
-        case .kubernetes: "Kubernetes sets both for an Indexed Job"
-        case .slurm: "Slurm sets both for an array job"
+        switch scheduler {
+        case .kubernetes:
+            // Kubernetes sets only the index (deploy/README.md); the count is the Job's to add.
+            GlsliceError(.usage, "\(set) is set (Kubernetes sets it for an Indexed Job) but \(missing) is not: "
+                + "add \(missing) to the Job's env with its spec.completions, or pass --shard K/N")
+        case .slurm:
+            GlsliceError(.usage, "\(set) is set but \(missing) is not (Slurm sets both for an array job); pass --shard K/N")
         }
-        return GlsliceError(.usage, "\(set) is set but \(missing) is not (\(why)); pass --shard K/N")
     }
     static func environmentNotANumber(_ key: String, _ text: String) -> GlsliceError {
         GlsliceError(.usage, "\(key) is '\(text)', not a whole number")

@@ -163,6 +163,14 @@ final class OutputFile {
         if durable && fsync(descriptor) != 0 {
             throw FileErrors.cannotFlush(path, systemError())
         }
+        try NamedOutputs.naming { try placeUnderName() }
+        done = true
+        close(descriptor)
+        close(folder)
+    }
+
+    /// Links or renames the complete file to its name (counted by `NamedOutputs`).
+    private func placeUnderName() throws {
         if let temporaryName {
             guard renameat(folder, temporaryName, folder, name) == 0 else {
                 throw FileErrors.cannotRenameIntoPlace(path, systemError())
@@ -183,9 +191,6 @@ final class OutputFile {
                 throw FileErrors.cannotRenameIntoPlace(path, reason)
             }
         }
-        done = true
-        close(descriptor)
-        close(folder)
     }
 
     /// Closes without naming: an unnamed file vanishes, a temporary one is removed.

@@ -60,6 +60,9 @@ extension GlsliceServer {
         }
     }
 
+    /// Whether the server could not start because another process listens on its address.
+    public static func addressInUse(_ error: any Error) -> Bool { (error as? IOError)?.errnoCode == EADDRINUSE }
+
     /// Why the server could not start or run, in words (`Address already in use`, not NIO's call site).
     public static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
