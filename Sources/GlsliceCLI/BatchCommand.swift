@@ -8,11 +8,11 @@ struct BatchCommand: ParsableCommand {
         abstract: "Render every job of a JSON-lines manifest: fast, bounded, resumable, shardable.",
         usage: "glslice batch <manifest> [--out-dir <D>] [--resume] [<options>]",
         discussion: """
-        Each manifest line is a JSON object with render's options as keys: input, output and \(RenderRequest.CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")). Values are written as on the command line ("pixels": "200x44", "insets": "10,12,10,12", "scale": 2); JSON numbers and arrays work too ("pixels": [200, 44], "insets": [10, 12, 10, 12], "center": false). Relative inputs are resolved against the manifest's folder, relative outputs against --out-dir (default: the manifest's folder); an output that resolves outside that folder ('..', an absolute path) is refused unless --allow-outside-out-dir, and a second job writing the same output is refused on its line (within this shard). A line over 1 MiB is refused by number.
+        Each manifest line is a JSON object with render's options as keys: input, output and \(RenderRequest.CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")). Values are written as on the command line ("pixels": "200x44", "insets": "10,12,10,12", "scale": 2); JSON numbers and arrays work too ("pixels": [200, 44], "insets": [10, 12, 10, 12], "center": false). Render's options on the batch command line (--compression fast, --mode tile, --filter nearest, ...) are defaults for every line; a line's own key wins, and with it its group (a line's size or pixels, its mode or mode-x/mode-y, its insets or lattice replace the defaults' of that group). Relative inputs are resolved against the manifest's folder, relative outputs against --out-dir (default: the manifest's folder); an output that resolves outside that folder ('..', an absolute path) is refused unless --allow-outside-out-dir, and a second job writing the same output is refused on its line (within this shard). A line over 1 MiB is refused by number.
 
         A failed job never stops the others. Outputs appear atomically and record a digest of their job (input bytes, options, renderer); --resume skips outputs that are whole PNGs (a chunk chain ending in IEND, read by seeking) of the job's size whose digest matches, so a killed batch finishes where it stopped (hidden temporary files a kill left are removed). --results appends whole lines and refuses a file that is not a results file. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or a Slurm array (shard (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP of SLURM_ARRAY_TASK_COUNT, so --array=1-4 and --array=0-6:2 both work; an irregular list such as --array=3,7,9 is refused). --print-shard says which shard a run would take, and why.
 
-        Progress: on a terminal, a bar on stderr that fits its width. Ctrl-C stops the batch, says how many jobs were done and prints the command line that finishes it (the same, with --resume); outputs already written are whole.
+        Progress: on a terminal, a bar on stderr that fits its width. Ctrl-C stops the batch, says how many outputs this run wrote and prints the command line that finishes it (the same, with --resume); outputs already written are whole.
 
         Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable, 130 interrupted (Ctrl-C).
 
@@ -24,6 +24,7 @@ struct BatchCommand: ParsableCommand {
               --results out/r.jsonl --resume
           glslice batch Fixtures/jobs.jsonl --out-dir out/ --shard 1/4
           glslice batch Fixtures/jobs.jsonl --out-dir out/ --stats --json
+          glslice batch Fixtures/jobs.jsonl --out-dir out/ --compression fast
           cd Fixtures && glslice batch - --out-dir ../out/ < jobs.jsonl
         """
     )
@@ -67,10 +68,13 @@ struct BatchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("GPU memory in MiB the GPU backend holds at most: framebuffer, cell textures and read-back buffers (16 or more).", valueName: "MiB"))
     var gpuMb: Int = GPUMemory.defaultBudget >> 20
 
+    @OptionGroup(title: "Render options: defaults for every line (a line's own key wins)") var renderOptions: RenderOptionGroup
+
     @OptionGroup(title: "Backend and limits") var engine: EngineOptions
 
     func run() throws {
         var options = BatchOptions(manifest: manifest)
+        options.requestDefaults = try RequestDefaults(texts: renderOptions.texts())
         options.outputFolder = outDir
         options.backend = engine.backend
         options.device = try gpuDevice(engine.gpu)

@@ -72,6 +72,29 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Output file format, both lossless (default: the output's name, .png or .webp, else png).", valueName: "F"))
     var format: ImageFormat?
 
+    /// The flags given, as text (a value equal to the flag's default reads as not given, with
+    /// the same effect): `batch`'s defaults for every line.
+    func texts() -> [RequestOption: String] {
+        var texts: [RequestOption: String] = [:]
+        texts[.size] = size
+        texts[.pixels] = pixels
+        texts[.scale] = scale
+        texts[.insets] = insets
+        texts[.lattice] = lattice
+        texts[.sourceScale] = sourceScale
+        if mode != .auto { texts[.mode] = mode.rawValue }
+        texts[.modeX] = modeX?.rawValue
+        texts[.modeY] = modeY?.rawValue
+        if filter != .linear { texts[.filter] = filter.rawValue }
+        if noCenter { texts[.center] = "false" }
+        if compression != .default { texts[.compression] = compression.rawValue }
+        texts[.borderWidth] = borderWidth
+        texts[.outset] = outset
+        if small != .proportional { texts[.small] = small.rawValue }
+        texts[.format] = format?.rawValue
+        return texts
+    }
+
     /// The request these flags make; a bad value's error names its option,
     /// which the command line spells as a flag (`OptionStyle.flag`).
     func request() throws -> RenderRequest {

@@ -49,7 +49,7 @@ public final class BatchRunner: Sendable {
     /// no backend is ever fallen back from, and nothing is warned of.
     public func run() throws -> BatchSummary {
         let reader = try ManifestReader(path: options.manifest, outputFolder: options.outputFolder,
-                                        allowOutside: options.allowOutsideOutputFolder)
+                                        allowOutside: options.allowOutsideOutputFolder, defaults: options.requestDefaults)
         try reader.outputs.create()
         let results = try options.results.map { try ResultsLog(path: $0, append: options.resume, manifest: options.manifest) }
         let resolved = try BackendResolution.resolve(options.backend, for: .batch, device: options.device,

@@ -61,7 +61,8 @@ struct DuplicateOutputs {
     }
 
     private static func reopen(_ reader: ManifestReader) -> ManifestReader? {
-        try? ManifestReader(path: reader.path, outputFolder: reader.outputs.url.path, allowOutside: reader.outputs.allowOutside)
+        try? ManifestReader(path: reader.path, outputFolder: reader.outputs.url.path, allowOutside: reader.outputs.allowOutside,
+                            defaults: reader.defaults)
     }
 
     private static func ownedLines(_ reader: ManifestReader, shard: Shard) -> Int {

@@ -30,7 +30,11 @@ package final class ManifestReader: Sendable {
     }
 
     /// `path` `-` reads standard input; its relative inputs resolve against the current folder.
-    package init(path: String, outputFolder: String? = nil, allowOutside: Bool = false) throws {
+    /// What every line takes where it says nothing (`batch`'s render options).
+    package let defaults: RequestDefaults
+
+    package init(path: String, outputFolder: String? = nil, allowOutside: Bool = false, defaults: RequestDefaults = .none) throws {
+        self.defaults = defaults
         let isStandardInput = path == "-"
         self.path = isStandardInput ? "<stdin>" : path
         let fd = isStandardInput ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC)
@@ -67,7 +71,9 @@ package final class ManifestReader: Sendable {
             }
             let entry: ManifestEntry
             do {
-                entry = try JSONDecoder().decode(ManifestEntry.self, from: text)
+                let decoder = JSONDecoder()
+                decoder.userInfo[RequestDefaults.userInfoKey] = defaults
+                entry = try decoder.decode(ManifestEntry.self, from: text)
             } catch let error as GlsliceError {
                 throw error
             } catch {

@@ -78,6 +78,12 @@ extension RenderRequest: Codable {
     /// (`[200, 44]`, `[10, 12, 10, 12]`, `2`, `"center": false`). A wrong value is
     /// thrown as a `.usage` `GlsliceError` with the message the CLI gives.
     public init(from decoder: any Decoder) throws {
+        let defaults = decoder.userInfo[RequestDefaults.userInfoKey] as? RequestDefaults ?? .none
+        try self.init(texts: defaults.under(try Self.texts(from: decoder)), style: .manifestKey)
+    }
+
+    /// A manifest line's option texts, each as a command line writes it.
+    static func texts(from decoder: any Decoder) throws -> [RequestOption: String] {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         var texts: [RequestOption: String] = [:]
         texts[.size] = try c.flexibleText(.size, pair: true)
@@ -90,7 +96,7 @@ extension RenderRequest: Codable {
         texts[.sourceScale] = try c.flexibleText(.sourceScale)
         for key in [RequestOption.mode, .modeX, .modeY, .filter, .compression, .small, .format] { texts[key] = try c.text(key) }
         texts[.center] = try c.flag(.center).map { $0 ? "true" : "false" }
-        try self.init(texts: texts, style: .manifestKey)
+        return texts
     }
 
     /// The canonical form: both axis modes spelled out, every default written,
