@@ -37,7 +37,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Largest difference per channel that still counts as equal.", valueName: "N"))
     var tolerance: Int = 0
 
-    @Option(help: ArgumentHelp("Write a heat map of the differences to this PNG ('-' for standard output).", valueName: "PATH"), completion: .file())
+    @Option(help: ArgumentHelp("Write a heat map of the differences here: PNG, or lossless WebP when named .webp ('-' for standard output, PNG).", valueName: "PATH"), completion: .file())
     var diff: String?
 
     @Flag(help: "Print the result as JSON on stdout.")
@@ -68,8 +68,9 @@ struct CompareCommand: ParsableCommand {
         guard !(first == "-" && second == "-") else {
             throw UsageErrors.standardInputForBoth()
         }
+        if let diff { _ = try StillImageWriter.format(for: diff) } // `--diff x.jpg` is refused before any work
         let comparison = try ImageComparison.compareFiles(first, second, tolerance: tolerance)
-        if let diff { _ = try PNGEncoder.write(comparison.heatMap(), to: OutputTarget(diff)) }
+        if let diff { try StillImageWriter.write(comparison.heatMap(), to: diff) }
         if json && diff != "-" {
             printJSON(Result(first: first, second: second, width: comparison.size.width, height: comparison.size.height,
                              maxDifference: comparison.maxDifference, meanDifference: comparison.meanDifference,

@@ -7,7 +7,7 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Show what EGL and OpenGL ES glslice finds on this machine, and why a GPU context fails.",
         discussion: """
-        Prints the EGL client extensions, the EGL devices, the display chosen, GL_VENDOR, GL_RENDERER, GL_VERSION and the limits, and which backend --backend auto would take and why (the CPU when the only GL is a software rasteriser such as llvmpipe). Exits 69 when no context comes up.
+        Prints its answer first: which backend --backend auto would take and why (the CPU when the only GL is a software rasteriser such as llvmpipe), and whether PNGs are encoded on the GPU. Then the details: the display chosen, GL_VENDOR, GL_RENDERER, GL_VERSION and the limits (or what to check when no context comes up), the displays tried, the EGL devices and the EGL client extensions. Exits 69 when no context comes up.
 
         Examples:
           glslice doctor
@@ -103,18 +103,35 @@ struct DoctorCommand: ParsableCommand {
         guard context != nil else { throw UnavailableErrors.noContext() }
     }
 
+    /// The answer first (which backend `auto` takes, and why; GPU encoding), then the details it rests on.
     private func printText(_ findings: Findings) {
-        print("EGL client extensions:")
-        print(findings.clientExtensions.isEmpty ? "  (none: is libEGL installed? apt-get install libegl1 libegl-mesa0)"
-              : findings.clientExtensions.map { "  \($0)" }.joined(separator: "\n"))
-        print("EGL devices: \(findings.devices.count)")
-        for device in findings.devices {
-            print("  [\(device.index)] \(device.software ? "software (Mesa)" : "hardware") drm=\(device.drm ?? "-")")
-            print("      extensions: \(device.extensions.isEmpty ? "-" : device.extensions.joined(separator: " "))")
+        print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
+        if findings.auto.backend == "gpu" {
+            let megapixels = Double(BackendUse.singleOutputGPUPixels) / 1e6
+            print("  with the CPU beside it in 'glslice serve' (hybrid: both sides draw, the same bytes)")
+            print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
+        } else if findings.context != nil {
+            print("  (said here and in serve's /healthz, not as a warning: 'glslice render' and 'glslice serve' draw on the CPU)")
         }
-        print("Displays tried:")
-        for attempt in findings.attempts { print("  \(attempt.display): \(attempt.failure ?? "ok")") }
-        guard let context = findings.context else {
+        print("'glslice batch --backend auto' takes: cpu on every host (\(BackendUse.batchAutoFigures); --backend hybrid asks for both)")
+        if let context = findings.context {
+            switch (context.gpuEncoding, context.gpuEncodingForced) {
+            case ("on", true?): print("GPU encoding: on, forced by GLSLICE_GPU_ENCODE (--compression fast PNGs are encoded with compute shaders)")
+            case ("on", _): print("GPU encoding: on (--compression fast PNGs are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off)")
+            case ("off", false?): print("GPU encoding: available, off by GLSLICE_GPU_ENCODE (the CPU encodes every output)")
+            case ("off", _): print("GPU encoding: available, off on a software rasteriser (slower than the CPU's encoder; GLSLICE_GPU_ENCODE=1 turns it on)")
+            default: print("GPU encoding: \(context.gpuEncoding) (the CPU encodes every output)")
+            }
+        }
+        print("\nDetails:")
+        if let context = findings.context {
+            print("Display chosen: \(context.display)")
+            print("GL_VENDOR:   \(context.vendor)")
+            print("GL_RENDERER: \(context.renderer)")
+            print("GL_VERSION:  \(context.version)")
+            print("Limits: max texture \(context.maxTextureSize), max renderbuffer \(context.maxRenderbufferSize), "
+                  + "max viewport \(context.maxViewport[0])x\(context.maxViewport[1])")
+        } else {
             print("""
             No OpenGL ES 3 context. Check:
               - the glvnd vendor files: ls /usr/share/glvnd/egl_vendor.d/ (Mesa: 50_mesa.json; NVIDIA: 10_nvidia.json)
@@ -122,30 +139,16 @@ struct DoctorCommand: ParsableCommand {
               - /dev/dri permissions (ls -l /dev/dri; the user needs the render or video group)
               - Mesa for CPU-only machines: apt-get install libegl-mesa0 libgl1-mesa-dri
             """)
-            print("--backend auto would take: cpu (no GPU context)")
-            return
         }
-        print("Display chosen: \(context.display)")
-        print("GL_VENDOR:   \(context.vendor)")
-        print("GL_RENDERER: \(context.renderer)")
-        print("GL_VERSION:  \(context.version)")
-        print("Limits: max texture \(context.maxTextureSize), max renderbuffer \(context.maxRenderbufferSize), "
-              + "max viewport \(context.maxViewport[0])x\(context.maxViewport[1])")
-        switch (context.gpuEncoding, context.gpuEncodingForced) {
-        case ("on", true?): print("GPU encoding: on, forced by GLSLICE_GPU_ENCODE (--compression fast PNGs are encoded with compute shaders)")
-        case ("on", _): print("GPU encoding: on (--compression fast PNGs are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off)")
-        case ("off", false?): print("GPU encoding: available, off by GLSLICE_GPU_ENCODE (the CPU encodes every output)")
-        case ("off", _): print("GPU encoding: available, off on a software rasteriser (slower than the CPU's encoder; GLSLICE_GPU_ENCODE=1 turns it on)")
-        default: print("GPU encoding: \(context.gpuEncoding) (the CPU encodes every output)")
+        print("Displays tried:")
+        for attempt in findings.attempts { print("  \(attempt.display): \(attempt.failure ?? "ok")") }
+        print("EGL devices: \(findings.devices.count)")
+        for device in findings.devices {
+            print("  [\(device.index)] \(device.software ? "software (Mesa)" : "hardware") drm=\(device.drm ?? "-")")
+            print("      extensions: \(device.extensions.isEmpty ? "-" : device.extensions.joined(separator: " "))")
         }
-        print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
-        if findings.auto.backend == "gpu" {
-            let megapixels = Double(BackendUse.singleOutputGPUPixels) / 1e6
-            print("  with the CPU beside it in 'glslice serve' (hybrid: both sides draw, the same bytes)")
-            print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
-        } else {
-            print("  (said here and in serve's /healthz, not as a warning: 'glslice render' and 'glslice serve' draw on the CPU)")
-        }
-        print("'glslice batch --backend auto' takes: cpu on every host (\(BackendUse.batchAutoFigures); --backend hybrid asks for both)")
+        print("EGL client extensions:")
+        print(findings.clientExtensions.isEmpty ? "  (none: is libEGL installed? apt-get install libegl1 libegl-mesa0)"
+              : findings.clientExtensions.map { "  \($0)" }.joined(separator: "\n"))
     }
 }

@@ -25,7 +25,7 @@ struct PreviewCommand: ParsableCommand {
     @Argument(help: "PNGs, .9.pngs or .imageset folders ('-' for standard input, once).", completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The contact sheet PNG ('-' for standard output).", completion: .file())
+    @Option(name: .shortAndLong, help: "The contact sheet: PNG, or lossless WebP when named .webp ('-' for standard output, PNG).", completion: .file())
     var output: String
 
     @Option(help: ArgumentHelp("End caps in points for the plain PNGs, top,left,bottom,right.", valueName: "T,L,B,R"))
@@ -44,9 +44,10 @@ struct PreviewCommand: ParsableCommand {
         guard !inputs.isEmpty else { throw UsageErrors.noSources() }
         guard (1...100_000).contains(maxMegapixels) else { throw UsageErrors.outOfRange("--max-megapixels", 1...100_000, got: maxMegapixels) }
         try refuseTerminalOutput(output)
+        _ = try StillImageWriter.format(for: output) // `-o x.jpg` is refused before any work, `-o x.webp` is WebP
         let sheet = try ContactSheet.make(paths: inputs, insets: try insets.map(Insets.init(parsing:)) ?? .zero,
                                           runs: try lattice.map(LatticeRuns.init(parsing:)),
                                           maxSheetPixels: maxMegapixels * 1_000_000)
-        _ = try PNGEncoder.write(sheet, to: OutputTarget(output))
+        try StillImageWriter.write(sheet, to: output)
     }
 }

@@ -48,6 +48,18 @@ import Testing
                 && result.stderr.contains("--bind HOST:PORT"), "\(result.stderr)")
     }
 
+    /// doctor's answer comes first (it was on line 29 of 31): which backend `auto` takes, and
+    /// why, then batch's, then the details; without a driver too.
+    @Test func doctorSaysItsAnswerFirst() throws {
+        for environment in [[:], ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent.json"]] {
+            let result = try glslice(["doctor"], environment: environment)
+            let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+            #expect(lines.first?.hasPrefix("--backend auto would take: ") == true, "\(lines.prefix(3))")
+            #expect(lines.prefix(4).contains { $0.hasPrefix("'glslice batch --backend auto' takes: ") }, "\(lines.prefix(4))")
+            #expect(lines.contains("Details:"))
+        }
+    }
+
     /// Kubernetes sets only the index: the message says so, and what the Job must add.
     @Test func theKubernetesMessageSaysWhatTheJobMustAdd() throws {
         let manifest = fixtures.appendingPathComponent("jobs.jsonl").path

@@ -178,6 +178,8 @@ public enum Optimizer {
             }
             return try ImageSetOptimizer.optimize(input: input, output: output, keepPeriod: keepPeriod, limits: limits)
         }
+        // Settled before anything is read, as render settles it: `-o x.jpg` is refused, `-o x.webp` is WebP.
+        let format = output == "-" ? .png : try StillImageWriter.format(for: output)
         let data = try PNGDecoder.readInput(input)
         let source = try SourceImage.decode(data: data, path: input, maxPixels: limits.maxSourcePixels, ninePatch: ninePatch)
         if source.hints.looksLikeNinePatch { warn(NinePatch.unnamedWarning) }
@@ -200,8 +202,12 @@ public enum Optimizer {
                 smaller = try PNGEncoder.encode(result.image, compression: .small)
             }
         }
+        if format == .webp, !isNinePatch {
+            // The smaller image (or the input's own) as lossless WebP, whatever its bytes against the PNG.
+            smaller = Data(try StillImageWriter.webp(smaller == nil ? source.image : result.image))
+        }
         var notSmaller: (size: PixelSize, bytes: Int)?
-        if let candidate = smaller, candidate.count >= data.count {
+        if format == .png, let candidate = smaller, candidate.count >= data.count {
             notSmaller = (after, candidate.count)
             smaller = nil
         }

@@ -1,0 +1,39 @@
+/// A whole image written in the format its name says, as `render` decides it:
+/// `.webp` is lossless WebP, `.png` (or no image extension, or `-`) PNG, and a
+/// format glslice cannot write (`.jpg`, `.gif`, …) is refused with render's words.
+/// For the commands that write one finished image: preview's contact sheet,
+/// compare's heat map.
+package enum StillImageWriter {
+    /// The format `output`'s name gives, or render's refusal: asked before any work, as render asks.
+    package static func format(for output: String) throws -> ImageFormat {
+        try ImageFormat.named(OutputTarget(output).displayName) ?? .png
+    }
+
+    /// `image` as a lossless WebP file, in memory.
+    package static func webp(_ image: PremultipliedImage) throws -> [UInt8] {
+        let writer = try WebPEncoder(target: .memory, size: PixelSize(width: image.width, height: image.height), compression: .default)
+        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            try writer.write(premultipliedRows: base, count: image.height)
+        }
+        _ = try writer.finish()
+        return writer.memoryData ?? []
+    }
+
+    /// Writes `image` to `output` ('-': standard output, as PNG) in the format its name gives; returns the bytes written.
+    @discardableResult
+    package static func write(_ image: PremultipliedImage, to output: String) throws -> Int {
+        let target = OutputTarget(output)
+        switch try format(for: output) {
+        case .png:
+            return try PNGEncoder.write(image, to: target)
+        case .webp:
+            let writer = try WebPEncoder(target: target, size: PixelSize(width: image.width, height: image.height), compression: .default)
+            try image.rgba.pixels.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                try writer.write(premultipliedRows: base, count: image.height)
+            }
+            return try writer.finish()
+        }
+    }
+}
