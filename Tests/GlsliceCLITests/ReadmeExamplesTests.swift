@@ -23,8 +23,10 @@ import GlsliceKit
         var current: Block?
         var expected: Int32 = 0
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if raw.hasPrefix("```") {
-                if let block = current { blocks.append(block); current = nil } else if raw == "```sh" { current = Block() }
+            // A fence may be indented (a block inside a list item): it runs too.
+            let fence = raw.trimmingCharacters(in: .whitespaces)
+            if fence.hasPrefix("```") {
+                if let block = current { blocks.append(block); current = nil } else if fence == "```sh" { current = Block() }
                 expected = 0
                 continue
             }
@@ -71,9 +73,17 @@ import GlsliceKit
         #expect(litter.isEmpty, "\(litter)")
     }
 
-    /// What the examples wrote into the root besides `Fixtures/` and `out/`.
+    /// What the examples wrote outside `out/`: into the root, or new files under `Fixtures/`.
     static func litter(in root: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !["Fixtures", "out"].contains($0) }.sorted()
+        let rootLitter = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !["Fixtures", "out"].contains($0) }
+        let copied = Set(try fixtureFiles(under: fixtures))
+        let fixtureLitter = try fixtureFiles(under: root.appendingPathComponent("Fixtures")).filter { !copied.contains($0) }
+        return (rootLitter + fixtureLitter.map { "Fixtures/\($0)" }).sorted()
+    }
+
+    /// Every file under `folder`, as a path relative to it.
+    static func fixtureFiles(under folder: URL) throws -> [String] {
+        (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? []
     }
 
     /// The `sh` blocks of the docs run as the README's do, from a copy of the

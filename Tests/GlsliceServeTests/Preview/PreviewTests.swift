@@ -19,9 +19,13 @@ import Testing
             #expect(!page.text.contains("http://") && !page.text.contains("https://"))
             #expect(page.text.firstMatch(of: /(src|href)="\/\//) == nil)
             #expect(page.text.contains("<script>") && page.text.contains("/render/"))
-            // Its command lines name paths under the root, and it says which folder that is (issue 40).
+            // Its command lines read sources under the root, which it names (issue 40), and write into
+            // out/ where they run; saves go into the root, as it says (issue 50).
             let root = try #require(realpath(world.root.path, nil).map { path in defer { free(path) }; return String(cString: path) })
-            #expect(page.text.contains("run it from <code id=\"root\">\(root)</code>"), "\(root)")
+            #expect(page.text.contains("Reads the source from the served folder (<code id=\"root\">\(root)</code>) and writes into <code>out/</code>"),
+                    "\(root)")
+            #expect(page.text.contains(#""-o", shellQuote("out/" + outputName())"#))
+            #expect(page.text.contains("Saves into the served folder, beside the source"))
             #expect(!page.text.contains("__GLSLICE_ROOT__"))
         }
     }
