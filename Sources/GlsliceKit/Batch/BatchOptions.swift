@@ -21,7 +21,7 @@ public struct BatchOptions: Sendable {
     package var gpu = GPUSettings()
     public var limits = Limits()
     /// Render options every line takes where it says nothing (`--compression fast`).
-    public var requestDefaults = RequestDefaults.none
+    package var requestDefaults = RequestDefaults.none
 
     public init(manifest: String) { self.manifest = manifest }
 

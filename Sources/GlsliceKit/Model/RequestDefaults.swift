@@ -2,15 +2,15 @@
 /// every manifest line, each as the command line wrote it. A line's own key wins,
 /// and with it its group: a line's size or pixels, its mode or mode-x/mode-y, its
 /// insets or lattice replace the defaults' of that group (they say one thing together).
-public struct RequestDefaults: Sendable, Equatable {
+package struct RequestDefaults: Sendable, Equatable {
     let texts: [RequestOption: String]
 
-    public static let none = RequestDefaults(checked: [:])
+    package static let none = RequestDefaults(checked: [:])
 
     private init(checked texts: [RequestOption: String]) { self.texts = texts }
 
     /// Checks each value as `render` would, naming a bad one by its flag.
-    public init(texts: [RequestOption: String]) throws {
+    package init(texts: [RequestOption: String]) throws {
         var probe = texts
         if probe[.size] == nil && probe[.pixels] == nil { probe[.pixels] = "1x1" } // a size of its own is not needed
         _ = try RenderRequest(texts: probe, style: .flag)
