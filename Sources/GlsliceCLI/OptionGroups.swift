@@ -73,7 +73,7 @@ struct RenderOptionGroup: ParsableArguments {
     var format: ImageFormat?
 
     /// The flags given, as text (a value equal to the flag's default reads as not given, with
-    /// the same effect): `batch`'s defaults for every line.
+    /// the same effect): render's request, and `batch`'s defaults for every line.
     func texts() -> [RequestOption: String] {
         var texts: [RequestOption: String] = [:]
         texts[.size] = size
@@ -95,19 +95,10 @@ struct RenderOptionGroup: ParsableArguments {
         return texts
     }
 
-    /// The request these flags make; a bad value's error names its option,
-    /// which the command line spells as a flag (`OptionStyle.flag`).
+    /// The request these flags make, through the parser a manifest line and a URL use;
+    /// a bad value's error names its option, spelled as a flag (`OptionStyle.flag`).
     func request() throws -> RenderRequest {
-        RenderRequest(
-            size: try OutputSize.parse(size: size, pixels: pixels, style: .flag),
-            outputScale: try scale.map { try Scale.parse($0, option: .scale) },
-            insets: try insets.map(Insets.init(parsing:)) ?? .zero,
-            lattice: try lattice.map(LatticeRuns.init(parsing:)),
-            sourceScale: try sourceScale.map { try Scale.parse($0, option: .sourceScale) },
-            modes: PerAxis(x: modeX ?? mode, y: modeY ?? mode),
-            filter: filter, fillCenter: !noCenter, compression: compression, small: small, format: format,
-            borderWidth: try borderWidth.map { try Insets(parsing: $0, option: .borderWidth) },
-            outset: try outset.map { try Insets(parsing: $0, option: .outset) })
+        try RenderRequest(texts: texts(), style: .flag)
     }
 }
 

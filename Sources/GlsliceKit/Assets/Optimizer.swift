@@ -192,19 +192,18 @@ public enum Optimizer {
         let lattice = try Inspection.slicing(source, insets: insets, sourceScale: sourceScale).lattice
         let result = try proven(source.image, lattice: lattice, keepPeriod: keepPeriod, file: input)
         let after = PixelSize(width: result.image.width, height: result.image.height)
-        // The smaller image's file, in memory: written only if it is fewer bytes than the input.
+        // The smaller image's file, in memory: a PNG is written only if it is fewer bytes than the input;
+        // a WebP (the name says so) of the smaller image, or the input's own, whatever its bytes.
         var smaller: Data?
-        if after != source.size {
+        if format == .webp, !isNinePatch {
+            smaller = Data(try StillImageWriter.webp(after == source.size ? source.image : result.image))
+        } else if after != source.size {
             if isNinePatch, let bounds = source.hints.ninePatch {
                 let bordered = try NinePatchMarkers.bordered(result.image, lattice: result.lattice, bounds: bounds, file: output)
                 smaller = try PNGEncoder.encode(bordered, compression: .small)
             } else {
                 smaller = try PNGEncoder.encode(result.image, compression: .small)
             }
-        }
-        if format == .webp, !isNinePatch {
-            // The smaller image (or the input's own) as lossless WebP, whatever its bytes against the PNG.
-            smaller = Data(try StillImageWriter.webp(smaller == nil ? source.image : result.image))
         }
         var notSmaller: (size: PixelSize, bytes: Int)?
         if format == .png, let candidate = smaller, candidate.count >= data.count {

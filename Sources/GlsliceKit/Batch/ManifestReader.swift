@@ -29,10 +29,10 @@ package final class ManifestReader: Sendable {
         var lineNumber = 0
     }
 
-    /// `path` `-` reads standard input; its relative inputs resolve against the current folder.
     /// What every line takes where it says nothing (`batch`'s render options).
     package let defaults: RequestDefaults
 
+    /// `path` `-` reads standard input; its relative inputs resolve against the current folder.
     package init(path: String, outputFolder: String? = nil, allowOutside: Bool = false, defaults: RequestDefaults = .none) throws {
         self.defaults = defaults
         let isStandardInput = path == "-"

@@ -204,7 +204,7 @@ struct RepeatDeflater: Sendable {
         var copies = copyBacks(firstRow: firstRow, rows: rows, history: history).map { RowCopy(back: $0) }
         guard parts.count == 1 else { return copies } // periodic parts: a copied row is its parts' matches
         copies.withUnsafeMutableBufferPointer { copies in
-            // No division a row (two a row were most of a tall output's token time).
+            // A division only once every 258 bytes (two a row were most of a tall output's token time).
             var start = 0
             while start < rows {
                 var end = start + 1
@@ -217,7 +217,7 @@ struct RepeatDeflater: Sendable {
                         copies[r].runAhead = Int32(min(Self.runReach, (end - 1 - r) * rowBytes))
                         at += rowBytes
                         remainder += rowBytes
-                        if remainder >= 258 { remainder = rowBytes < 258 ? remainder - 258 : remainder % 258 }
+                        if remainder >= 258 { remainder %= 258 } // once every 258 bytes at most
                     }
                 }
                 start = end
@@ -248,7 +248,7 @@ struct RepeatDeflater: Sendable {
         for i in at..<(at + left) { tokens.append(.literal(data[i])) }
     }
 
-    /// One row's tokens (see `choose`), but a copy run's row's: bytes `rowStart..<rowStart + rowBytes`,
+    /// One row's tokens (see `choose`), outside a copy run: bytes `rowStart..<rowStart + rowBytes`,
     /// `copyBack` bytes back from an equal row (0: none), reading no further back
     /// than `oldest`. The matcher's hash table holds the bytes from `firstHashed`
     /// (the row above, its last `hashReach` bytes) up to the byte being matched: the row above is

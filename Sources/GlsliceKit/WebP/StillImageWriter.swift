@@ -2,7 +2,7 @@
 /// `.webp` is lossless WebP, `.png` (or no image extension, or `-`) PNG, and a
 /// format glslice cannot write (`.jpg`, `.gif`, …) is refused with render's words.
 /// For the commands that write one finished image: preview's contact sheet,
-/// compare's heat map.
+/// compare's heat map, optimize's WebP.
 package enum StillImageWriter {
     /// The format `output`'s name gives, or render's refusal: asked before any work, as render asks.
     package static func format(for output: String) throws -> ImageFormat {
@@ -11,12 +11,7 @@ package enum StillImageWriter {
 
     /// `image` as a lossless WebP file, in memory.
     package static func webp(_ image: PremultipliedImage) throws -> [UInt8] {
-        let writer = try WebPEncoder(target: .memory, size: PixelSize(width: image.width, height: image.height), compression: .default)
-        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            try writer.write(premultipliedRows: base, count: image.height)
-        }
-        _ = try writer.finish()
+        let writer = try webp(image, to: .memory)
         return writer.memoryData ?? []
     }
 
@@ -25,15 +20,19 @@ package enum StillImageWriter {
     package static func write(_ image: PremultipliedImage, to output: String) throws -> Int {
         let target = OutputTarget(output)
         switch try format(for: output) {
-        case .png:
-            return try PNGEncoder.write(image, to: target)
-        case .webp:
-            let writer = try WebPEncoder(target: target, size: PixelSize(width: image.width, height: image.height), compression: .default)
-            try image.rgba.pixels.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                try writer.write(premultipliedRows: base, count: image.height)
-            }
-            return try writer.finish()
+        case .png: return try PNGEncoder.write(image, to: target)
+        case .webp: return try webp(image, to: target).byteCount
         }
+    }
+
+    /// `image` through a finished WebP encoder aimed at `target`.
+    private static func webp(_ image: PremultipliedImage, to target: OutputTarget) throws -> (memoryData: [UInt8]?, byteCount: Int) {
+        let writer = try WebPEncoder(target: target, size: PixelSize(width: image.width, height: image.height), compression: .default)
+        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            try writer.write(premultipliedRows: base, count: image.height)
+        }
+        let count = try writer.finish()
+        return (writer.memoryData, count)
     }
 }
