@@ -118,7 +118,7 @@ final class CPUDrawer: Sendable {
         let width = plan.size.width, columns = window.taps.range
         let sourceWidth = source.width, xCount = plan.xSpans.count
         var blended = [UInt32](repeating: 0, count: sourceWidth * 4)
-        var done: [RowKey: Int] = [:]
+        var done = RowTable()
         source.rgba.pixels.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             let texels = base.assumingMemoryBound(to: UInt32.self)
@@ -131,12 +131,11 @@ final class CPUDrawer: Sendable {
                     let line = out + at * width
                     let key = RowKey(span: rows.spanIndex[at], first: rows.first[at], second: rows.second[at],
                                      weight: rows.weight[at])
-                    if let earlier = done[key] {
+                    if let earlier = done.firstRow(with: key, else: y) {
                         (line + columns.lowerBound).update(from: out + (earlier - strip.lowerBound) * width + columns.lowerBound,
                                                           count: columns.count)
                         continue
                     }
-                    done[key] = y
                     let ySpan = Int(key.span)
                     let row0 = texels + Int(key.first) * sourceWidth
                     if key.weight != 0 {
@@ -173,11 +172,55 @@ final class CPUDrawer: Sendable {
         }
     }
 
-    struct RowKey: Hashable {
+    struct RowKey: Equatable {
         var span: Int32
         var first: Int32
         var second: Int32
         var weight: UInt32
+    }
+
+    /// The first row drawn with each `RowKey` in a strip: an open-addressed table
+    /// with a multiplicative hash (a `Dictionary`'s seeded `Hasher` was a third of a
+    /// 1 × 20,000,000 gradient's drawing, a lookup a row).
+    struct RowTable {
+        private var keys: [RowKey]
+        private var rows: [Int]
+        private var used = 0
+
+        init() {
+            keys = [RowKey](repeating: RowKey(span: -1, first: 0, second: 0, weight: 0), count: 256)
+            rows = [Int](repeating: -1, count: 256)
+        }
+
+        private func slot(_ key: RowKey) -> Int {
+            let mixed = (UInt64(UInt32(bitPattern: key.span)) << 32 | UInt64(UInt32(bitPattern: key.first)))
+                &* 0x9E37_79B9_7F4A_7C15 ^ (UInt64(UInt32(bitPattern: key.second)) << 32 | UInt64(key.weight)) &* 0xFF51_AFD7_ED55_8CCD
+            var h = Int(truncatingIfNeeded: mixed >> 32) & (keys.count - 1)
+            while rows[h] >= 0, keys[h] != key { h = (h + 1) & (keys.count - 1) }
+            return h
+        }
+
+        /// The row first drawn with `key`, or nil after noting `row` as it.
+        mutating func firstRow(with key: RowKey, else row: Int) -> Int? {
+            let h = slot(key)
+            if rows[h] >= 0 { return rows[h] }
+            keys[h] = key
+            rows[h] = row
+            used += 1
+            if 2 * used > keys.count { grow() }
+            return nil
+        }
+
+        private mutating func grow() {
+            let old = zip(keys, rows).filter { $0.1 >= 0 }
+            keys = [RowKey](repeating: keys[0], count: 2 * keys.count)
+            rows = [Int](repeating: -1, count: keys.count)
+            for (key, row) in old {
+                let h = slot(key)
+                keys[h] = key
+                rows[h] = row
+            }
+        }
     }
 
     /// Writes `pixel(at)` (`at` a window index) for each visible run of

@@ -49,33 +49,31 @@ final class ScanlineCompressor {
     /// `unpremultiplying`: the rows are premultiplied RGBA, made straight as they are written.
     func write(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int, unpremultiplying: Bool = false) throws {
         let width = self.width, channels = self.channels, depth = bitDepth, packedBytes = rowBytes - 1
-        for r in 0..<count {
+        try zlib.appendRows(count) { r, out in
             let input = rows + r * stride
-            try zlib.appendRow { out in
-                out[0] = 0 // filter: None
-                let data = out + 1
-                switch channels {
-                case 4 where unpremultiplying:
-                    Premultiply.unpremultiply(input, into: data, count: width)
-                case 4:
-                    data.update(from: input, count: width * 4)
-                case 3:
-                    Self.dropAlpha(input, into: data, width: width)
-                default:
-                    if depth == 8 {
-                        data.update(from: input, count: width)
-                    } else {
-                        // Packed from the most significant bits, as PNG orders them.
-                        let perByte = 8 / depth
-                        for b in 0..<packedBytes {
-                            var byte: UInt8 = 0
-                            for k in 0..<perByte {
-                                let x = b * perByte + k
-                                let value = x < width ? input[x] : 0
-                                byte |= value << UInt8(8 - depth * (k + 1))
-                            }
-                            data[b] = byte
+            out[0] = 0 // filter: None
+            let data = out + 1
+            switch channels {
+            case 4 where unpremultiplying:
+                Premultiply.unpremultiply(input, into: data, count: width)
+            case 4:
+                data.update(from: input, count: width * 4)
+            case 3:
+                Self.dropAlpha(input, into: data, width: width)
+            default:
+                if depth == 8 {
+                    data.update(from: input, count: width)
+                } else {
+                    // Packed from the most significant bits, as PNG orders them.
+                    let perByte = 8 / depth
+                    for b in 0..<packedBytes {
+                        var byte: UInt8 = 0
+                        for k in 0..<perByte {
+                            let x = b * perByte + k
+                            let value = x < width ? input[x] : 0
+                            byte |= value << UInt8(8 - depth * (k + 1))
                         }
+                        data[b] = byte
                     }
                 }
             }

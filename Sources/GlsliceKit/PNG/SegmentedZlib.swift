@@ -32,7 +32,7 @@ package final class SegmentedZlib {
         }
 
         /// Rows in every piece but the last: a piece ends after the row that
-        /// brings it to `pieceBytes` (`appendRow`), so each holds this many.
+        /// brings it to `pieceBytes` (`appendRows`), so each holds this many.
         func rowsPerPiece(rowBytes: Int) -> Int { max(1, (pieceBytes + rowBytes - 1) / rowBytes) }
     }
 
@@ -118,22 +118,31 @@ package final class SegmentedZlib {
         return [UInt8(cmf), UInt8(flg)]
     }
 
-    /// Appends one row (filter byte first, `rowBytes` long), which `fill` writes in place.
-    func appendRow(_ fill: (UnsafeMutablePointer<UInt8>) -> Void) throws {
+    /// Appends `count` rows (each filter byte first, `rowBytes` long), which
+    /// `fill(r, at)` writes in place: the rows up to a piece's end at once, with
+    /// one Adler-32 update (per row, its calls were most of a 1-px-wide output's writing).
+    func appendRows(_ count: Int, _ fill: (Int, UnsafeMutablePointer<UInt8>) -> Void) throws {
         if !started {
             started = true
             try emit(header)
         }
-        recent.reserve(rowBytes)
-        let row = recent.base + recent.count
-        fill(row)
-        adler = adler32(adler, row, UInt32(rowBytes))
-        recent.count += rowBytes
-        produced += rowBytes
-        if produced - pieceStart >= cuts.pieceBytes {
-            try submitZlib(from: pieceStart, to: produced, last: false)
+        var r = 0
+        while r < count {
+            // A piece ends after the row that brings it to `pieceBytes`.
+            let toPieceEnd = max(1, (pieceStart + cuts.pieceBytes - produced + rowBytes - 1) / rowBytes)
+            let n = min(count - r, toPieceEnd), bytes = n * rowBytes
+            recent.reserve(bytes)
+            let first = recent.base + recent.count
+            for k in 0..<n { fill(r + k, first + k * rowBytes) }
+            adler = adler32(adler, first, UInt32(bytes))
+            recent.count += bytes
+            produced += bytes
+            if produced - pieceStart >= cuts.pieceBytes {
+                try submitZlib(from: pieceStart, to: produced, last: false)
+            }
+            trim()
+            r += n
         }
-        trim()
     }
 
     /// Finishes the stream: the last piece, then the Adler-32.

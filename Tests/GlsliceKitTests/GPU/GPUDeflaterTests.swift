@@ -65,7 +65,7 @@ struct GPUDeflaterTests {
         var out: [UInt8] = []
         let zlib = SegmentedZlib(coder: .repeats(deflater), totalBytes: bytes.count, rowBytes: rowBytes, threads: 1, cuts: cuts) { out += $0 }
         for r in 0..<(bytes.count / rowBytes) {
-            try zlib.appendRow { row in bytes.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + r * rowBytes, count: rowBytes) } }
+            try zlib.appendRows(1) { _, row in bytes.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + r * rowBytes, count: rowBytes) } }
         }
         try zlib.finish()
         return out
