@@ -1,14 +1,18 @@
 #version 310 es
-// `--compression fast`'s token choice (issue 43), one invocation per PNG row: the
-// GPU twin of RepeatDeflater.chooseRow (Sources/GlsliceKit/PNG/RepeatDeflater.swift),
-// rule for rule, so both give the same tokens. Integer arithmetic only. With
+// `--compression fast`'s token choice (issue 43), one invocation per unit of PNG rows
+// (RepeatDeflater.units: up to 6 KiB of rows, or one copy run's row): the GPU twin of
+// RepeatDeflater.choose and chooseRow (Sources/GlsliceKit/PNG/RepeatDeflater.swift),
+// rule for rule, so both give the same tokens. A match joins the next row's within a
+// unit; each token is written to the row it starts in. Integer arithmetic only. With
 // mode 1, the Adler-32 sums of the rows' bytes instead, a segment an invocation.
 // One dispatch takes the rows of many jobs (outputs of an atlas, or bands of one),
 // each job with its own shape, described in `Plan`.
 //
 // llvmpipe (Mesa 22.3.6) stops every loop of an invocation once 65,535 loop
-// iterations have run in it, all loops together (LP_MAX_TGSI_LOOP_ITERATIONS):
-// a row that needs more marks its count `tooLong`, and the CPU encodes that output.
+// iterations have run in it, all loops together (LP_MAX_TGSI_LOOP_ITERATIONS), and
+// a loop entered counts as one even when it ends at once: loops are entered only
+// where they will run. A unit that needs more marks a count `tooLong`, and the CPU
+// encodes that output.
 //
 // A token is packed as DeflateToken packs it: a literal byte, or
 // 0x80000000 | length << 16 | distance.
@@ -26,19 +30,21 @@ layout(std430, binding = 1) readonly buffer Parts { uint parts[]; };
 // Per row, 4 words: its first byte in `scanlines`; its first token's index in
 // `tokens`; bytes back to an equal row within reach (or 0), with its copy run's bytes
 // ahead (RepeatDeflater.RowCopy) from bit 16; its job, shifted left 10, with its
-// copy run's reduced start. Then from
+// copy run's reduced start. Then from `unitsAt`, per unit 2 words: its first row and
+// how many rows it has. Then from
 // `segmentsAt`, per segment 2 words: its first byte and its end. Then from `jobsAt`,
 // per job 8 words: row bytes, pixel bytes, hash bits, oldest byte a match may reach,
 // its first word in `parts`.
 layout(std430, binding = 2) readonly buffer Plan { uint plan[]; };
-// Per row: up to its row bytes of tokens.
+// Per row: up to its row bytes of tokens, those that start in it.
 layout(std430, binding = 3) writeonly buffer Tokens { uint tokens[]; };
 // Per row: how many tokens it has.
 layout(std430, binding = 4) writeonly buffer Counts { uint counts[]; };
 // Per segment: its Adler-32 sums (RFC 1950 §8) from 1 and 0, which the CPU combines.
 layout(std430, binding = 5) writeonly buffer Adler { uint adler[]; };
 
-uniform uint rows;
+uniform uint units;
+uniform uint unitsAt;
 uniform uint segments;
 uniform uint segmentsAt;
 uniform uint jobsAt;
@@ -51,8 +57,15 @@ const int hashReach = 4096;
 
 int seen[4096];
 uint hashBits;
-uint tokenBase;
+// The unit's tokens go one after another from `unitTokenBase`; each row's count is
+// of the tokens that start in it (`tokenRow`: the row, in the unit, of the last one).
+uint unitFirst;
+int unitStart;
+uint unitTokenBase;
+uint unitTokens;
+uint tokenRow;
 uint tokenCount;
+int rowBytes;
 int runStart;
 int runLength;
 int runDistance;
@@ -70,9 +83,32 @@ int extraBits(int distance) {
     return d < 4 ? 0 : findMSB(d) - 1;
 }
 
-void emit(uint token) {
-    tokens[tokenBase + tokenCount] = token;
+// Writes a token that starts at byte `at`. Tokens come in order, so a token in a
+// later row ends the count of the row before (rows between keep the 0 they started with).
+// No loop: llvmpipe counts a loop reached, even masked off, as an iteration.
+void emit(uint token, int at) {
+    uint row = uint(at - unitStart) / uint(rowBytes);
+    if (row != tokenRow) {
+        counts[unitFirst + tokenRow] = tokenCount;
+        tokenRow = row;
+        tokenCount = 0u;
+    }
+    tokens[unitTokenBase + unitTokens] = token;
+    unitTokens += 1u;
     tokenCount += 1u;
+}
+
+// The job's pixel bytes and the oldest byte a match may reach.
+int pixelBytes;
+int oldestByte;
+
+// The distance a token of a match is written with (RepeatDeflater.appendMatch): one
+// pixel back where its bytes repeat there and that costs fewer extra bits, else the match's.
+int tokenDistance(int at, int length, int distance) {
+    if (distance <= pixelBytes || extraBits(pixelBytes) >= extraBits(distance) || at - pixelBytes < oldestByte) return distance;
+    int k = 0;
+    while (k < length && byteAt(at + k) == byteAt(at - pixelBytes + k)) k++;
+    return k == length ? pixelBytes : distance;
 }
 
 void flushRun() {
@@ -81,11 +117,12 @@ void flushRun() {
     while (left >= 3) {
         int length = min(258, left);
         if (left - length == 1 || left - length == 2) length = left - 3;
-        emit(0x80000000u | uint(length) << 16 | uint(runDistance));
+        emit(0x80000000u | uint(length) << 16 | uint(tokenDistance(at, length, runDistance)), at);
         at += length;
         left -= length;
     }
-    for (int i = at; i < at + left; i++) emit(byteAt(i));
+    if (left >= 1) emit(byteAt(at), at);
+    if (left >= 2) emit(byteAt(at + 1), at + 1);
     runLength = 0;
 }
 
@@ -100,33 +137,15 @@ void copyRun(int rowStart, int row, int back, int runAt, int runAhead) {
     while (left >= 3 && at < to) {
         int length = min(258, left);
         if (left - length == 1 || left - length == 2) length = left - 3;
-        if (at >= runAt) emit(0x80000000u | uint(length) << 16 | uint(back));
+        if (at >= runAt) emit(0x80000000u | uint(length) << 16 | uint(tokenDistance(rowStart + at - runAt, length, back)), rowStart);
         at += length;
         left -= length;
     }
     while (left > 0 && at < to) {
-        emit(byteAt(rowStart + at - runAt));
+        emit(byteAt(rowStart + at - runAt), rowStart);
         at += 1;
         left -= 1;
     }
-}
-
-void run(int at, int count, int distance) {
-    if (runLength > 0 && distance == runDistance && runStart + runLength == at) {
-        runLength += count;
-    } else {
-        flushRun();
-        runStart = at;
-        runLength = count;
-        runDistance = distance;
-    }
-}
-
-bool sameBytes(int a, int b, int count) {
-    for (int k = 0; k < count; k++) {
-        if (byteAt(a + k) != byteAt(b + k)) return false;
-    }
-    return true;
 }
 
 const uint tooLong = 0xFFFFFFFFu;
@@ -155,94 +174,177 @@ void sums(uint segment) {
     adler[2u * segment + 1u] = loopsRan() ? b : tooLong;
 }
 
-void main() {
-    uint r = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
-    if (mode == 1u) {
-        sums(r);
-        return;
-    }
-    if (r >= rows) return;
-    uint job = jobsAt + 8u * (plan[4u * r + 3u] >> 10);
-    int row = int(plan[job]);
-    int pixel = int(plan[job + 1u]);
-    hashBits = plan[job + 2u];
-    int oldest = int(plan[job + 3u]);
-    uint partsAt = plan[job + 4u];
-    int rowStart = int(plan[4u * r]);
-    int rowEnd = rowStart + row;
-    int copy = int(plan[4u * r + 2u] & 0xFFFFu);
-    tokenBase = plan[4u * r + 1u];
-    tokenCount = 0u;
-    if (copy > 0 && int(parts[partsAt]) == row) {
-        // A copied row with no periodic part (its one part ends the row): its copy run's tokens.
-        copyRun(rowStart, row, copy, int(plan[4u * r + 3u] & 0x3FFu), int(plan[4u * r + 2u] >> 16));
-        counts[r] = loopsRan() ? tokenCount : tooLong;
-        return;
-    }
-    int firstHashed = max(oldest, rowStart - min(row, hashReach));
-    bool hashedRowAbove = false;
-    runStart = 0;
-    runLength = 0;
-    runDistance = 0;
-    int tableSize = 1 << hashBits;
-    for (int k = 0; k < tableSize; k++) seen[k] = -2147483647 - 1;
+// From where every byte of the row before, but its last 3, was entered in the hash
+// table as it was asked (RepeatDeflater.chooseRow's `entered`): the row above is then
+// entered again only from its last 3. A unit's first row enters it whole.
+int entered;
 
+// Whether a match at `i` from `candidate` may be tried: within reach, and its first
+// four bytes agree (a shorter match is never taken).
+bool startsMatch(int i, int candidate, int oldest) {
+    int distance = i - candidate;
+    return candidate >= oldest && distance > 0 && distance <= maxDistance
+        && byteAt(candidate) == byteAt(i) && byteAt(candidate + 1) == byteAt(i + 1)
+        && byteAt(candidate + 2) == byteAt(i + 2) && byteAt(candidate + 3) == byteAt(i + 3);
+}
+
+// One row's tokens (RepeatDeflater.chooseRow), outside a copy run, the match being
+// gathered carried in from the row before in the unit and out to the next. Each step
+// adds a match or a literal; the match being gathered is flushed in one place.
+void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
+    int row = rowBytes;
+    int rowEnd = rowStart + row;
+    int firstHashed = max(oldest, rowStart - min(row, hashReach));
+    int enteredAbove = entered;
+    entered = rowStart;
+    if (copy == 0) {
+        // The row above, entered before the matcher is asked (the CPU enters it when first
+        // asked: entries before `firstHashed` are never read, so either way gives the same table).
+        int j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed;
+        for (; j < rowStart; j++) seen[hashAt(j)] = j;
+    }
     uint part = partsAt / 2u;
+    int end = rowStart + int(parts[2u * part]);
+    int period = int(parts[2u * part + 1u]);
     int i = rowStart;
     while (i < rowEnd) {
-        while (i >= rowStart + int(parts[2u * part])) part++;
-        int end = rowStart + int(parts[2u * part]);
-        int period = int(parts[2u * part + 1u]);
+        if (i >= end) {
+            // The next part: a step of its own (a loop here would count at every byte).
+            part++;
+            end = rowStart + int(parts[2u * part]);
+            period = int(parts[2u * part + 1u]);
+            continue;
+        }
         int planned = copy > 0 ? (period > 0 ? period : copy) : period;
-        if (runLength > 0 && runStart + runLength == i
-            && (end - i < shortPart || (planned > 0 && extraBits(runDistance) <= extraBits(planned)))
-            && sameBytes(i, i - runDistance, end - i)) {
-            runLength += end - i;
+        int addAt = i;
+        int addCount = 0;
+        int addDistance = 0;
+        bool literal = false;
+        // Compared together, a byte a step, in one loop (llvmpipe counts every loop reached):
+        // whether the match being gathered covers the rest of the part (C), and, for the
+        // matcher, one pixel back, one row back, the last match's distance and the hash (0-3).
+        int partLeft = end - i;
+        bool goC = runLength > 0 && runStart + runLength == i
+            && (partLeft < shortPart || (planned > 0 && extraBits(runDistance) <= extraBits(planned)));
+        int limit = min(258, rowEnd - i);
+        bool matcher = planned == 0 && limit >= 4;
+        int c0 = i - pixel;
+        int c1 = i - row;
+        int c2 = i - runDistance;
+        int c3 = -1;
+        uint h = 0u;
+        bool go0 = false;
+        bool go1 = false;
+        bool go2 = false;
+        bool go3 = false;
+        if (matcher) {
+            go0 = startsMatch(i, c0, oldest);
+            go1 = startsMatch(i, c1, oldest);
+            go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
+            h = hashAt(i);
+            if (seen[h] >= firstHashed) {
+                c3 = seen[h];
+                go3 = startsMatch(i, c3, oldest);
+            }
+        }
+        int lC = 0;
+        int l0 = 0;
+        int l1 = 0;
+        int l2 = 0;
+        int l3 = 0;
+        for (int k = 0; (goC && k < partLeft) || ((go0 || go1 || go2 || go3) && k < limit); k++) {
+            uint b = byteAt(i + k);
+            if (goC && k < partLeft) { if (byteAt(c2 + k) == b) lC = k + 1; else goC = false; }
+            if (k < limit) {
+                if (go0) { if (byteAt(c0 + k) == b) l0 = k + 1; else go0 = false; }
+                if (go1) { if (byteAt(c1 + k) == b) l1 = k + 1; else go1 = false; }
+                if (go2) { if (byteAt(c2 + k) == b) l2 = k + 1; else go2 = false; }
+                if (go3) { if (byteAt(c3 + k) == b) l3 = k + 1; else go3 = false; }
+            }
+        }
+        if (lC == partLeft) {
+            // The match being gathered covers this part too.
+            runLength += partLeft;
             i = end;
+            entered = i;
         } else if (planned > 0) {
-            run(i, end - i, planned);
+            addCount = partLeft;
+            addDistance = planned;
             i = end;
+            entered = i;
         } else {
-            // The matcher: one pixel back, one row back, the last match's distance, the hash.
-            int best = 0;
-            int bestDistance = 0;
-            int limit = min(258, rowEnd - i);
-            int candidates[4];
-            int tried = 0;
-            candidates[tried++] = i - pixel;
-            candidates[tried++] = i - row;
-            if (runDistance > 0 && runDistance != pixel && runDistance != row) candidates[tried++] = i - runDistance;
-            int hashed = -1;
-            if (limit >= 4) {
-                if (!hashedRowAbove) {
-                    hashedRowAbove = true;
-                    for (int j = firstHashed; j < rowStart; j++) seen[hashAt(j)] = j;
-                }
-                uint h = hashAt(i);
-                if (seen[h] >= firstHashed) candidates[tried++] = seen[h];
-                seen[h] = i;
-            }
-            for (int c = 0; c < tried && best < limit; c++) {
-                int candidate = candidates[c];
-                int distance = i - candidate;
-                if (candidate < oldest || distance <= 0 || distance > maxDistance) continue;
-                int length = 0;
-                while (length < limit && byteAt(candidate + length) == byteAt(i + length)) length++;
-                if (length > best) {
-                    best = length;
-                    bestDistance = distance;
-                }
-            }
+            // The matcher's choice: the longest of 4 bytes or more, ending in the row, the
+            // first tried on a tie; the byte is entered in the hash table as it is asked.
+            if (limit >= 4) seen[h] = i;
+            int best = l0;
+            int bestDistance = i - c0;
+            if (l1 > best) { best = l1; bestDistance = i - c1; }
+            if (l2 > best) { best = l2; bestDistance = i - c2; }
+            if (l3 > best) { best = l3; bestDistance = i - c3; }
             if (best >= 4) {
-                run(i, best, bestDistance);
+                addCount = best;
+                addDistance = bestDistance;
                 i += best;
+                entered = i;
             } else {
-                flushRun();
-                emit(byteAt(i));
+                literal = true;
                 i += 1;
             }
         }
+        bool joins = addCount > 0 && runLength > 0 && addDistance == runDistance && runStart + runLength == addAt;
+        if (runLength > 0 && (literal || (addCount > 0 && !joins))) flushRun();
+        if (joins) {
+            runLength += addCount;
+        } else if (addCount > 0) {
+            runStart = addAt;
+            runLength = addCount;
+            runDistance = addDistance;
+        }
+        if (literal) emit(byteAt(addAt), addAt);
     }
-    flushRun();
-    counts[r] = loopsRan() ? tokenCount : tooLong;
+}
+
+void main() {
+    uint u = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
+    if (mode == 1u) {
+        sums(u);
+        return;
+    }
+    if (u >= units) return;
+    unitFirst = plan[unitsAt + 2u * u];
+    uint unitRows = plan[unitsAt + 2u * u + 1u];
+    uint job = jobsAt + 8u * (plan[4u * unitFirst + 3u] >> 10);
+    rowBytes = int(plan[job]);
+    int pixel = int(plan[job + 1u]);
+    hashBits = plan[job + 2u];
+    int oldest = int(plan[job + 3u]);
+    pixelBytes = pixel;
+    oldestByte = oldest;
+    uint partsAt = plan[job + 4u];
+    unitStart = int(plan[4u * unitFirst]);
+    unitTokenBase = plan[4u * unitFirst + 1u];
+    unitTokens = 0u;
+    tokenRow = 0u;
+    tokenCount = 0u;
+    int copy = int(plan[4u * unitFirst + 2u] & 0xFFFFu);
+    if (copy > 0 && int(parts[partsAt]) == rowBytes) {
+        // A copied row with no periodic part (its one part ends the row): its copy run's tokens.
+        copyRun(unitStart, rowBytes, copy, int(plan[4u * unitFirst + 3u] & 0x3FFu), int(plan[4u * unitFirst + 2u] >> 16));
+        counts[unitFirst] = loopsRan() ? tokenCount : tooLong;
+        return;
+    }
+    for (uint r = 1u; r < unitRows; r++) counts[unitFirst + r] = 0u;
+    runStart = 0;
+    runLength = 0;
+    runDistance = 0;
+    entered = 2147483647;
+    int tableSize = 1 << hashBits;
+    for (int k = 0; k < tableSize; k++) seen[k] = -2147483647 - 1;
+    for (uint r = 0u; r < unitRows; r++) {
+        chooseRow(unitStart + int(r) * rowBytes, int(plan[4u * (unitFirst + r) + 2u] & 0xFFFFu), oldest, pixel, partsAt);
+    }
+    if (runLength > 0) flushRun();
+    counts[unitFirst + tokenRow] = tokenCount;
+    // Out of loop iterations (no loop runs now): the first row says so, and the CPU encodes the job.
+    if (!loopsRan()) counts[unitFirst] = tooLong;
 }

@@ -14,7 +14,9 @@ package enum JobDigest {
     /// 3: `--compression fast` writes the plan's repeats (other bytes, the same pixels); serve's
     /// ETags are digests, and a strong ETag must change with the bytes.
     /// 4: `fast` chooses each row's tokens on their own, so a GPU can choose them (other bytes).
-    static let rendererVersion = "glslice-render/4"
+    /// 5: `fast` writes copy runs as one match (round five) and joins matches across the rows
+    /// of a 6 KiB unit (issue 51): other bytes.
+    static let rendererVersion = "glslice-render/5"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

@@ -4,7 +4,7 @@ import Shaders
 
 /// `--compression fast`'s deflate as compute passes (issue 43), giving the
 /// CPU's bytes: `Shaders/deflate_tokens.comp` chooses each row's tokens (the
-/// twin of `RepeatDeflater`'s row rule), one invocation per row, then the
+/// twin of `RepeatDeflater`'s rule), one invocation per unit of rows, then the
 /// Adler-32 sums of each 1 KiB; `Shaders/deflate_pack.comp` counts each block's
 /// symbols, sizes each row's bits, and writes them. The CPU makes each block's code from the counts
 /// (`BlockCode`) and places the rows (`DeflateLayout`), and reads back only the
@@ -64,7 +64,7 @@ final class GPUDeflater {
         self.dispatchBytes = min(Self.maxDispatchBytes, max(1, dispatchBytes))
         try context.makeCurrent()
         chooser = try ComputeProgram(ShaderSource.deflateTokens, name: "deflate_tokens.comp",
-                                     uniforms: ["rows", "segments", "segmentsAt", "jobsAt", "mode", "probeIterations"])
+                                     uniforms: ["units", "unitsAt", "segments", "segmentsAt", "jobsAt", "mode", "probeIterations"])
         coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "mode", "blockStarts", "probeIterations"])
         buffers = try ShaderBuffers(count: Slot.allCases.count, memory: memory)
     }
@@ -114,7 +114,9 @@ final class GPUDeflater {
         let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
         guard case .success(let chosen) = try choose([job])[0] else { throw UnavailableErrors.gpuLoopLimit(context.renderer) }
         let tokens = try buffers.read(Slot.tokens.rawValue, words: job.rows * rowBytes)
-        return (0..<job.rows).map { r in tokens[(r * rowBytes)..<(r * rowBytes + chosen.counts[r])].map { DeflateToken(packed: $0) } }
+        return (0..<job.rows).map { r in
+            tokens[chosen.firstTokens[r]..<(chosen.firstTokens[r] + chosen.counts[r])].map { DeflateToken(packed: $0) }
+        }
     }
 
     /// Each job's stream and Adler-32, or why the GPU could not make it
@@ -167,14 +169,11 @@ final class GPUDeflater {
         }
         // Per row: first token in its piece, piece's first block, bit (mode 2), first token in `tokens`, count.
         var rowInfo = [UInt32](repeating: 0, count: 5 * max(1, rows))
-        var tokenBase = 0
         for (j, job) in jobs.enumerated() {
-            let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
             for r in 0..<job.rows {
                 let at = 5 * (rowBase[j] + r)
-                rowInfo[at + 3] = UInt32(tokenBase)
-                tokenBase += rowBytes
                 guard let layout = layouts[j], case .success(let chosen) = chosen[j] else { continue }
+                rowInfo[at + 3] = UInt32(chosen.firstTokens[r])
                 rowInfo[at] = UInt32(layout.firstToken[r])
                 rowInfo[at + 1] = UInt32(blockBase[j] + layout.pieceBlock[r])
                 rowInfo[at + 4] = UInt32(chosen.counts[r])
@@ -242,6 +241,8 @@ final class GPUDeflater {
 
     private struct Chosen {
         var counts: [Int]
+        /// Per row: where its first token is in `tokens` (a unit's rows' tokens are one after another).
+        var firstTokens: [Int]
         var adler: UInt32
     }
 
@@ -256,13 +257,18 @@ final class GPUDeflater {
         }
         let end = jobs.map { $0.firstRowByte + $0.rows * $0.deflater.rowBytesAndPixelBytes.rowBytes }.max() ?? 0
         guard end <= Int(UInt32.max) else { throw UnavailableErrors.gpuEncodeOverLimit(.scanlineEnd, end, limit: Int(UInt32.max)) }
-        var plan: [UInt32] = [], parts: [UInt32] = [], segments: [UInt32] = [], shapes: [UInt32] = []
+        var plan: [UInt32] = [], parts: [UInt32] = [], segments: [UInt32] = [], shapes: [UInt32] = [], units: [UInt32] = []
         var tokenBase = 0, rows = 0
-        var jobSegments: [Range<Int>] = []
+        var jobSegments: [Range<Int>] = [], jobUnits: [[Range<Int>]] = [], jobTokenBase: [Int] = []
         for (j, job) in jobs.enumerated() {
             let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
+            let pieceRows = job.cuts.rowsPerPiece(rowBytes: rowBytes)
             let copies = job.deflater.rowCopies(firstRow: job.firstRow, rows: job.rows, history: job.firstRowByte - job.oldest,
-                                                pieceRows: job.cuts.rowsPerPiece(rowBytes: rowBytes))
+                                                pieceRows: pieceRows)
+            let invocations = job.deflater.invocationUnits(backs: copies.map(\.back), pieceRows: pieceRows)
+            for unit in invocations { units += [UInt32(rows + unit.lowerBound), UInt32(unit.count)] }
+            jobUnits.append(invocations)
+            jobTokenBase.append(tokenBase)
             for (r, copy) in copies.enumerated() {
                 // The copy's distance (≤ 32,768) and copy run ahead (≤ 261) share a word, and so do the job (fewer
                 // than 2^22: at most a job a row) and the copy run's reduced start (under 516).
@@ -280,8 +286,8 @@ final class GPUDeflater {
                        UInt32(parts.count), 0, 0, 0]
             parts += job.deflater.packedParts
         }
-        let segmentsAt = plan.count, jobsAt = plan.count + segments.count
-        plan += segments + shapes
+        let segmentsAt = plan.count, jobsAt = plan.count + segments.count, unitsAt = jobsAt + shapes.count
+        plan += segments + shapes + units
         try context.makeCurrent()
         try parts.withUnsafeBytes { try buffers.upload(Slot.parts.rawValue, $0) }
         try plan.withUnsafeBytes { try buffers.upload(Slot.plan.rawValue, $0) }
@@ -290,8 +296,9 @@ final class GPUDeflater {
         try buffers.reserve(Slot.adler.rawValue, words: segments.count)
         for slot in [Slot.scanlines, .parts, .plan, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
         try chooser.use()
-        try chooser.set(["rows": rows, "segments": segments.count / 2, "segmentsAt": segmentsAt, "jobsAt": jobsAt, "mode": 0, "probeIterations": 2])
-        try chooser.dispatch(groups: (rows + 63) / 64)
+        try chooser.set(["units": units.count / 2, "unitsAt": unitsAt, "segments": segments.count / 2, "segmentsAt": segmentsAt,
+                         "jobsAt": jobsAt, "mode": 0, "probeIterations": 2])
+        try chooser.dispatch(groups: (units.count / 2 + 63) / 64)
         try chooser.set(["mode": 1])
         try chooser.dispatch(groups: (segments.count / 2 + 63) / 64)
         let counts = try buffers.read(Slot.counts.rawValue, words: rows)
@@ -308,7 +315,16 @@ final class GPUDeflater {
                 adler = adler32_combine(adler, UInt(sums[2 * s + 1]) << 16 | UInt(sums[2 * s]), length)
             }
             guard !mine.contains(Self.tooLong) else { return .failure(UnavailableErrors.gpuLoopLimit(context.renderer)) }
-            return .success(Chosen(counts: mine.map(Int.init), adler: UInt32(adler)))
+            let counts = mine.map(Int.init), rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
+            var firstTokens = [Int](repeating: 0, count: job.rows)
+            for unit in jobUnits[j] {
+                var at = jobTokenBase[j] + unit.lowerBound * rowBytes // the unit's first row's room
+                for r in unit {
+                    firstTokens[r] = at
+                    at += counts[r]
+                }
+            }
+            return .success(Chosen(counts: counts, firstTokens: firstTokens, adler: UInt32(adler)))
         }
     }
 

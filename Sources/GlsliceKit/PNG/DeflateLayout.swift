@@ -89,7 +89,8 @@ struct DeflateLayout {
             }
             for r in range {
                 let t0 = firstToken[r]
-                if t0 > 0 && t0 % Self.blockTokens == 0 { bit += begin(pieceBlock[r] + t0 / Self.blockTokens, at: bit) }
+                // A block that starts with the row's first token (an empty row's is the next row's: that one begins it).
+                if t0 > 0 && t0 % Self.blockTokens == 0 && tokenCounts[r] > 0 { bit += begin(pieceBlock[r] + t0 / Self.blockTokens, at: bit) }
                 placement.rowBits[r] = bit
                 var gaps = 0
                 var b = pieceBlock[r] + t0 / Self.blockTokens + 1

@@ -35,6 +35,11 @@ struct RepeatDeflater: Sendable {
     private static let hashReach = 4096
     /// Parts shorter than this continue the match being gathered where they can, whatever its distance.
     private static let shortPart = 512
+    /// A unit's bytes at most, unless its one row is longer (`units`). Measured on the
+    /// bench manifest's `fast` bytes: rows alone 3,520,932; 4 KiB 3,305,111; 6 KiB
+    /// 3,285,841; 8 KiB 3,276,471; 16 KiB 3,263,018 (zlib 6: 3,079,467). At 8 KiB,
+    /// parity's jobs began to run out of llvmpipe's loop iterations (`Shaders/deflate_tokens.comp`).
+    static let unitBytes = 6144
 
     /// - Parameters:
     ///   - bitsPerPixel: 1, 2, 4 or 8 (palette indices), 24 (RGB) or 32 (RGBA).
@@ -102,9 +107,11 @@ struct RepeatDeflater: Sendable {
         return bits
     }
 
-    /// Chooses the tokens for those rows, row by row. Each row's tokens are its
-    /// own (issue 43): a pure function of the row, the bytes before it and the
-    /// map, so a GPU invocation per row chooses the same ones (`Shaders/deflate_tokens.comp`).
+    /// Chooses the tokens for those rows, a unit of rows at a time (`units`). Each
+    /// unit's tokens are its own: a pure function of its rows, the bytes before them
+    /// and the map, so a GPU invocation per unit chooses the same ones
+    /// (`Shaders/deflate_tokens.comp`). Within a unit, a match joins the next row's
+    /// (rows cut every match until issue 51: 12% of the bench manifest's bytes).
     /// A copy run is one match, here at once (a GPU invocation writes the tokens that
     /// start in its row, `RowCopy`). Elsewhere, at each byte:
     /// - in a row the map says is a copy: a match to the end of the byte's part,
@@ -120,7 +127,7 @@ struct RepeatDeflater: Sendable {
     private func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
                         block: (ArraySlice<DeflateToken>) -> Void) -> [DeflateToken] {
         // Rows append to one array, passed inout (a closure capturing it cost a
-        // dynamic exclusivity check a token); full blocks go out after each row.
+        // dynamic exclusivity check a token); full blocks go out after each unit.
         var tokens = TokenBuffer(capacity: 2 * Self.blockTokens)
         defer { tokens.deallocate() }
         let hashBits = Self.hashBits(rowBytes: rowBytes)
@@ -132,21 +139,22 @@ struct RepeatDeflater: Sendable {
         let backs = copyBacks(firstRow: firstRow, rows: rows, history: history)
         var entered = Int.max
         let runs = parts.count == 1
-        var r = 0
-        while r < rows {
-            let rowStart = r * rowBytes, back = Int(backs[r])
+        var match = MatchRun()
+        for unit in units(backs: backs, pieceRows: rows) {
+            let r = unit.lowerBound, rowStart = r * rowBytes, back = Int(backs[r])
             if runs, back > 0 {
                 // A copy run: one match over its rows (a GPU invocation writes each row's share, `RowCopy`).
-                var end = r + 1
-                while end < rows, backs[end] == backs[r] { end += 1 }
-                Self.appendMatch(data, at: rowStart, length: (end - r) * rowBytes, distance: back, tokens: &tokens)
+                Self.appendMatch(data, at: rowStart, length: unit.count * rowBytes, distance: back, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
                 entered = Int.max // the matcher entered nothing
-                r = end
             } else {
-                chooseRow(data, rowStart: rowStart, copyBack: back, oldest: oldest,
-                          firstHashed: max(oldest, rowStart - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: seen,
-                          entered: &entered, tokens: &tokens)
-                r += 1
+                // Matches join across the unit's rows; the unit's last one ends with it.
+                match = MatchRun()
+                for r in unit {
+                    chooseRow(data, rowStart: r * rowBytes, copyBack: Int(backs[r]), oldest: oldest,
+                              firstHashed: max(oldest, r * rowBytes - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: seen,
+                              entered: &entered, match: &match, tokens: &tokens)
+                }
+                match.flush(data, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
             }
             if tokens.count >= Self.blockTokens {
                 var sent = 0
@@ -158,6 +166,28 @@ struct RepeatDeflater: Sendable {
             }
         }
         return tokens.array(0..<tokens.count)
+    }
+
+    /// The rows `0..<backs.count` in units, each chosen by one GPU invocation with its
+    /// state carried from row to row (issue 51): a copy run (`RowCopy`) is a unit of its
+    /// own; other rows go together while their bytes stay within `unitBytes` (6 KiB), never
+    /// across a piece's start (every `pieceRows` rows). A row's tokens are those that start in it.
+    func units(backs: [Int32], pieceRows: Int) -> [Range<Int>] {
+        let runs = parts.count == 1, rows = backs.count
+        var units: [Range<Int>] = []
+        var start = 0
+        while start < rows {
+            var end = start + 1
+            let pieceEnd = min(rows, (start / pieceRows + 1) * pieceRows)
+            if runs, backs[start] > 0 {
+                while end < pieceEnd, backs[end] == backs[start] { end += 1 }
+            } else {
+                while end < pieceEnd, !(runs && backs[end] > 0), (end + 1 - start) * rowBytes <= Self.unitBytes { end += 1 }
+            }
+            units.append(start..<end)
+            start = end
+        }
+        return units
     }
 
     /// Per row of `firstRow..<firstRow + rows`: how many bytes back an equal row
@@ -194,6 +224,14 @@ struct RepeatDeflater: Sendable {
         var runAhead: Int32 = 0
     }
 
+    /// The units of a GPU dispatch, one invocation each: `units`, but a copy run's rows
+    /// one by one (each writes the tokens that start in it, `RowCopy`).
+    func invocationUnits(backs: [Int32], pieceRows: Int) -> [Range<Int>] {
+        units(backs: backs, pieceRows: pieceRows).flatMap { unit in
+            parts.count == 1 && backs[unit.lowerBound] > 0 ? unit.map { $0..<($0 + 1) } : [unit]
+        }
+    }
+
     /// How far past a row's end its copy run is told: the last token starting in the row
     /// is a whole 258 bytes when at least this many follow.
     static let runReach = 261
@@ -203,24 +241,18 @@ struct RepeatDeflater: Sendable {
     func rowCopies(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> [RowCopy] {
         var copies = copyBacks(firstRow: firstRow, rows: rows, history: history).map { RowCopy(back: $0) }
         guard parts.count == 1 else { return copies } // periodic parts: a copied row is its parts' matches
+        let backs = copies.map(\.back)
         copies.withUnsafeMutableBufferPointer { copies in
             // A division only once every 258 bytes (two a row were most of a tall output's token time).
-            var start = 0
-            while start < rows {
-                var end = start + 1
-                if copies[start].back > 0 {
-                    let pieceEnd = min(rows, (start / pieceRows + 1) * pieceRows)
-                    while end < pieceEnd, copies[end].back == copies[start].back { end += 1 }
-                    var at = 0, remainder = 0 // at % 258
-                    for r in start..<end {
-                        copies[r].runAt = Int32(at < 258 ? at : 258 + remainder)
-                        copies[r].runAhead = Int32(min(Self.runReach, (end - 1 - r) * rowBytes))
-                        at += rowBytes
-                        remainder += rowBytes
-                        if remainder >= 258 { remainder %= 258 } // once every 258 bytes at most
-                    }
+            for unit in units(backs: backs, pieceRows: pieceRows) where backs[unit.lowerBound] > 0 {
+                var at = 0, remainder = 0 // at % 258
+                for r in unit {
+                    copies[r].runAt = Int32(at < 258 ? at : 258 + remainder)
+                    copies[r].runAhead = Int32(min(Self.runReach, (unit.upperBound - 1 - r) * rowBytes))
+                    at += rowBytes
+                    remainder += rowBytes
+                    if remainder >= 258 { remainder %= 258 } // once every 258 bytes at most
                 }
-                start = end
             }
         }
         return copies
@@ -233,15 +265,21 @@ struct RepeatDeflater: Sendable {
     var rowBytesAndPixelBytes: (rowBytes: Int, pixelBytes: Int) { (rowBytes, pixelBytes) }
 
     /// A match of `length` bytes at `at`, `distance` back, as tokens of up to 258
-    /// bytes (none left of 1 or 2), and literals for what is under 3.
+    /// bytes (none left of 1 or 2), and literals for what is under 3. A token whose bytes
+    /// also repeat one `pixel` back, no further back than `oldest`, is written that
+    /// distance when it costs fewer extra bits (issue 51): the plan's distance (a period,
+    /// an equal row) is right but dear where a run of one colour lies, as in a `space`
+    /// gap, 8 to 10 extra bits a token against none (the bench manifest 2.0% smaller).
     @inline(__always)
     private static func appendMatch(_ data: UnsafePointer<UInt8>, at start: Int, length total: Int, distance: Int,
-                                    tokens: inout TokenBuffer) {
+                                    pixel: Int, oldest: Int, tokens: inout TokenBuffer) {
         var at = start, left = total
+        let cheaper = distance > pixel && extraBits(pixel) < extraBits(distance)
         while left >= 3 {
             var length = min(258, left)
             if (1...2).contains(left - length) { length = left - 3 }
-            tokens.append(.match(length: length, distance: distance))
+            let repeats = cheaper && at - pixel >= oldest && memcmp(data + at, data + (at - pixel), length) == 0
+            tokens.append(.match(length: length, distance: repeats ? pixel : distance))
             at += length
             left -= length
         }
@@ -249,6 +287,7 @@ struct RepeatDeflater: Sendable {
     }
 
     /// One row's tokens (see `choose`), outside a copy run: bytes `rowStart..<rowStart + rowBytes`,
+    /// the match being gathered taken from the row before in its unit and left for the next,
     /// `copyBack` bytes back from an equal row (0: none), reading no further back
     /// than `oldest`. The matcher's hash table holds the bytes from `firstHashed`
     /// (the row above, its last `hashReach` bytes) up to the byte being matched: the row above is
@@ -256,7 +295,8 @@ struct RepeatDeflater: Sendable {
     /// `entered`: from where every byte of the row before, but its last 3, was entered as it
     /// was asked (so entering the row above again is only its last 3); set for the next row.
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
-                           hashBits: Int, seen: UnsafeMutablePointer<Int32>, entered: inout Int, tokens: inout TokenBuffer) {
+                           hashBits: Int, seen: UnsafeMutablePointer<Int32>, entered: inout Int, match: inout MatchRun,
+                           tokens: inout TokenBuffer) {
         let enteredAbove = entered
         entered = rowStart
         let rowEnd = rowStart + rowBytes, pixelBytes = self.pixelBytes, rowBytes = self.rowBytes, parts = self.parts
@@ -265,10 +305,11 @@ struct RepeatDeflater: Sendable {
         func hash(_ word: UInt32) -> Int { Int((UInt32(littleEndian: word) &* 2_654_435_761) >> hashShift) }
         var hashedRowAbove = false
 
-        // The match being gathered: `runLength` bytes from `runStart`, `runDistance` back.
-        var runStart = 0, runLength = 0, runDistance = 0
+        // The match being gathered, from the row before in the unit: `runLength` bytes from `runStart`, `runDistance` back.
+        var (runStart, runLength, runDistance) = (match.start, match.length, match.distance)
+        defer { match = MatchRun(start: runStart, length: runLength, distance: runDistance) }
         func flush() {
-            Self.appendMatch(data, at: runStart, length: runLength, distance: runDistance, tokens: &tokens)
+            Self.appendMatch(data, at: runStart, length: runLength, distance: runDistance, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
             runLength = 0
         }
         func run(_ at: Int, _ count: Int, _ distance: Int) {
@@ -346,7 +387,21 @@ struct RepeatDeflater: Sendable {
                 }
             }
         }
-        flush()
+    }
+
+    /// The match being gathered, carried from row to row within a unit: `length`
+    /// bytes from `start`, `distance` back (the matcher's "last match's distance"
+    /// after it is flushed, until the unit ends).
+    fileprivate struct MatchRun {
+        var start = 0
+        var length = 0
+        var distance = 0
+
+        /// Writes the match as tokens, if any.
+        mutating func flush(_ data: UnsafePointer<UInt8>, pixel: Int, oldest: Int, tokens: inout TokenBuffer) {
+            RepeatDeflater.appendMatch(data, at: start, length: length, distance: distance, pixel: pixel, oldest: oldest, tokens: &tokens)
+            length = 0
+        }
     }
 }
 

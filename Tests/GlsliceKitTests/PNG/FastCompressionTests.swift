@@ -114,8 +114,8 @@ import Testing
     ///   nothing of 4 bytes matches row 0.
     /// - Rows 2 and 3 are copies: their parts are matches 1,064 bytes back, except
     ///   the long periodic part, still one period back (3 costs no extra bits, 1,064
-    ///   costs 9). Each row's tokens are its own, so row 3's first part starts a match
-    ///   of its own rather than continuing row 2's last.
+    ///   costs 9). The four rows (2,128 bytes) are one unit (issue 51), so row 3's first
+    ///   part (7 bytes, short) continues row 2's last match, 1,064 back: m(3 + 7).
     @Test func theMapsRepeatsBecomeMatches() throws {
         let a: [UInt8] = [0, 1, 2, 3] + [UInt8](repeating: 0, count: 525).enumerated().map { [9, 8, 7][$0.offset % 3] } + [4, 5, 6]
         let b: [UInt8] = [0, 11, 12, 13] + [UInt8](repeating: 0, count: 525).enumerated().map { [19, 18, 17][$0.offset % 3] } + [14, 15, 16]
@@ -129,15 +129,16 @@ import Testing
         #expect(a.count == 532 && b.count == 532)
         #expect(tokens == [l(0), l(1), l(2), l(3), l(9), l(8), l(7)] + period + [l(4), l(5), l(6)]
                     + [l(0), l(11), l(12), l(13), l(19), l(18), l(17)] + period + [l(14), l(15), l(16)]
-                    + [m(7, 1064)] + period + [m(3, 1064)] + [m(7, 1064)] + period + [m(3, 1064)])
-        // Where the map is silent, the matcher finds rows equal to the one before, a match a row:
-        // row 0 is the filter byte and P0 as literals, C C C one pixel back, P4 as literals (3 bytes).
+                    + [m(7, 1064)] + period + [m(10, 1064)] + period + [m(3, 1064)])
+        // Where the map is silent, the matcher finds rows equal to the one before, a match a row,
+        // joined in the unit: row 0 is the filter byte and P0 as literals, C C C one pixel back, P4 as
+        // literals (3 bytes); rows 1 and 2, a row back, one match of 32.
         let row: [UInt8] = [0, 1, 2, 3, 9, 8, 7, 9, 8, 7, 9, 8, 7, 4, 5, 6]
         let same = row + row + row
         let found = same.withUnsafeBufferPointer {
             RepeatDeflater(map: .none, width: 5, rowBytes: 16, bitsPerPixel: 24).tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 3)
         }
-        #expect(found == [l(0), l(1), l(2), l(3), l(9), l(8), l(7), m(6, 3), l(4), l(5), l(6), m(16, 16), m(16, 16)], "\(found)")
+        #expect(found == [l(0), l(1), l(2), l(3), l(9), l(8), l(7), m(6, 3), l(4), l(5), l(6), m(32, 16)], "\(found)")
         // And zlib inflates the coded stream to the rows.
         let raw = data.withUnsafeBufferPointer { deflater.deflate($0.baseAddress!, history: 0, firstRow: 0, rows: 4, last: true) }
         var inflated = [UInt8](repeating: 0, count: data.count)
@@ -145,6 +146,37 @@ import Testing
         let adler = adler32(1, data, uInt(data.count))
         let stream = [0x78, 0x01] + raw + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
         #expect(uncompress(&inflated, &length, stream, uLong(stream.count)) == Z_OK && inflated == data)
+    }
+
+    /// Worked by hand (issue 51): units of rows. 1,000-byte rows go six to a unit (6,000 of
+    /// 6,144 bytes), never across a piece's start (every 8 rows here); a copy run (rows 3 and 4,
+    /// equal rows one row back, no periodic part) is a unit of its own, and the GPU takes its
+    /// rows one by one.
+    @Test func rowsGoInUnitsOf6KiB() {
+        let deflater = RepeatDeflater(map: .none, width: 999, rowBytes: 1000, bitsPerPixel: 8)
+        #expect(deflater.units(backs: [Int32](repeating: 0, count: 20), pieceRows: 8) == [0..<6, 6..<8, 8..<14, 14..<16, 16..<20])
+        var backs = [Int32](repeating: 0, count: 20)
+        backs[3] = 1000
+        backs[4] = 1000
+        #expect(deflater.units(backs: backs, pieceRows: 8) == [0..<3, 3..<5, 5..<8, 8..<14, 14..<16, 16..<20])
+        #expect(deflater.invocationUnits(backs: backs, pieceRows: 8) == [0..<3, 3..<4, 4..<5, 5..<8, 8..<14, 14..<16, 16..<20])
+    }
+
+    /// Worked by hand (issue 51): a token whose bytes also repeat one pixel back is written
+    /// that distance where it costs fewer extra bits. Two palette rows of 300 × index 7, the
+    /// second a copy of the first (301 bytes back: 7 extra bits).
+    /// - Row 0: the filter byte and the first 7 are literals; the rest a match one pixel back
+    ///   (299 bytes: 258 + 41).
+    /// - Row 1, a copy run: 258 bytes from its filter byte, 301 back (one pixel back, the filter
+    ///   byte 0 would meet a 7); then 43 bytes of 7s, one pixel back (0 extra bits).
+    @Test func aTokenThatRepeatsAPixelBackIsWrittenThatDistance() {
+        let row: [UInt8] = [0] + [UInt8](repeating: 7, count: 300)
+        let data = row + row
+        let map = RepeatMap(rowKeys: { range in range.map { _ in RepeatMap.RowKey(high: 1, low: 1) } }, columnPeriods: [])
+        let deflater = RepeatDeflater(map: map, width: 300, rowBytes: 301, bitsPerPixel: 8)
+        let tokens = data.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 2) }
+        let l = DeflateToken.literal, m = DeflateToken.match
+        #expect(tokens == [l(0), l(7), m(258, 1), m(41, 1), m(258, 301), m(43, 1)], "\(tokens)")
     }
 
     /// Sub-byte palette rows: a period of 3 pixels at 2 bits is 6 bits, so the byte
