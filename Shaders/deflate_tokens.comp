@@ -55,7 +55,9 @@ const int shortPart = 512;
 // The row above's last bytes the hash table holds (RepeatDeflater.hashReach).
 const int hashReach = 4096;
 
+// The hash table, a chain of two: where each 4-byte hash was last seen, and before that.
 int seen[4096];
+int seenBefore[4096];
 uint hashBits;
 // The unit's tokens go one after another from `unitTokenBase`; each row's count is
 // of the tokens that start in it (`tokenRow`: the row, in the unit, of the last one).
@@ -201,7 +203,11 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         // The row above, entered before the matcher is asked (the CPU enters it when first
         // asked: entries before `firstHashed` are never read, so either way gives the same table).
         int j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed;
-        for (; j < rowStart; j++) seen[hashAt(j)] = j;
+        for (; j < rowStart; j++) {
+            uint hj = hashAt(j);
+            seenBefore[hj] = seen[hj];
+            seen[hj] = j;
+        }
     }
     uint part = partsAt / 2u;
     int end = rowStart + int(parts[2u * part]);
@@ -222,7 +228,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         bool literal = false;
         // Compared together, a byte a step, in one loop (llvmpipe counts every loop reached):
         // whether the match being gathered covers the rest of the part (C), and, for the
-        // matcher, one pixel back, one row back, the last match's distance and the hash (0-3).
+        // matcher, one pixel back, one row back, the last match's distance and the hash's two (0-4).
         int partLeft = end - i;
         bool goC = runLength > 0 && runStart + runLength == i
             && (partLeft < shortPart || (planned > 0 && extraBits(runDistance) <= extraBits(planned)));
@@ -232,11 +238,13 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         int c1 = i - row;
         int c2 = i - runDistance;
         int c3 = -1;
+        int c4 = -1;
         uint h = 0u;
         bool go0 = false;
         bool go1 = false;
         bool go2 = false;
         bool go3 = false;
+        bool go4 = false;
         if (matcher) {
             go0 = startsMatch(i, c0, oldest);
             go1 = startsMatch(i, c1, oldest);
@@ -246,13 +254,18 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
                 c3 = seen[h];
                 go3 = startsMatch(i, c3, oldest);
             }
+            if (seenBefore[h] >= firstHashed) {
+                c4 = seenBefore[h];
+                go4 = startsMatch(i, c4, oldest);
+            }
         }
         int lC = 0;
         int l0 = 0;
         int l1 = 0;
         int l2 = 0;
         int l3 = 0;
-        for (int k = 0; (goC && k < partLeft) || ((go0 || go1 || go2 || go3) && k < limit); k++) {
+        int l4 = 0;
+        for (int k = 0; (goC && k < partLeft) || ((go0 || go1 || go2 || go3 || go4) && k < limit); k++) {
             uint b = byteAt(i + k);
             if (goC && k < partLeft) { if (byteAt(c2 + k) == b) lC = k + 1; else goC = false; }
             if (k < limit) {
@@ -260,6 +273,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
                 if (go1) { if (byteAt(c1 + k) == b) l1 = k + 1; else go1 = false; }
                 if (go2) { if (byteAt(c2 + k) == b) l2 = k + 1; else go2 = false; }
                 if (go3) { if (byteAt(c3 + k) == b) l3 = k + 1; else go3 = false; }
+                if (go4) { if (byteAt(c4 + k) == b) l4 = k + 1; else go4 = false; }
             }
         }
         if (lC == partLeft) {
@@ -275,12 +289,16 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         } else {
             // The matcher's choice: the longest of 4 bytes or more, ending in the row, the
             // first tried on a tie; the byte is entered in the hash table as it is asked.
-            if (limit >= 4) seen[h] = i;
+            if (limit >= 4) {
+                seenBefore[h] = seen[h];
+                seen[h] = i;
+            }
             int best = l0;
             int bestDistance = i - c0;
             if (l1 > best) { best = l1; bestDistance = i - c1; }
             if (l2 > best) { best = l2; bestDistance = i - c2; }
             if (l3 > best) { best = l3; bestDistance = i - c3; }
+            if (l4 > best) { best = l4; bestDistance = i - c4; }
             if (best >= 4) {
                 addCount = best;
                 addDistance = bestDistance;
@@ -339,7 +357,10 @@ void main() {
     runDistance = 0;
     entered = 2147483647;
     int tableSize = 1 << hashBits;
-    for (int k = 0; k < tableSize; k++) seen[k] = -2147483647 - 1;
+    for (int k = 0; k < tableSize; k++) {
+        seen[k] = -2147483647 - 1;
+        seenBefore[k] = -2147483647 - 1;
+    }
     for (uint r = 0u; r < unitRows; r++) {
         chooseRow(unitStart + int(r) * rowBytes, int(plan[4u * (unitFirst + r) + 2u] & 0xFFFFu), oldest, pixel, partsAt);
     }
