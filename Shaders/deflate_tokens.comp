@@ -76,7 +76,7 @@ uint byteAt(int i) { return (scanlines[uint(i) >> 2] >> ((uint(i) & 3u) * 8u)) &
 
 uint hashAt(int i) {
     uint word = byteAt(i) | byteAt(i + 1) << 8 | byteAt(i + 2) << 16 | byteAt(i + 3) << 24;
-    return (word * 2654435761u) >> (32u - hashBits);
+    return (word * 0x1E35A7BDu) >> (32u - hashBits);
 }
 
 int extraBits(int distance) {
@@ -190,6 +190,60 @@ bool startsMatch(int i, int candidate, int oldest) {
         && byteAt(candidate + 2) == byteAt(i + 2) && byteAt(candidate + 3) == byteAt(i + 3);
 }
 
+// RepeatDeflater.lazyBelow: a match shorter than this is weighed against the one a byte on.
+const int lazyBelow = 32;
+int lazyBest;
+int lazyDistance;
+
+// The matcher at `i` alone (the lazy step one byte on): the longest match of 4 bytes or
+// more, ending in the row, among its five candidates, entering `i` in the hash table.
+void matchAt(int i, int rowEnd, int oldest, int pixel, int row, int firstHashed) {
+    lazyBest = 0;
+    lazyDistance = 0;
+    int limit = min(258, rowEnd - i);
+    if (limit < 4) return;
+    int c0 = i - pixel;
+    int c1 = i - row;
+    int c2 = i - runDistance;
+    int c3 = -1;
+    int c4 = -1;
+    bool go0 = startsMatch(i, c0, oldest);
+    bool go1 = startsMatch(i, c1, oldest);
+    bool go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
+    bool go3 = false;
+    bool go4 = false;
+    uint h = hashAt(i);
+    if (seen[h] >= firstHashed) {
+        c3 = seen[h];
+        go3 = startsMatch(i, c3, oldest);
+    }
+    if (seenBefore[h] >= firstHashed) {
+        c4 = seenBefore[h];
+        go4 = startsMatch(i, c4, oldest);
+    }
+    seenBefore[h] = seen[h];
+    seen[h] = i;
+    int l0 = 0;
+    int l1 = 0;
+    int l2 = 0;
+    int l3 = 0;
+    int l4 = 0;
+    for (int k = 0; (go0 || go1 || go2 || go3 || go4) && k < limit; k++) {
+        uint b = byteAt(i + k);
+        if (go0) { if (byteAt(c0 + k) == b) l0 = k + 1; else go0 = false; }
+        if (go1) { if (byteAt(c1 + k) == b) l1 = k + 1; else go1 = false; }
+        if (go2) { if (byteAt(c2 + k) == b) l2 = k + 1; else go2 = false; }
+        if (go3) { if (byteAt(c3 + k) == b) l3 = k + 1; else go3 = false; }
+        if (go4) { if (byteAt(c4 + k) == b) l4 = k + 1; else go4 = false; }
+    }
+    lazyBest = l0;
+    lazyDistance = i - c0;
+    if (l1 > lazyBest) { lazyBest = l1; lazyDistance = i - c1; }
+    if (l2 > lazyBest) { lazyBest = l2; lazyDistance = i - c2; }
+    if (l3 > lazyBest) { lazyBest = l3; lazyDistance = i - c3; }
+    if (l4 > lazyBest) { lazyBest = l4; lazyDistance = i - c4; }
+}
+
 // One row's tokens (RepeatDeflater.chooseRow), outside a copy run, the match being
 // gathered carried in from the row before in the unit and out to the next. Each step
 // adds a match or a literal; the match being gathered is flushed in one place.
@@ -299,7 +353,20 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
             if (l2 > best) { best = l2; bestDistance = i - c2; }
             if (l3 > best) { best = l3; bestDistance = i - c3; }
             if (l4 > best) { best = l4; bestDistance = i - c4; }
-            if (best >= 4) {
+            bool lazy = false;
+            if (best >= 4 && best < lazyBelow && i + 1 < end) {
+                // One byte on, a longer match: this byte is a literal (zlib's lazy evaluation, one step).
+                matchAt(i + 1, rowEnd, oldest, pixel, row, firstHashed);
+                lazy = lazyBest > best;
+            }
+            if (lazy) {
+                literal = true;
+                addAt = i + 1;
+                addCount = lazyBest;
+                addDistance = lazyDistance;
+                i += 1 + lazyBest;
+                entered = i;
+            } else if (best >= 4) {
                 addCount = best;
                 addDistance = bestDistance;
                 i += best;
@@ -309,8 +376,11 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
                 i += 1;
             }
         }
-        bool joins = addCount > 0 && runLength > 0 && addDistance == runDistance && runStart + runLength == addAt;
+        // A literal (at `literalAt`) flushes the match being gathered; a match then starts anew.
+        int literalAt = addCount > 0 ? addAt - 1 : addAt;
+        bool joins = !literal && addCount > 0 && runLength > 0 && addDistance == runDistance && runStart + runLength == addAt;
         if (runLength > 0 && (literal || (addCount > 0 && !joins))) flushRun();
+        if (literal) emit(byteAt(literalAt), literalAt);
         if (joins) {
             runLength += addCount;
         } else if (addCount > 0) {
@@ -318,7 +388,6 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
             runLength = addCount;
             runDistance = addDistance;
         }
-        if (literal) emit(byteAt(addAt), addAt);
     }
 }
 

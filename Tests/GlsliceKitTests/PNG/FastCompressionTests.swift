@@ -179,6 +179,19 @@ import Testing
         #expect(tokens == [l(0), l(7), m(258, 1), m(41, 1), m(258, 301), m(43, 1)], "\(tokens)")
     }
 
+    /// Worked by hand (issue 51): lazy evaluation, one step. One palette row, no map:
+    /// 10 40 70 100 99 | 40 70 100 130 160 190 98 | 10 40 70 100 130 160 190 97 (no two of the
+    /// words hashed share a slot). At the second 10 the hash finds 10 40 70 100 (4 bytes, 12
+    /// back); a byte on, 40 70 100 130 160 190 (6 bytes, 8 back) is longer, so the 10 is a
+    /// literal. Without the step: m(4, 12), then 4 literals.
+    @Test func aLongerMatchAByteOnMakesThisByteALiteral() {
+        let row: [UInt8] = [0, 10, 40, 70, 100, 99, 40, 70, 100, 130, 160, 190, 98, 10, 40, 70, 100, 130, 160, 190, 97]
+        let deflater = RepeatDeflater(map: .none, width: 20, rowBytes: 21, bitsPerPixel: 8)
+        let tokens = row.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 1) }
+        let l = DeflateToken.literal, m = DeflateToken.match
+        #expect(tokens == row[0..<14].map { l($0) } + [m(6, 8), l(97)], "\(tokens)")
+    }
+
     /// Sub-byte palette rows: a period of 3 pixels at 2 bits is 6 bits, so the byte
     /// period is 3 bytes (12 pixels), and only bytes wholly in the span and one byte
     /// period in are matched.
