@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -112,4 +113,15 @@ int gs_exchange(const char *a, const char *b) {
 
 int gs_fix_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+int gs_name_thread(const char *name) {
+    char cut[16];
+    strncpy(cut, name, 15);
+    cut[15] = 0;
+    return pthread_setname_np(pthread_self(), cut);
+}
+
+int gs_thread_name(char *out, unsigned long size) {
+    return pthread_getname_np(pthread_self(), out, size);
 }

@@ -30,4 +30,13 @@ int gs_has_openat2(void);
    export (malloc.h): 1 on success, 0 when glibc refused it. */
 int gs_fix_mmap_threshold(int bytes);
 
+/* Names the calling thread where the OS shows it (pthread_setname_np, which
+   Swift's Glibc module does not export): `name` cut to the 15 bytes Linux
+   keeps. 0, or an error number. */
+int gs_name_thread(const char *name);
+
+/* The calling thread's name as the OS has it, into `out` (at least 16 bytes):
+   0, or an error number. */
+int gs_thread_name(char *out, unsigned long size);
+
 #endif

@@ -95,7 +95,7 @@ public final class BatchRunner: Sendable {
         }
         // The last preparer to finish closes the next queue.
         let preparing = Locked(workers)
-        let prepare = WorkerThreads(count: workers, name: "glslice-prepare") { _ in
+        let prepare = WorkerThreads(count: workers, name: "glslice-prep") { _ in
             let clock = ContinuousClock()
             while let job = jobs.pop() {
                 probe?(.prepare)
@@ -116,7 +116,7 @@ public final class BatchRunner: Sendable {
             if preparing.withLock({ $0 -= 1; return $0 == 0 }) { onCPU ? toEncode.close() : toDraw.close() }
         }
         let drawnBy = Locked(DrawnBy())
-        let encode = WorkerThreads(count: workers, name: "glslice-encode") { _ in
+        let encode = WorkerThreads(count: workers, name: "glslice-enc") { _ in
             func encode(_ work: EncodeWork) {
                 probe?(.encode)
                 drawnBy.withLock { $0.add(work.drawing, pixels: work.job.prepared.size.pixelCount) }

@@ -16,6 +16,7 @@ public final class LogBuffer: Sendable {
         self.descriptor = descriptor
         let lines = self.lines
         let thread = Thread {
+            WorkerThreads.nameForTheOS("glslice-log")
             while let line = lines.pop() {
                 var bytes = Array(line.utf8)
                 bytes.append(0x0A)

@@ -33,7 +33,7 @@ final class WorkerPool: Service, Sendable {
         self.queueLimit = queueLimit
         self.beforeStopping = beforeStopping
         let jobs = self.jobs, load = self.load_
-        threads = WorkerThreads(count: workers, name: "glslice-render") { _ in
+        threads = WorkerThreads(count: workers, name: "glslice-rend") { _ in
             while let job = jobs.pop() {
                 load.withLock {
                     $0.waiting -= 1
