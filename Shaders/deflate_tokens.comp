@@ -190,58 +190,100 @@ bool startsMatch(int i, int candidate, int oldest) {
         && byteAt(candidate + 2) == byteAt(i + 2) && byteAt(candidate + 3) == byteAt(i + 3);
 }
 
-// RepeatDeflater.lazyBelow: a match shorter than this is weighed against the one a byte on.
-const int lazyBelow = 32;
-int lazyBest;
-int lazyDistance;
+// The matcher's five candidates at a byte: one pixel back, one row back, the last
+// match's distance, and the hash's two; whether each is still being compared, and the
+// length it has reached. Scalars, not arrays, so each stays in a register.
+int c0;
+int c1;
+int c2;
+int c3;
+int c4;
+bool go0;
+bool go1;
+bool go2;
+bool go3;
+bool go4;
+int l0;
+int l1;
+int l2;
+int l3;
+int l4;
+uint candidateHash;
 
-// The matcher at `i` alone (the lazy step one byte on): the longest match of 4 bytes or
-// more, ending in the row, among its five candidates, entering `i` in the hash table.
-void matchAt(int i, int rowEnd, int oldest, int pixel, int row, int firstHashed) {
-    lazyBest = 0;
-    lazyDistance = 0;
-    int limit = min(258, rowEnd - i);
-    if (limit < 4) return;
-    int c0 = i - pixel;
-    int c1 = i - row;
-    int c2 = i - runDistance;
-    int c3 = -1;
-    int c4 = -1;
-    bool go0 = startsMatch(i, c0, oldest);
-    bool go1 = startsMatch(i, c1, oldest);
-    bool go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
-    bool go3 = false;
-    bool go4 = false;
-    uint h = hashAt(i);
-    if (seen[h] >= firstHashed) {
-        c3 = seen[h];
+// Sets up the candidates at `i` (none unless the matcher is `asked`), each tried only where its
+// first four bytes agree; reads the hash table without entering `i` (`enter`).
+void findCandidates(bool asked, int i, int oldest, int pixel, int row, int firstHashed) {
+    c0 = i - pixel;
+    c1 = i - row;
+    c2 = i - runDistance;
+    c3 = -1;
+    c4 = -1;
+    go0 = false;
+    go1 = false;
+    go2 = false;
+    go3 = false;
+    go4 = false;
+    l0 = 0;
+    l1 = 0;
+    l2 = 0;
+    l3 = 0;
+    l4 = 0;
+    if (!asked) return;
+    go0 = startsMatch(i, c0, oldest);
+    go1 = startsMatch(i, c1, oldest);
+    go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
+    candidateHash = hashAt(i);
+    if (seen[candidateHash] >= firstHashed) {
+        c3 = seen[candidateHash];
         go3 = startsMatch(i, c3, oldest);
     }
-    if (seenBefore[h] >= firstHashed) {
-        c4 = seenBefore[h];
+    if (seenBefore[candidateHash] >= firstHashed) {
+        c4 = seenBefore[candidateHash];
         go4 = startsMatch(i, c4, oldest);
     }
-    seenBefore[h] = seen[h];
-    seen[h] = i;
-    int l0 = 0;
-    int l1 = 0;
-    int l2 = 0;
-    int l3 = 0;
-    int l4 = 0;
-    for (int k = 0; (go0 || go1 || go2 || go3 || go4) && k < limit; k++) {
-        uint b = byteAt(i + k);
-        if (go0) { if (byteAt(c0 + k) == b) l0 = k + 1; else go0 = false; }
-        if (go1) { if (byteAt(c1 + k) == b) l1 = k + 1; else go1 = false; }
-        if (go2) { if (byteAt(c2 + k) == b) l2 = k + 1; else go2 = false; }
-        if (go3) { if (byteAt(c3 + k) == b) l3 = k + 1; else go3 = false; }
-        if (go4) { if (byteAt(c4 + k) == b) l4 = k + 1; else go4 = false; }
-    }
-    lazyBest = l0;
-    lazyDistance = i - c0;
-    if (l1 > lazyBest) { lazyBest = l1; lazyDistance = i - c1; }
-    if (l2 > lazyBest) { lazyBest = l2; lazyDistance = i - c2; }
-    if (l3 > lazyBest) { lazyBest = l3; lazyDistance = i - c3; }
-    if (l4 > lazyBest) { lazyBest = l4; lazyDistance = i - c4; }
+}
+
+bool comparing() { return go0 || go1 || go2 || go3 || go4; }
+
+// Byte `k` of each candidate still being compared against `b`, byte `k` at `i`.
+void compareCandidates(int k, uint b) {
+    if (go0) { if (byteAt(c0 + k) == b) l0 = k + 1; else go0 = false; }
+    if (go1) { if (byteAt(c1 + k) == b) l1 = k + 1; else go1 = false; }
+    if (go2) { if (byteAt(c2 + k) == b) l2 = k + 1; else go2 = false; }
+    if (go3) { if (byteAt(c3 + k) == b) l3 = k + 1; else go3 = false; }
+    if (go4) { if (byteAt(c4 + k) == b) l4 = k + 1; else go4 = false; }
+}
+
+// Enters `i` in the hash table as the matcher is asked there.
+void enter(int i) {
+    seenBefore[candidateHash] = seen[candidateHash];
+    seen[candidateHash] = i;
+}
+
+// The longest candidate, the first tried on a tie.
+int bestLength;
+int bestDistance;
+
+void pickBest(int i) {
+    bestLength = l0;
+    bestDistance = i - c0;
+    if (l1 > bestLength) { bestLength = l1; bestDistance = i - c1; }
+    if (l2 > bestLength) { bestLength = l2; bestDistance = i - c2; }
+    if (l3 > bestLength) { bestLength = l3; bestDistance = i - c3; }
+    if (l4 > bestLength) { bestLength = l4; bestDistance = i - c4; }
+}
+
+// RepeatDeflater.lazyBelow: a match shorter than this is weighed against the one a byte on.
+const int lazyBelow = 32;
+
+// The matcher at `i` alone (the lazy step one byte on), entering `i`: `bestLength` and
+// `bestDistance`, a length of 4 or more ending in the row, or 0.
+void matchAt(int i, int rowEnd, int oldest, int pixel, int row, int firstHashed) {
+    int limit = min(258, rowEnd - i);
+    findCandidates(limit >= 4, i, oldest, pixel, row, firstHashed);
+    if (limit >= 4) enter(i);
+    for (int k = 0; comparing() && k < limit; k++) compareCandidates(k, byteAt(i + k));
+    pickBest(i);
 }
 
 // One row's tokens (RepeatDeflater.chooseRow), outside a copy run, the match being
@@ -287,48 +329,12 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         bool goC = runLength > 0 && runStart + runLength == i
             && (partLeft < shortPart || (planned > 0 && extraBits(runDistance) <= extraBits(planned)));
         int limit = min(258, rowEnd - i);
-        bool matcher = planned == 0 && limit >= 4;
-        int c0 = i - pixel;
-        int c1 = i - row;
-        int c2 = i - runDistance;
-        int c3 = -1;
-        int c4 = -1;
-        uint h = 0u;
-        bool go0 = false;
-        bool go1 = false;
-        bool go2 = false;
-        bool go3 = false;
-        bool go4 = false;
-        if (matcher) {
-            go0 = startsMatch(i, c0, oldest);
-            go1 = startsMatch(i, c1, oldest);
-            go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
-            h = hashAt(i);
-            if (seen[h] >= firstHashed) {
-                c3 = seen[h];
-                go3 = startsMatch(i, c3, oldest);
-            }
-            if (seenBefore[h] >= firstHashed) {
-                c4 = seenBefore[h];
-                go4 = startsMatch(i, c4, oldest);
-            }
-        }
+        findCandidates(planned == 0 && limit >= 4, i, oldest, pixel, row, firstHashed);
         int lC = 0;
-        int l0 = 0;
-        int l1 = 0;
-        int l2 = 0;
-        int l3 = 0;
-        int l4 = 0;
-        for (int k = 0; (goC && k < partLeft) || ((go0 || go1 || go2 || go3 || go4) && k < limit); k++) {
+        for (int k = 0; (goC && k < partLeft) || (comparing() && k < limit); k++) {
             uint b = byteAt(i + k);
-            if (goC && k < partLeft) { if (byteAt(c2 + k) == b) lC = k + 1; else goC = false; }
-            if (k < limit) {
-                if (go0) { if (byteAt(c0 + k) == b) l0 = k + 1; else go0 = false; }
-                if (go1) { if (byteAt(c1 + k) == b) l1 = k + 1; else go1 = false; }
-                if (go2) { if (byteAt(c2 + k) == b) l2 = k + 1; else go2 = false; }
-                if (go3) { if (byteAt(c3 + k) == b) l3 = k + 1; else go3 = false; }
-                if (go4) { if (byteAt(c4 + k) == b) l4 = k + 1; else go4 = false; }
-            }
+            if (goC && k < partLeft) { if (byteAt(i - runDistance + k) == b) lC = k + 1; else goC = false; }
+            if (k < limit) compareCandidates(k, b);
         }
         if (lC == partLeft) {
             // The match being gathered covers this part too.
@@ -343,32 +349,26 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         } else {
             // The matcher's choice: the longest of 4 bytes or more, ending in the row, the
             // first tried on a tie; the byte is entered in the hash table as it is asked.
-            if (limit >= 4) {
-                seenBefore[h] = seen[h];
-                seen[h] = i;
-            }
-            int best = l0;
-            int bestDistance = i - c0;
-            if (l1 > best) { best = l1; bestDistance = i - c1; }
-            if (l2 > best) { best = l2; bestDistance = i - c2; }
-            if (l3 > best) { best = l3; bestDistance = i - c3; }
-            if (l4 > best) { best = l4; bestDistance = i - c4; }
+            if (limit >= 4) enter(i);
+            pickBest(i);
+            int best = bestLength;
+            int distance = bestDistance;
             bool lazy = false;
             if (best >= 4 && best < lazyBelow && i + 1 < end) {
                 // One byte on, a longer match: this byte is a literal (zlib's lazy evaluation, one step).
                 matchAt(i + 1, rowEnd, oldest, pixel, row, firstHashed);
-                lazy = lazyBest > best;
+                lazy = bestLength > best;
             }
             if (lazy) {
                 literal = true;
                 addAt = i + 1;
-                addCount = lazyBest;
-                addDistance = lazyDistance;
-                i += 1 + lazyBest;
+                addCount = bestLength;
+                addDistance = bestDistance;
+                i += 1 + bestLength;
                 entered = i;
             } else if (best >= 4) {
                 addCount = best;
-                addDistance = bestDistance;
+                addDistance = distance;
                 i += best;
                 entered = i;
             } else {

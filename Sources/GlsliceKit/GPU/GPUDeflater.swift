@@ -263,9 +263,8 @@ final class GPUDeflater {
         for (j, job) in jobs.enumerated() {
             let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
             let pieceRows = job.cuts.rowsPerPiece(rowBytes: rowBytes)
-            let copies = job.deflater.rowCopies(firstRow: job.firstRow, rows: job.rows, history: job.firstRowByte - job.oldest,
-                                                pieceRows: pieceRows)
-            let invocations = job.deflater.invocationUnits(backs: copies.map(\.back), pieceRows: pieceRows)
+            let (copies, invocations) = job.deflater.invocations(firstRow: job.firstRow, rows: job.rows,
+                                                                history: job.firstRowByte - job.oldest, pieceRows: pieceRows)
             for unit in invocations { units += [UInt32(rows + unit.lowerBound), UInt32(unit.count)] }
             jobUnits.append(invocations)
             jobTokenBase.append(tokenBase)

@@ -231,14 +231,6 @@ struct RepeatDeflater: Sendable {
         var runAhead: Int32 = 0
     }
 
-    /// The units of a GPU dispatch, one invocation each: `units`, but a copy run's rows
-    /// one by one (each writes the tokens that start in it, `RowCopy`).
-    func invocationUnits(backs: [Int32], pieceRows: Int) -> [Range<Int>] {
-        units(backs: backs, pieceRows: pieceRows).flatMap { unit in
-            parts.count == 1 && backs[unit.lowerBound] > 0 ? unit.map { $0..<($0 + 1) } : [unit]
-        }
-    }
-
     /// How far past a row's end its copy run is told: the last token starting in the row
     /// is a whole 258 bytes when at least this many follow.
     static let runReach = 261
@@ -246,12 +238,20 @@ struct RepeatDeflater: Sendable {
     /// Per row of `firstRow..<firstRow + rows`: its `RowCopy`, with `history` bytes
     /// readable before the rows, copy runs cut where a piece starts (every `pieceRows` rows).
     func rowCopies(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> [RowCopy] {
-        var copies = copyBacks(firstRow: firstRow, rows: rows, history: history).map { RowCopy(back: $0) }
-        guard parts.count == 1 else { return copies } // periodic parts: a copied row is its parts' matches
-        let backs = copies.map(\.back)
+        invocations(firstRow: firstRow, rows: rows, history: history, pieceRows: pieceRows).copies
+    }
+
+    /// What a GPU dispatch needs of those rows: each row's `RowCopy`, and the units it
+    /// takes, one invocation each: `units`, but a copy run's rows one by one (each writes
+    /// the tokens that start in it).
+    func invocations(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> (copies: [RowCopy], units: [Range<Int>]) {
+        let backs = copyBacks(firstRow: firstRow, rows: rows, history: history)
+        var copies = backs.map { RowCopy(back: $0) }
+        let units = units(backs: backs, pieceRows: pieceRows)
+        guard parts.count == 1 else { return (copies, units) } // periodic parts: a copied row is its parts' matches
         copies.withUnsafeMutableBufferPointer { copies in
             // A division only once every 258 bytes (two a row were most of a tall output's token time).
-            for unit in units(backs: backs, pieceRows: pieceRows) where backs[unit.lowerBound] > 0 {
+            for unit in units where backs[unit.lowerBound] > 0 {
                 var at = 0, remainder = 0 // at % 258
                 for r in unit {
                     copies[r].runAt = Int32(at < 258 ? at : 258 + remainder)
@@ -262,7 +262,7 @@ struct RepeatDeflater: Sendable {
                 }
             }
         }
-        return copies
+        return (copies, units.flatMap { unit in backs[unit.lowerBound] > 0 ? unit.map { $0..<($0 + 1) } : [unit] })
     }
 
     /// The row's parts as a GPU reads them (`GPUDeflater`): (end, period) pairs.

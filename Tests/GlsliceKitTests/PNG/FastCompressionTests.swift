@@ -159,7 +159,13 @@ import Testing
         backs[3] = 1000
         backs[4] = 1000
         #expect(deflater.units(backs: backs, pieceRows: 8) == [0..<3, 3..<5, 5..<8, 8..<14, 14..<16, 16..<20])
-        #expect(deflater.invocationUnits(backs: backs, pieceRows: 8) == [0..<3, 3..<4, 4..<5, 5..<8, 8..<14, 14..<16, 16..<20])
+        // The same through the map: rows 2, 3 and 4 equal, so 3 and 4 copy the row above.
+        let keys = (0..<20).map { RepeatMap.RowKey(high: (2...4).contains($0) ? 2 : UInt64(10 + $0), low: 0) }
+        let mapped = RepeatDeflater(map: RepeatMap(rowKeys: { range in Array(keys[range]) }, columnPeriods: []), width: 999,
+                                    rowBytes: 1000, bitsPerPixel: 8)
+        let gpu = mapped.invocations(firstRow: 0, rows: 20, history: 0, pieceRows: 8)
+        #expect(gpu.copies.map(\.back) == backs)
+        #expect(gpu.units == [0..<3, 3..<4, 4..<5, 5..<8, 8..<14, 14..<16, 16..<20])
     }
 
     /// Worked by hand (issue 51): a token whose bytes also repeat one pixel back is written
