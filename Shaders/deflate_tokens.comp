@@ -328,21 +328,33 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         int partLeft = end - i;
         bool goC = runLength > 0 && runStart + runLength == i
             && (partLeft < shortPart || (planned > 0 && extraBits(runDistance) <= extraBits(planned)));
+        // Else, at another distance, it takes what it covers of a planned part up to the end
+        // of its last token, `fill` bytes at most (RepeatDeflater.fillLength).
+        int fill = 0;
+        if (planned > 0 && runLength > 0 && runStart + runLength == i && runDistance != planned) {
+            fill = (258 - runLength % 258) % 258;
+            if (fill >= partLeft) fill = 0;
+        }
+        int reachC = goC ? partLeft : fill;
+        bool goR = reachC > 0;
         int limit = min(258, rowEnd - i);
         findCandidates(planned == 0 && limit >= 4, i, oldest, pixel, row, firstHashed);
         int lC = 0;
-        for (int k = 0; (goC && k < partLeft) || (comparing() && k < limit); k++) {
+        for (int k = 0; (goR && k < reachC) || (comparing() && k < limit); k++) {
             uint b = byteAt(i + k);
-            if (goC && k < partLeft) { if (byteAt(i - runDistance + k) == b) lC = k + 1; else goC = false; }
+            if (goR && k < reachC) { if (byteAt(i - runDistance + k) == b) lC = k + 1; else goR = false; }
             if (k < limit) compareCandidates(k, b);
         }
-        if (lC == partLeft) {
+        if (goC && lC == partLeft) {
             // The match being gathered covers this part too.
             runLength += partLeft;
             i = end;
             entered = i;
         } else if (planned > 0) {
-            addCount = partLeft;
+            int filled = min(lC, fill);
+            runLength += filled;
+            addAt = i + filled;
+            addCount = partLeft - filled;
             addDistance = planned;
             i = end;
             entered = i;

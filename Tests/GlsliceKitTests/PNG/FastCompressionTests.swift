@@ -116,6 +116,10 @@ import Testing
     ///   the long periodic part, still one period back (3 costs no extra bits, 1,064
     ///   costs 9). The four rows (2,128 bytes) are one unit (issue 51), so row 3's first
     ///   part (7 bytes, short) continues row 2's last match, 1,064 back: m(3 + 7).
+    /// - A match 1,064 back that meets the periodic part takes its first bytes up to
+    ///   the end of its token (issue 51, `fillLength`): row 2's 7 take 251 (258), and
+    ///   the period's 271 are m(258) + m(13); row 3's 3 + 7 take 248, and the period's
+    ///   274 are m(258) + m(16). Before: m(7), the period's 522 in three, m(10), three again.
     @Test func theMapsRepeatsBecomeMatches() throws {
         let a: [UInt8] = [0, 1, 2, 3] + [UInt8](repeating: 0, count: 525).enumerated().map { [9, 8, 7][$0.offset % 3] } + [4, 5, 6]
         let b: [UInt8] = [0, 11, 12, 13] + [UInt8](repeating: 0, count: 525).enumerated().map { [19, 18, 17][$0.offset % 3] } + [14, 15, 16]
@@ -129,7 +133,7 @@ import Testing
         #expect(a.count == 532 && b.count == 532)
         #expect(tokens == [l(0), l(1), l(2), l(3), l(9), l(8), l(7)] + period + [l(4), l(5), l(6)]
                     + [l(0), l(11), l(12), l(13), l(19), l(18), l(17)] + period + [l(14), l(15), l(16)]
-                    + [m(7, 1064)] + period + [m(10, 1064)] + period + [m(3, 1064)])
+                    + [m(258, 1064), m(258, 3), m(13, 3), m(258, 1064), m(258, 3), m(16, 3), m(3, 1064)])
         // Where the map is silent, the matcher finds rows equal to the one before, a match a row,
         // joined in the unit: row 0 is the filter byte and P0 as literals, C C C one pixel back, P4 as
         // literals (3 bytes); rows 1 and 2, a row back, one match of 32.
