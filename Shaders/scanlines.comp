@@ -4,7 +4,12 @@
 //   mode 0: its colours, while there are at most 256 (Palette: the first pixel of
 //           each, in raster order, orders them), one invocation per `run` pixels of a row;
 //   mode 1: the scanlines, one invocation per `run` words: filter byte None, then
-//           palette indices packed to 1-8 bits, RGB (opaque), or straight RGBA.
+//           palette indices packed to 1-8 bits, RGB (opaque), or straight RGBA;
+//           palettes are left to modes 2 and 3, which filter their rows (RowFilter.swift):
+//   mode 2: per palette row, its bytes' sums as they are and less the row above
+//           (each byte taken as signed), one invocation per `run` * 4 bytes of a row;
+//   mode 3: a palette's scanlines, one invocation per `run` words: each row None or
+//           Up (filter 2: less the byte above), whichever sum is smaller (a tie: None).
 // An invocation takes a run, not one pixel or word, so a colour repeated along a row is
 // looked up once (llvmpipe pays per invocation).
 
@@ -14,13 +19,15 @@ layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Pixels { uint pixels[]; };
 // Per image that may be a palette, from its `table` word: 1,024 slots of colour (empty:
 // `none`, a colour no premultiplied pixel has), then its first pixel, then (mode 1)
-// its palette index; then the colours seen, and 1 when the table could not hold them.
+// its palette index; then the colours seen, and 1 when the table could not hold them;
+// then per row (mode 2) its two sums, zeros to begin with.
 layout(std430, binding = 1) buffer Colours { uint colours[]; };
 layout(std430, binding = 2) writeonly buffer Scanlines { uint scanlines[]; };
 // Per image, 16 words: width, height, x0, y0, stride, table, channels (mode 1: 1 for
 // palette indices, 3 or 4), bit depth, row bytes, words, its first word in
-// `scanlines`, its first invocation in mode 0, then in mode 1, and the pixel where
-// its buffer starts (outputs drawn one after another share the pixel buffer).
+// `scanlines`, its first invocation in mode 0, then in mode 1, the pixel where
+// its buffer starts (outputs drawn one after another share the pixel buffer), and
+// its first invocation in mode 2, then in mode 3.
 layout(std430, binding = 3) readonly buffer Images { uint images[]; };
 
 uniform uint imageCount;
@@ -115,15 +122,35 @@ uint scanlineByte(uint i) {
     return value;
 }
 
-// The image invocation `id` works on: the last whose first invocation is at most `id`.
+// The word of an image's record holding its first invocation in this mode.
+uint firstWord() { return mode < 2u ? 11u + mode : 12u + mode; }
+
+// The image invocation `id` works on: the last whose first invocation is at most `id`
+// (an image with none in this mode has the next one's first).
 uint imageOf(uint id) {
     uint low = 0u;
     uint high = imageCount - 1u;
     while (low < high) {
         uint middle = (low + high + 1u) / 2u;
-        if (images[16u * middle + 11u + mode] <= id) low = middle; else high = middle - 1u;
+        if (images[16u * middle + firstWord()] <= id) low = middle; else high = middle - 1u;
     }
     return low;
+}
+
+// A byte taken as signed, its size: 0 to 128.
+uint signedSize(uint v) { return min(v, (256u - v) & 255u); }
+
+// Where a palette row's two sums are kept.
+uint sumsAt(uint row) { return table + 3u * slots + 2u + 2u * row; }
+
+// Scanline byte `i` of a palette, filtered as its row's sums say (RowFilter.apply).
+uint filteredByte(uint i) {
+    uint row = i / rowBytes;
+    if (row >= height) return 0u;
+    bool up = colours[sumsAt(row) + 1u] < colours[sumsAt(row)];
+    if (i % rowBytes == 0u) return up ? 2u : 0u;
+    uint v = scanlineByte(i);
+    return up ? (v - scanlineByte(i - rowBytes)) & 255u : v;
 }
 
 void main() {
@@ -143,7 +170,7 @@ void main() {
     words = images[at + 9u];
     scanlineAt = images[at + 10u];
     base = images[at + 13u];
-    id -= images[at + 11u + mode];
+    id -= images[at + firstWord()];
     if (mode == 0u) {
         // Runs of `run` pixels, none crossing a row.
         uint runsPerRow = (width + run - 1u) / run;
@@ -161,9 +188,30 @@ void main() {
         }
         return;
     }
+    if (mode == 2u) {
+        // A row's bytes `run` * 4 at a time; its sums add up whatever the order.
+        uint perRow = (rowBytes - 1u + 4u * run - 1u) / (4u * run);
+        uint y = id / perRow;
+        uint from = 1u + (id % perRow) * 4u * run;
+        uint asIs = 0u;
+        uint less = 0u;
+        for (uint c = from; c < min(from + 4u * run, rowBytes); c++) {
+            uint v = scanlineByte(y * rowBytes + c);
+            uint a = y > 0u ? scanlineByte((y - 1u) * rowBytes + c) : 0u;
+            asIs += signedSize(v);
+            less += signedSize((v - a) & 255u);
+        }
+        atomicAdd(colours[sumsAt(y)], asIs);
+        atomicAdd(colours[sumsAt(y) + 1u], less);
+        return;
+    }
     for (uint w = id * run; w < min(id * run + run, words); w++) {
         uint word = 0u;
-        for (uint b = 0u; b < 4u; b++) word |= scanlineByte(4u * w + b) << (8u * b);
+        if (mode == 3u) {
+            for (uint b = 0u; b < 4u; b++) word |= filteredByte(4u * w + b) << (8u * b);
+        } else {
+            for (uint b = 0u; b < 4u; b++) word |= scanlineByte(4u * w + b) << (8u * b);
+        }
         scanlines[scanlineAt + w] = word;
     }
 }

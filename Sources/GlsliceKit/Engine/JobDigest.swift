@@ -16,7 +16,8 @@ package enum JobDigest {
     /// 4: `fast` chooses each row's tokens on their own, so a GPU can choose them (other bytes).
     /// 5: `fast` writes copy runs as one match (round five) and joins matches across the rows
     /// of a 6 KiB unit (issue 51): other bytes.
-    /// 6: `fast`'s matches take a planned part's first bytes up to a whole token (issue 51).
+    /// 6: `fast`'s matches take a planned part's first bytes up to a whole token, and its
+    /// palette rows are filtered None or Up (issue 51): other bytes.
     static let rendererVersion = "glslice-render/6"
 
     /// The first 32 hex digits of the job's SHA-256.

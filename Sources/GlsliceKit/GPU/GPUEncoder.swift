@@ -37,7 +37,8 @@ final class GPUEncoder {
     /// Pixels (colours pass) or words (scanlines) an invocation of `scanlines.comp` takes.
     private static let run = 32
     /// An image's colour table (`scanlines.comp`): slots, each a colour, its
-    /// first pixel and its index, then the count and the overflow flag.
+    /// first pixel and its index, then the count and the overflow flag (then, per row, its
+    /// two `RowFilter` sums).
     private static let slots = 1024
     private static let tableWords = 3 * slots + 2
     /// A colour no premultiplied pixel has (red over alpha), marking an empty slot.
@@ -184,7 +185,8 @@ final class GPUEncoder {
         var start: Int
 
         func deflater(_ image: Image) -> RepeatDeflater {
-            RepeatDeflater(map: image.repeats, width: image.size.width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels)
+            RepeatDeflater(map: image.repeats, width: image.size.width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
+                           filtersRows: channels == 1)
         }
 
         func data(palette: [UInt8], zlib: [UInt8]) -> EncodedImageData {
@@ -206,8 +208,9 @@ final class GPUEncoder {
             shapes[at + 13] = UInt32(image.base)
             starts.append(tables.count)
             if width * height <= PNGEncoder.maxIndexedPixels {
+                // Colours, first pixels, indices, the count and the overflow; then each row's two sums (`RowFilter`).
                 tables += [UInt32](repeating: Self.none, count: Self.slots) + [UInt32](repeating: .max, count: Self.slots)
-                    + [UInt32](repeating: 0, count: Self.slots + 2)
+                    + [UInt32](repeating: 0, count: Self.slots + 2 + 2 * height)
                 runs += height * ((width + Self.run - 1) / Self.run)
             }
         }
@@ -239,24 +242,33 @@ final class GPUEncoder {
     /// the deflater's buffer, after `history` (bytes ending where the first output's begin).
     private func scanlines(_ images: [Image], palettes: [[UInt8]], tables: [Int], history: [UInt8] = []) throws -> [Layout] {
         var shapes = [UInt32](repeating: 0, count: images.count * Self.imageWords)
-        var layouts: [Layout] = [], words = (history.count + 3) / 4, wordRuns = 0
+        var layouts: [Layout] = [], words = (history.count + 3) / 4
+        // Invocations per mode: 1, scanlines as they are; 2 and 3, a palette's rows filtered (`RowFilter`).
+        var wordRuns = 0, rowRuns = 0, paletteRuns = 0
         for (i, image) in images.enumerated() {
             let channels = palettes[i].isEmpty ? (image.opaque ? 3 : 4) : 1, at = i * Self.imageWords
             let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: image.size.width, channels: channels, paletteEntries: palettes[i].count / 4)
             let imageWords = (rowBytes * image.size.height + 3) / 4
             for (k, value) in [image.size.width, image.size.height, image.x0, image.y0, image.stride, tables[i], channels, bitDepth, rowBytes,
-                               imageWords, words, 0, wordRuns, image.base].enumerated() { shapes[at + k] = UInt32(value) }
+                               imageWords, words, 0, wordRuns, image.base, rowRuns, paletteRuns].enumerated() { shapes[at + k] = UInt32(value) }
             layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words))
             words += imageWords
-            wordRuns += (imageWords + Self.run - 1) / Self.run
+            if channels == 1 {
+                rowRuns += image.size.height * ((rowBytes - 1 + 4 * Self.run - 1) / (4 * Self.run))
+                paletteRuns += (imageWords + Self.run - 1) / Self.run
+            } else {
+                wordRuns += (imageWords + Self.run - 1) / Self.run
+            }
         }
         try shapes.withUnsafeBytes { try buffers.upload(Slot.images.rawValue, $0) }
         try deflater.bindScanlines(bytes: 4 * words, to: 2)
         try deflater.writeScanlines(history, at: 4 * ((history.count + 3) / 4) - history.count)
         try bindAll()
         try program.use()
-        try program.set(["imageCount": images.count, "invocations": wordRuns, "mode": 1])
-        try program.dispatch(groups: (wordRuns + 63) / 64)
+        for (mode, invocations) in [(1, wordRuns), (2, rowRuns), (3, paletteRuns)] where invocations > 0 {
+            try program.set(["imageCount": images.count, "invocations": invocations, "mode": mode])
+            try program.dispatch(groups: (invocations + 63) / 64)
+        }
         return layouts
     }
 

@@ -24,6 +24,8 @@ struct RepeatDeflater: Sendable {
     /// The matcher's "one pixel back", in bytes (1 for indices).
     private let pixelBytes: Int
     private let map: RepeatMap
+    /// Whether rows are filtered (`RowFilter`), so a copy needs equal rows above too.
+    private let filtersRows: Bool
     /// A row in parts, left to right from the filter byte: runs of bytes that
     /// repeat `period` bytes back (their x span's period), or with `period` 0,
     /// left to the matcher. A handful per x span, whatever the width.
@@ -50,8 +52,11 @@ struct RepeatDeflater: Sendable {
 
     /// - Parameters:
     ///   - bitsPerPixel: 1, 2, 4 or 8 (palette indices), 24 (RGB) or 32 (RGBA).
-    init(map: RepeatMap, width: Int, rowBytes: Int, bitsPerPixel: Int) {
+    ///   - filtersRows: whether rows are `RowFilter`'s (None or Up, by their content): a row
+    ///     copies an equal row only where the rows above them are equal too.
+    init(map: RepeatMap, width: Int, rowBytes: Int, bitsPerPixel: Int, filtersRows: Bool = false) {
         self.rowBytes = rowBytes
+        self.filtersRows = filtersRows
         pixelBytes = max(1, bitsPerPixel / 8)
         self.map = map
         var parts: [(end: Int, period: Int)] = []
@@ -200,11 +205,12 @@ struct RepeatDeflater: Sendable {
     }
 
     /// Per row of `firstRow..<firstRow + rows`: how many bytes back an equal row
-    /// lies, where one does within reach (32 KiB, and no further back than the
-    /// `history` bytes before `firstRow`), else 0.
+    /// lies (with an equal row above it too, when rows are filtered), where one does
+    /// within reach (32 KiB, and no further back than the `history` bytes before
+    /// `firstRow`), else 0.
     func copyBacks(firstRow: Int, rows: Int, history: Int) -> [Int32] {
         let reach = min(history, Self.maxDistance)
-        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes)
+        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes, aboveToo: filtersRows)
         var backs = [Int32](repeating: 0, count: rows)
         for (r, earlier) in earlier.enumerated() where earlier >= 0 {
             let back = (firstRow + r - Int(earlier)) * rowBytes

@@ -37,9 +37,23 @@ package struct RepeatMap: Sendable {
     package static let none = RepeatMap(rowKeys: nil, columnPeriods: [])
 
     /// Per row of `rows`: the nearest earlier row, not before `earliest`, with
-    /// the same pixels, or -1.
-    package func copies(of rows: Range<Int>, lookingBackTo earliest: Int) -> [Int32] {
+    /// the same pixels, or -1. `aboveToo`: only where the rows above the two are
+    /// equal as well (else -1), as filtered rows need (`RowFilter`).
+    package func copies(of rows: Range<Int>, lookingBackTo earliest: Int, aboveToo: Bool = false) -> [Int32] {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
+        guard aboveToo else { return copies(of: rows, lookingBackTo: earliest, keys: rowKeys) }
+        // The row above each, from one row earlier: a copy stands where the rows above it match too.
+        let start = max(0, min(earliest, rows.lowerBound) - 1)
+        let keys = rowKeys(start..<rows.upperBound)
+        var copies = copies(of: rows, lookingBackTo: earliest, keys: { range in Array(keys[(range.lowerBound - start)..<(range.upperBound - start)]) })
+        for (i, earlier) in copies.enumerated() where earlier >= 0 {
+            let y = rows.lowerBound + i, s = Int(earlier)
+            if s == 0 || keys[y - 1 - start] != keys[s - 1 - start] { copies[i] = -1 }
+        }
+        return copies
+    }
+
+    private func copies(of rows: Range<Int>, lookingBackTo earliest: Int, keys rowKeys: (Range<Int>) -> [RowKey]) -> [Int32] {
         let start = min(earliest, rows.lowerBound)
         let keys = rowKeys(start..<rows.upperBound)
         var copies = [Int32](repeating: -1, count: rows.count)

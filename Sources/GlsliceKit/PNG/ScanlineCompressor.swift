@@ -1,8 +1,9 @@
 import Foundation
 
 /// Turns rows of straight RGBA8 (or palette indices, one a byte) into PNG
-/// scanlines (filter byte None, then RGBA, RGB or indices packed to 1–8 bits)
-/// and streams them through `SegmentedZlib` into a `PNGStream`.
+/// scanlines (filter byte None, then RGBA, RGB or indices packed to 1–8 bits;
+/// `fast`'s palette rows None or Up, `RowFilter`) and streams them through
+/// `SegmentedZlib` into a `PNGStream`.
 final class ScanlineCompressor {
     let channels: Int
     let bitDepth: Int
@@ -11,6 +12,12 @@ final class ScanlineCompressor {
     private let zlib: SegmentedZlib
     /// One row with its filter byte.
     private let rowBytes: Int
+    /// Whether rows are filtered (`RowFilter`): `fast`'s palettes.
+    private let filtersRows: Bool
+    /// While filtering: the raw row above (once `rowsWritten` > 0), and the raw row being written.
+    private var above: UnsafeMutablePointer<UInt8>
+    private var raw: UnsafeMutablePointer<UInt8>
+    private var rowsWritten = 0
 
     /// - Parameters:
     ///   - channels: 1 (indices into `palette`, `palette.count / 4` entries), 3 or 4.
@@ -28,14 +35,23 @@ final class ScanlineCompressor {
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
                              palette: palette, text: text)
         let total = rowBytes * height
+        filtersRows = compression == .fast && channels == 1
+        above = .allocate(capacity: filtersRows ? rowBytes : 0)
+        raw = .allocate(capacity: filtersRows ? rowBytes : 0)
         let coder: SegmentedZlib.Coder = switch compression {
-        case .fast: .repeats(RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels))
+        case .fast: .repeats(RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
+                                            filtersRows: filtersRows))
         case .default: .zlib(level: 6)
         case .small: .zlib(level: 9)
         }
         zlib = SegmentedZlib(coder: coder, totalBytes: total, rowBytes: rowBytes,
                              threads: total > 2 * cuts.pieceBytes ? threads : 1, cuts: cuts,
                              emit: { [stream] in try stream.imageData($0) })
+    }
+
+    deinit {
+        above.deallocate()
+        raw.deallocate()
     }
 
     /// The bit depth (of indices, the fewest bits that hold `paletteEntries`; else 8)
@@ -48,9 +64,18 @@ final class ScanlineCompressor {
     /// `count` rows `stride` bytes apart: RGBA8 (its alpha dropped for RGB) or indices.
     /// `unpremultiplying`: the rows are premultiplied RGBA, made straight as they are written.
     func write(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int, unpremultiplying: Bool = false) throws {
-        let width = self.width, channels = self.channels, depth = bitDepth, packedBytes = rowBytes - 1
-        try zlib.appendRows(count) { r, out in
+        let width = self.width, channels = self.channels, depth = bitDepth, rowBytes = self.rowBytes, packedBytes = rowBytes - 1
+        try zlib.appendRows(count) { r, row in
             let input = rows + r * stride
+            // A filtered row is made raw first, then filtered into place (`RowFilter`).
+            let out = filtersRows ? raw : row
+            defer {
+                if filtersRows {
+                    RowFilter.apply(raw, above: rowsWritten > 0 ? UnsafePointer(above) : nil, into: row, count: rowBytes)
+                    swap(&raw, &above)
+                    rowsWritten += 1
+                }
+            }
             out[0] = 0 // filter: None
             let data = out + 1
             switch channels {

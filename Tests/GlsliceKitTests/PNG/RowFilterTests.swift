@@ -1,0 +1,70 @@
+import CPNG
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+/// `fast`'s row filter (issue 51): a palette row None or Up, whichever sum of bytes taken
+/// as signed is smaller; every expected byte here is worked by hand.
+@Suite struct RowFilterTests {
+    func filtered(_ raw: [UInt8], above: [UInt8]?) -> [UInt8] {
+        var out = [UInt8](repeating: 0xEE, count: raw.count)
+        raw.withUnsafeBufferPointer { raw in
+            if let above {
+                above.withUnsafeBufferPointer { RowFilter.apply(raw.baseAddress!, above: $0.baseAddress!, into: &out, count: raw.count) }
+            } else {
+                RowFilter.apply(raw.baseAddress!, above: nil, into: &out, count: raw.count)
+            }
+        }
+        return out
+    }
+
+    /// As they are: 10 + 20 + 30 = 60. Less the row above: 1, 0 and 30 - 250 = 36 (mod 256),
+    /// 37 in all, so Up. A tie (5 and 251 against 0s above: 5 + 5 either way) is None, as
+    /// is the first row; 1 and 2 under 200 and 100 are 57 + 98 = 155 against 3, None.
+    @Test func theSmallerSumWinsATieIsNone() {
+        #expect(filtered([0, 10, 20, 30], above: [0, 9, 20, 250]) == [2, 1, 0, 36])
+        #expect(filtered([0, 5, 251], above: [0, 0, 0]) == [0, 5, 251])
+        #expect(filtered([0, 10, 20, 30], above: nil) == [0, 10, 20, 30])
+        #expect(filtered([0, 1, 2], above: [0, 200, 100]) == [0, 1, 2])
+    }
+
+    /// Keys A B B B C A B B (rows 0-7). Plain copies: row 2 of 1, 3 of 2, 5 of 0, 6 of 3 (the
+    /// last B before), 7 of 6. With the rows above equal too, only row 3 stands (rows 2 and 1 are
+    /// B B); row 2's above is A against B, row 5 copies row 0 (none above it), row 6's above
+    /// is A against B, and row 7's B against A.
+    @Test func aCopyOfFilteredRowsNeedsEqualRowsAbove() {
+        let keys: [UInt64] = [1, 2, 2, 2, 3, 1, 2, 2]
+        let map = RepeatMap(rowKeys: { range in range.map { RepeatMap.RowKey(high: keys[$0], low: 0) } }, columnPeriods: [])
+        #expect(map.copies(of: 0..<8, lookingBackTo: 0) == [-1, -1, 1, 2, -1, 0, 3, 6])
+        #expect(map.copies(of: 0..<8, lookingBackTo: 0, aboveToo: true) == [-1, -1, -1, 2, -1, -1, -1, -1])
+        #expect(map.copies(of: 3..<8, lookingBackTo: 1, aboveToo: true) == [2, -1, -1, -1, -1])
+    }
+
+    /// A 4 × 20 grey gradient, a grey a row (20 colours: 8-bit indices, row y's index y).
+    /// Raw rows are [0, y, y, y, y]; less the row above, [·, 1, 1, 1, 1]: sums 4y against 4,
+    /// so rows 0 and 1 (a tie) are None and rows 2-19 Up, [2, 1, 1, 1, 1]. zlib inflates the
+    /// image data to exactly these rows, and libpng reads back the greys.
+    @Test func aGradientsPaletteRowsAreUp() throws {
+        let size = PixelSize(width: 4, height: 20)
+        var pixels: [UInt8] = []
+        for y in 0..<20 { for _ in 0..<4 { pixels += [UInt8(y * 10), UInt8(y * 10), UInt8(y * 10), 255] } }
+        let writer = try PNGEncoder(target: .memory, size: size, opaque: true, compression: .fast, repeats: .none, threads: 1)
+        try pixels.withUnsafeBufferPointer { try writer.write(premultipliedRows: $0.baseAddress!, count: 20) }
+        try writer.finish()
+        let file = writer.memoryData ?? []
+        // The IDAT chunks' data, after the signature and IHDR, PLTE.
+        var at = 8, zlibStream: [UInt8] = []
+        while at + 8 <= file.count {
+            let length = file[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+            if Array(file[(at + 4)..<(at + 8)]) == Array("IDAT".utf8) { zlibStream += file[(at + 8)..<(at + 8 + length)] }
+            at += 12 + length
+        }
+        var rows = [UInt8](repeating: 0, count: 100)
+        var length = uLong(100)
+        #expect(uncompress(&rows, &length, zlibStream, uLong(zlibStream.count)) == Z_OK && length == 100)
+        let expected: [UInt8] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1] + (2..<20).flatMap { _ -> [UInt8] in [2, 1, 1, 1, 1] }
+        #expect(rows == expected)
+        let decoded = try PNGDecoder.decode(data: Data(file), maxPixels: 1 << 20)
+        #expect(decoded.rgba.pixels == pixels)
+    }
+}
