@@ -98,3 +98,24 @@ int gs_deflate_piece(const uint8_t *dictionary, size_t dictionary_length,
     *out_length = capacity - stream->avail_out;
     return Z_OK;
 }
+
+void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
+                        uint64_t *as_is, uint64_t *less) {
+    uint64_t a = 0, l = 0;
+    size_t i = 0;
+    while (i < n) {
+        /* 32-bit totals over at most 2^20 bytes (each at most 128): no overflow. */
+        size_t stop = n - i < ((size_t)1 << 20) ? n : i + ((size_t)1 << 20);
+        uint32_t a32 = 0, l32 = 0;
+        for (; i < stop; i++) {
+            uint8_t v = data[i], d = (uint8_t)(v - above[i]);
+            uint8_t nv = (uint8_t)(0u - v), nd = (uint8_t)(0u - d);
+            a32 += v < nv ? v : nv;
+            l32 += d < nd ? d : nd;
+        }
+        a += a32;
+        l += l32;
+    }
+    *as_is = a;
+    *less = l;
+}

@@ -20,4 +20,11 @@ int gs_deflate_piece(const uint8_t *dictionary, size_t dictionary_length,
                      const uint8_t *data, size_t length, int level, int window_bits,
                      int last, uint8_t **out, size_t *out_length);
 
+/* `fast`'s row filter choice (RowFilter.swift): over `n` bytes, the sum of
+   each byte taken as signed (0 to 128) as it is, into `*as_is`, and less the
+   byte above, into `*less`. In C so the loop vectorizes (in Swift, a byte at a
+   time, it was a quarter of an HD palette's encoding). */
+void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
+                        uint64_t *as_is, uint64_t *less);
+
 #endif

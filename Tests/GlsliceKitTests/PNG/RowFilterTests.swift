@@ -26,6 +26,15 @@ import Testing
         #expect(filtered([0, 5, 251], above: [0, 0, 0]) == [0, 5, 251])
         #expect(filtered([0, 10, 20, 30], above: nil) == [0, 10, 20, 30])
         #expect(filtered([0, 1, 2], above: [0, 200, 100]) == [0, 1, 2])
+        // A row equal to the one above: Up, zeros (sums 3 + 1 against 0); a row of zeros under
+        // zeros ties, so None. Over 40 bytes: 128s under 127s sum 40 × 128 as they are and
+        // 40 × 1 less the row above, so Up (1s); 129s under 1s sum 40 × 127 against 40 × 128, None.
+        #expect(filtered([0, 3, 255], above: [0, 3, 255]) == [2, 0, 0])
+        #expect(filtered([0, 0, 0], above: [0, 0, 0]) == [0, 0, 0])
+        #expect(filtered([0] + [UInt8](repeating: 128, count: 40), above: [0] + [UInt8](repeating: 127, count: 40))
+                    == [2] + [UInt8](repeating: 1, count: 40))
+        #expect(filtered([0] + [UInt8](repeating: 129, count: 40), above: [0] + [UInt8](repeating: 1, count: 40))
+                    == [0] + [UInt8](repeating: 129, count: 40))
     }
 
     /// Keys A B B B C A B B (rows 0-7). Plain copies: row 2 of 1, 3 of 2, 5 of 0, 6 of 3 (the
