@@ -21,7 +21,7 @@ let package = Package(
         // libpng lives behind this shim: every setjmp/longjmp stays inside C.
         .target(
             name: "CPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
         // libwebp's lossless encoder (Debian's libwebp-dev) behind a status-returning shim.
         .target(

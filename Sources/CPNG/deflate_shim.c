@@ -119,3 +119,38 @@ void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
     *as_is = a;
     *less = l;
 }
+
+void gs_hash_enter(const uint8_t *data, long from, long to, long end, int32_t *latest, int32_t *older,
+                   unsigned shift, long period, uint32_t multiplier) {
+    /* data[k] == data[k + period] for every k from the last reset up to `agree`. */
+    long agree = from, limit = end - 2 * period; /* a position before `limit` may be skipped */
+    long last = (to < limit ? to : limit) + period + 3; /* the most of `agree` ever asked */
+    long j = from;
+    while (j < to) {
+        if (j < limit) {
+            if (agree < j) agree = j;
+            while (agree + 8 <= last) {
+                uint64_t a, b;
+                memcpy(&a, data + agree, 8);
+                memcpy(&b, data + agree + period, 8);
+                if (a != b) break;
+                agree += 8;
+            }
+            while (agree < last && data[agree] == data[agree + period]) agree++;
+            /* j's word recurs period and 2 x period on where j + period + 4 <= agree. */
+            long skipTo = agree - period - 3;
+            if (skipTo > limit) skipTo = limit;
+            if (skipTo > to) skipTo = to;
+            if (j < skipTo) {
+                j = skipTo;
+                continue;
+            }
+        }
+        uint32_t word;
+        memcpy(&word, data + j, 4);
+        uint32_t slot = (word * multiplier) >> shift;
+        older[slot] = latest[slot];
+        latest[slot] = (int32_t)j;
+        j++;
+    }
+}

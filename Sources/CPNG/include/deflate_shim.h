@@ -4,8 +4,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* zlib's checksums, callable from Swift as they are (plain functions). */
+/* zlib's checksums, callable from Swift as they are (plain functions), and libdeflate's
+   Adler-32: vectorised, 18x zlib's on this VM (72 GB/s against 4), where zlib's was 4% of
+   a batch's time. */
 #include <zlib.h>
+#include <libdeflate.h>
 
 /* One piece of a segmented zlib stream: raw deflate (no header, no trailer)
    of `data`, primed with `dictionary` (the up to 32 KiB of uncompressed data
@@ -26,5 +29,16 @@ int gs_deflate_piece(const uint8_t *dictionary, size_t dictionary_length,
    time, it was a quarter of an HD palette's encoding). */
 void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
                         uint64_t *as_is, uint64_t *less);
+
+/* Enters positions `from`..`to` - 1 of `data` in `fast`'s hash table: each position's
+   4-byte word, times `multiplier`, shifted right by `shift`, is a slot; the slot's
+   position moves to `older` and the position goes in `latest`. A position whose word
+   recurs `period` and 2 x `period` bytes on, both before `end` (entered by this call or
+   the next ones, up to `end`), is skipped: it would end as neither of its slot's last
+   two. So the tables end as entering every position leaves them, with a fraction of the
+   stores where bytes repeat (`period`: a pixel's bytes, or a tiled part's period).
+   Reads up to `end` + 2. */
+void gs_hash_enter(const uint8_t *data, long from, long to, long end, int32_t *latest, int32_t *older,
+                   unsigned shift, long period, uint32_t multiplier);
 
 #endif

@@ -7,7 +7,12 @@ enum HuffmanCode {
     /// as JPEG's Annex K.3 does and the lengths handed out again, shortest to
     /// the most frequent. One used symbol gets length 1.
     static func lengths(_ counts: [Int], limit: Int) -> [Int] {
-        let used = counts.indices.filter { counts[$0] > 0 }.sorted { (counts[$0], $0) < (counts[$1], $1) }
+        // By count, then symbol: one integer key each (a sort with a comparing closure was most of a small block's code).
+        var keys: [UInt64] = []
+        keys.reserveCapacity(counts.count)
+        for (symbol, count) in counts.enumerated() where count > 0 { keys.append(UInt64(count) << 16 | UInt64(symbol)) }
+        keys.sort()
+        let used = keys.map { Int($0 & 0xFFFF) }
         var lengths = [Int](repeating: 0, count: counts.count)
         if used.count == 1 { lengths[used[0]] = 1 }
         guard used.count > 1 else { return lengths }
@@ -73,9 +78,16 @@ enum HuffmanCode {
             guard length > 0 else { return 0 }
             let value = next[length]
             next[length] += 1
-            var reversed: UInt32 = 0
-            for bit in 0..<length where value >> UInt32(bit) & 1 == 1 { reversed |= 1 << UInt32(length - 1 - bit) }
-            return reversed
+            return reversed16(value) >> UInt32(16 - length)
         }
+    }
+
+    /// The low 16 bits of `value` in reverse order: halves, then quarters, eighths and pairs swapped.
+    private static func reversed16(_ value: UInt32) -> UInt32 {
+        var x = value & 0xFFFF
+        x = (x & 0x5555) << 1 | (x >> 1) & 0x5555
+        x = (x & 0x3333) << 2 | (x >> 2) & 0x3333
+        x = (x & 0x0F0F) << 4 | (x >> 4) & 0x0F0F
+        return (x & 0x00FF) << 8 | x >> 8
     }
 }

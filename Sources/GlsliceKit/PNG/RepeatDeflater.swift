@@ -1,3 +1,4 @@
+import CPNG
 import Foundation
 
 /// `--compression fast`'s deflate (issue 42): PNG scanlines (filter None) coded
@@ -359,12 +360,13 @@ struct RepeatDeflater: Sendable {
             if !hashedRowAbove {
                 hashedRowAbove = true
                 // The row above's bytes up to its last 3 are in already when every one was entered as asked.
+                // Part by part, so a tiled part skips what its period repeats (`gs_hash_enter`).
                 var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed
-                while j < rowStart {
-                    let hj = hash(word(j))
-                    seen2[hj] = seen[hj]
-                    seen[hj] = Int32(j)
-                    j += 1
+                let above = rowStart - rowBytes
+                for part in parts where above + part.end > j {
+                    let to = above + part.end
+                    gs_hash_enter(data, j, to, rowStart, seen, seen2, hashShift, part.period > 0 ? part.period : pixelBytes, Self.hashMultiplier)
+                    j = to
                 }
             }
             let h = hash(here)

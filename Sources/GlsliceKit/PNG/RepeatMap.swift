@@ -37,25 +37,34 @@ package struct RepeatMap: Sendable {
     package static let none = RepeatMap(rowKeys: nil, columnPeriods: [])
 
     /// Per row of `rows`: the nearest earlier row, not before `earliest`, with
-    /// the same pixels, or -1. `aboveToo`: only where the rows above the two are
-    /// equal as well (else -1), as filtered rows need (`RowFilter`).
+    /// the same pixels, or -1. `aboveToo`: the nearest whose row above equals this
+    /// row's row above as well, as filtered rows need (`RowFilter`): a tiled texture's
+    /// row equal to rows 10 and 16 back, whose row above equals only the one 16 back,
+    /// copies that one (the nearest alone, its row above unequal, left it a matcher's row).
     package func copies(of rows: Range<Int>, lookingBackTo earliest: Int, aboveToo: Bool = false) -> [Int32] {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
-        guard aboveToo else { return copies(of: rows, lookingBackTo: earliest, keys: rowKeys) }
-        // The row above each, from one row earlier: a copy stands where the rows above it match too.
-        let start = max(0, min(earliest, rows.lowerBound) - 1)
-        let keys = rowKeys(start..<rows.upperBound)
-        var copies = copies(of: rows, lookingBackTo: earliest, keys: { range in Array(keys[(range.lowerBound - start)..<(range.upperBound - start)]) })
-        for (i, earlier) in copies.enumerated() where earlier >= 0 {
-            let y = rows.lowerBound + i, s = Int(earlier)
-            if s == 0 || keys[y - 1 - start] != keys[s - 1 - start] { copies[i] = -1 }
+        let start = max(0, min(earliest, rows.lowerBound))
+        guard aboveToo else { return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound)) }
+        // Each row's key paired with the one above's (read from one row earlier); the first
+        // row read has none known, so it pairs with nothing.
+        let first = max(0, start - 1)
+        let keys = rowKeys(first..<rows.upperBound)
+        let pairs = (start..<rows.upperBound).map { y in
+            PairKey(row: keys[y - first], above: y > first ? keys[y - 1 - first] : nil)
         }
-        return copies
+        return Self.copies(of: rows, start: start, keys: pairs)
     }
 
-    private func copies(of rows: Range<Int>, lookingBackTo earliest: Int, keys rowKeys: (Range<Int>) -> [RowKey]) -> [Int32] {
-        let start = min(earliest, rows.lowerBound)
-        let keys = rowKeys(start..<rows.upperBound)
+    /// A row's key and the key of the row above it (nil: not known).
+    fileprivate struct PairKey: Equatable, Mixable {
+        var row: RowKey
+        var above: RowKey?
+
+        var mixed: UInt64 { row.mixed &+ (above.map { $0.mixed &* 0x2545_F491_4F6C_DD1D } ?? 0x9E37_79B9) }
+    }
+
+    /// `copies` over the keys of rows `start..<rows.upperBound`.
+    fileprivate static func copies<Key: Equatable & Mixable>(of rows: Range<Int>, start: Int, keys: [Key]) -> [Int32] {
         var copies = [Int32](repeating: -1, count: rows.count)
         // The last row seen with each key: an open-addressed table of indices into `keys`
         // (Swift's seeded Hasher, twice a row, was most of a tall output's encoding
@@ -64,8 +73,8 @@ package struct RepeatMap: Sendable {
         var table = [Int32](repeating: -1, count: capacity)
         table.withUnsafeMutableBufferPointer { table in
             keys.withUnsafeBufferPointer { keys in
-                func slot(_ key: RowKey) -> Int {
-                    var h = Int(truncatingIfNeeded: (((key.high &* 0x9E37_79B9_7F4A_7C15) ^ key.low) &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
+                func slot(_ key: Key) -> Int {
+                    var h = Int(truncatingIfNeeded: (key.mixed &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
                     while table[h] >= 0, keys[Int(table[h])] != key { h = (h + 1) & mask }
                     return h
                 }
@@ -85,4 +94,11 @@ package struct RepeatMap: Sendable {
         }
         return copies
     }
+}
+
+/// A key folded to 64 bits for `RepeatMap`'s table.
+private protocol Mixable { var mixed: UInt64 { get } }
+
+extension RepeatMap.RowKey: Mixable {
+    fileprivate var mixed: UInt64 { (high &* 0x9E37_79B9_7F4A_7C15) ^ low }
 }

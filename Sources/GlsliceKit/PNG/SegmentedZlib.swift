@@ -134,7 +134,7 @@ package final class SegmentedZlib {
             recent.reserve(bytes)
             let first = recent.base + recent.count
             for k in 0..<n { fill(r + k, first + k * rowBytes) }
-            adler = adler32(adler, first, UInt32(bytes))
+            adler = UInt(libdeflate_adler32(UInt32(adler), first, bytes))
             recent.count += bytes
             produced += bytes
             if produced - pieceStart >= cuts.pieceBytes {

@@ -38,15 +38,18 @@ import Testing
     }
 
     /// Keys A B B B C A B B (rows 0-7). Plain copies: row 2 of 1, 3 of 2, 5 of 0, 6 of 3 (the
-    /// last B before), 7 of 6. With the rows above equal too, only row 3 stands (rows 2 and 1 are
-    /// B B); row 2's above is A against B, row 5 copies row 0 (none above it), row 6's above
-    /// is A against B, and row 7's B against A.
+    /// last B before), 7 of 6. With the rows above equal too, each row pairs with the one above
+    /// (row 0 with none): B/B for rows 2, 3 and 7, B/A for rows 1 and 6, A/C for row 5. So row 3
+    /// copies row 2, row 6 copies row 1 (row 3, the nearest B, has B above), row 7 copies row 3
+    /// (the nearest B/B), and rows 2 and 5 have no earlier pair. Looking back only to row 1,
+    /// row 1 still pairs with row 0's A, so row 6 copies it.
     @Test func aCopyOfFilteredRowsNeedsEqualRowsAbove() {
         let keys: [UInt64] = [1, 2, 2, 2, 3, 1, 2, 2]
         let map = RepeatMap(rowKeys: { range in range.map { RepeatMap.RowKey(high: keys[$0], low: 0) } }, columnPeriods: [])
         #expect(map.copies(of: 0..<8, lookingBackTo: 0) == [-1, -1, 1, 2, -1, 0, 3, 6])
-        #expect(map.copies(of: 0..<8, lookingBackTo: 0, aboveToo: true) == [-1, -1, -1, 2, -1, -1, -1, -1])
-        #expect(map.copies(of: 3..<8, lookingBackTo: 1, aboveToo: true) == [2, -1, -1, -1, -1])
+        #expect(map.copies(of: 0..<8, lookingBackTo: 0, aboveToo: true) == [-1, -1, -1, 2, -1, -1, 1, 3])
+        #expect(map.copies(of: 3..<8, lookingBackTo: 1, aboveToo: true) == [2, -1, -1, 1, 3])
+        #expect(map.copies(of: 3..<8, lookingBackTo: 2, aboveToo: true) == [2, -1, -1, -1, 3])
     }
 
     /// A 4 × 20 grey gradient, a grey a row (20 colours: 8-bit indices, row y's index y).
