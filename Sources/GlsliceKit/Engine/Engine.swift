@@ -19,7 +19,7 @@ package enum Engine {
         case .png:
             // Only `fast` writes the plan's repeats (unless the GPU already has); the zlib levels search for their own.
             try PNGEncoder(target: target, size: job.size, opaque: job.isOpaque, compression: job.request.compression,
-                           repeats: job.request.compression == .fast && !drawing.isEncoded ? RepeatMap(plan: job.plan, source: job.source.image) : .none,
+                           repeats: job.request.compression == .fast && !drawing.isEncoded ? RepeatMap(plan: job.plan, classes: job.source.lineClasses) : .none,
                            text: text)
         case .webp: try WebPEncoder(target: target, size: job.size, compression: job.request.compression, record: text)
         }

@@ -5,18 +5,24 @@ package struct ResolvedSource: Sendable {
     package var key: SourceKey
     /// Every source pixel has alpha 255 (computed once, for the encode step's opacity rule).
     var isOpaque: Bool
+    /// The source's line classes where a cache worked them out (nil: worked out when asked).
+    private var cachedClasses: LineClasses?
 
     package init(source: SourceImage, key: SourceKey) {
         self.init(source: source, key: key, isOpaque: source.image.rgba.isOpaque)
     }
 
-    init(source: SourceImage, key: SourceKey, isOpaque: Bool) {
+    init(source: SourceImage, key: SourceKey, isOpaque: Bool, lineClasses: LineClasses? = nil) {
         self.source = source
         self.key = key
         self.isOpaque = isOpaque
+        cachedClasses = lineClasses
     }
 
     package var image: PremultipliedImage { source.image }
+
+    /// Per source row and column, the first line equal to it (`RepeatMap`).
+    var lineClasses: LineClasses { cachedClasses ?? LineClasses(source.image) }
 }
 
 extension ResolvedSource {

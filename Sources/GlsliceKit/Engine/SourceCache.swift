@@ -20,6 +20,8 @@ package final class SourceCache: Sendable {
         var contentHash: String
         /// Every pixel has alpha 255, counted once per decode rather than once per job.
         var isOpaque: Bool
+        /// The source's line classes, once per decode too (`RepeatMap`).
+        var lineClasses: LineClasses
         package var image: PremultipliedImage { source.image }
     }
 
@@ -90,7 +92,7 @@ package final class SourceCache: Sendable {
         if let hit { return hit }
         let data = try PNGDecoder.read(descriptor: fd, name: path)
         let source = try SourceImage.decode(data: data, path: path, maxPixels: maxPixels)
-        let entry = Entry(source: source, contentHash: Self.hash(data), isOpaque: source.image.rgba.isOpaque)
+        let entry = Entry(source: source, contentHash: Self.hash(data), isOpaque: source.image.rgba.isOpaque, lineClasses: LineClasses(source.image))
         let image = source.image
         let size = image.rgba.pixels.count
         contents.withLock { contents in
@@ -114,20 +116,21 @@ package final class SourceCache: Sendable {
     /// stamps it then, so an edit after the stamp is never taken for the old file).
     package func resolve(input: String, outputScale: Double?, reading: (String) -> Void = { _ in }) throws -> ResolvedSource {
         var contentHash = ""
-        var opaque = true
+        var opaque = true, classes: LineClasses?
         let source = try SourceResolver.resolve(path: input, outputScale: outputScale, scope: scope) { file in
             reading(file)
             let entry = try self.source(at: file)
             contentHash = entry.contentHash
             opaque = entry.isOpaque
+            classes = entry.lineClasses
             return entry.source
         }
         let key = SourceKey(contentHash: contentHash, recipe: source.hints.recipe)
-        // An image set's slicing may crop the file; only then is opacity counted again.
+        // An image set's slicing may crop the file; only then are opacity and line classes worked out again.
         if case .imageSet(let recipe) = key.recipe, recipe.resizing != nil {
             return ResolvedSource(source: source, key: key)
         }
-        return ResolvedSource(source: source, key: key, isOpaque: opaque)
+        return ResolvedSource(source: source, key: key, isOpaque: opaque, lineClasses: classes)
     }
 
     static func hash(_ data: Data) -> String { JobDigest.sha256Hex(data) }

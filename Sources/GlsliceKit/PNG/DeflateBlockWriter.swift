@@ -16,23 +16,35 @@ package struct DeflateBlockWriter {
     package mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, last: Bool) {
         let code = BlockCode(tokens)
         writeHead(code, last: last)
-        // Each symbol's code and length in one word (code | length << 16), read without bounds checks.
-        let literals = (0..<288).map { UInt64(code.literalCodes[$0]) | UInt64(code.literalLengths[$0]) << 16 }
-        let distances = (0..<30).map { UInt64(code.distanceCodes[$0]) | UInt64(code.distanceLengths[$0]) << 16 }
+        // Each length's code with its extra bits after it, in one word (bits | count << 32), and each
+        // distance code's code, length, extra bits and base: a match is two writes, read without bounds checks.
+        let lengthWords = (0...258).map { length -> UInt64 in
+            guard length >= 3 else { return 0 }
+            let lc = Int(DeflateToken.lengthCode[length]), bits = code.literalLengths[257 + lc]
+            let value = UInt64(code.literalCodes[257 + lc]) | UInt64(length - DeflateToken.lengthBase[lc]) << UInt64(bits)
+            return value | UInt64(bits + DeflateToken.lengthExtra[lc]) << 32
+        }
+        let distanceWords = (0..<30).map { dc in
+            UInt64(code.distanceCodes[dc]) | UInt64(code.distanceLengths[dc]) << 16 | UInt64(DeflateToken.distanceExtra[dc]) << 24
+                | UInt64(DeflateToken.distanceBase[dc]) << 32
+        }
+        let literals = (0..<256).map { UInt64(code.literalCodes[$0]) | UInt64(code.literalLengths[$0]) << 16 }
+        let distanceCode = DeflateToken.distanceCode
         literals.withUnsafeBufferPointer { literals in
-            distances.withUnsafeBufferPointer { distances in
-                for token in tokens {
-                    if token.isMatch {
-                        let length = token.length, distance = token.distance
-                        let lc = Int(DeflateToken.lengthCode[length]), dc = Int(DeflateToken.distanceCode[distance - 1])
-                        let symbol = literals[257 + lc], far = distances[dc]
-                        write(symbol & 0xFFFF, Int(symbol >> 16))
-                        write(UInt64(length - DeflateToken.lengthBase[lc]), DeflateToken.lengthExtra[lc])
-                        write(far & 0xFFFF, Int(far >> 16))
-                        write(UInt64(distance - DeflateToken.distanceBase[dc]), DeflateToken.distanceExtra[dc])
-                    } else {
-                        let symbol = literals[token.literal]
-                        write(symbol & 0xFFFF, Int(symbol >> 16))
+            lengthWords.withUnsafeBufferPointer { lengthWords in
+                distanceWords.withUnsafeBufferPointer { distanceWords in
+                    distanceCode.withUnsafeBufferPointer { distanceCode in
+                        for token in tokens {
+                            if token.isMatch {
+                                let lengthWord = lengthWords[token.length], distance = token.distance
+                                write(lengthWord & 0xFFFF_FFFF, Int(lengthWord >> 32))
+                                let far = distanceWords[Int(distanceCode[distance - 1])], bits = far >> 16 & 0xFF
+                                write(far & 0xFFFF | UInt64(distance - Int(far >> 32)) << bits, Int(bits + (far >> 24 & 0xFF)))
+                            } else {
+                                let symbol = literals[token.literal]
+                                write(symbol & 0xFFFF, Int(symbol >> 16))
+                            }
+                        }
                     }
                 }
             }

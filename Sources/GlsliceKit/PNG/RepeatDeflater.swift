@@ -350,8 +350,7 @@ struct RepeatDeflater: Sendable {
             func consider(_ candidate: Int) {
                 let distance = i - candidate
                 guard candidate >= oldest, distance > 0, distance <= Self.maxDistance, word(candidate) == here else { return }
-                var length = 4
-                while length < limit, data[candidate + length] == data[i + length] { length += 1 }
+                let length = Self.agreeing(data, candidate, i, from: 4, limit: limit)
                 if length > best { (best, bestDistance) = (length, distance) }
             }
             consider(i - pixelBytes)
@@ -437,9 +436,21 @@ struct RepeatDeflater: Sendable {
         guard runLength > 0, runStart + runLength == i, runDistance != planned else { return 0 }
         let fill = (258 - runLength % 258) % 258
         guard fill > 0, fill < partLeft else { return 0 }
-        var k = 0
-        while k < fill, data[i + k] == data[i + k - runDistance] { k += 1 }
-        return k
+        return Self.agreeing(data, i - runDistance, i, from: 0, limit: fill)
+    }
+
+    /// How many bytes from `from` on agree at `a` and `b`, up to `limit`: 8 at a time,
+    /// the first that differs found from their difference's lowest set bit (little-endian).
+    @inline(__always)
+    private static func agreeing(_ data: UnsafePointer<UInt8>, _ a: Int, _ b: Int, from: Int, limit: Int) -> Int {
+        var n = from
+        while n + 8 <= limit {
+            let x = UnsafeRawPointer(data + a + n).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(data + b + n).loadUnaligned(as: UInt64.self)
+            if x != 0 { return n + UInt64(littleEndian: x).trailingZeroBitCount >> 3 }
+            n += 8
+        }
+        while n < limit, data[a + n] == data[b + n] { n += 1 }
+        return n
     }
 
     /// The match being gathered, carried from row to row within a unit: `length`

@@ -48,7 +48,11 @@ struct AxisTaps {
                     case .linear:
                         let t = u - 0.5
                         let floor = t.rounded(.down)
-                        var w = UInt32(((t - floor) * Double(AxisTaps.one)).rounded())
+                        // Rounded half away from zero, as `rounded()` does, without its libm call: the
+                        // product is in 0...65,536, so truncating and comparing the exact remainder is the same.
+                        let scaled = (t - floor) * Double(AxisTaps.one)
+                        var w = UInt32(scaled)
+                        if scaled - Double(w) >= 0.5 { w += 1 }
                         var i = Int(floor)
                         if w >= AxisTaps.one { // f rounded up to a whole texel
                             i += 1
