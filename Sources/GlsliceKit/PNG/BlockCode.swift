@@ -13,12 +13,21 @@ package struct BlockCode {
     /// The literal/length (286) and distance (30) counts of `tokens`, without the end-of-block code.
     static func counts(_ tokens: ArraySlice<DeflateToken>) -> (literals: [Int], distances: [Int]) {
         var literalCounts = [Int](repeating: 0, count: 286), distanceCounts = [Int](repeating: 0, count: 30)
-        for token in tokens {
-            if token.isMatch {
-                literalCounts[257 + Int(DeflateToken.lengthCode[token.length])] += 1
-                distanceCounts[Int(DeflateToken.distanceCode[token.distance - 1])] += 1
-            } else {
-                literalCounts[token.literal] += 1
+        // The tables and counts as buffers, fetched once: no bounds or uniqueness check a token.
+        DeflateToken.lengthCode.withUnsafeBufferPointer { lengthCode in
+            DeflateToken.distanceCode.withUnsafeBufferPointer { distanceCode in
+                literalCounts.withUnsafeMutableBufferPointer { literals in
+                    distanceCounts.withUnsafeMutableBufferPointer { distances in
+                        for token in tokens {
+                            if token.isMatch {
+                                literals[257 + Int(lengthCode[token.length])] += 1
+                                distances[Int(distanceCode[token.distance - 1])] += 1
+                            } else {
+                                literals[token.literal] += 1
+                            }
+                        }
+                    }
+                }
             }
         }
         return (literalCounts, distanceCounts)

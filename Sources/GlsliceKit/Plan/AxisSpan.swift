@@ -77,8 +77,9 @@ package struct AxisSpan: Sendable, Equatable {
         case .clamp:
             return min(max(i, segment.start), segment.end - 1)
         case .wrap:
-            let n = segment.length
-            return segment.start + ((i - segment.start) % n + n) % n
+            let n = segment.length, d = i - segment.start
+            if d >= 0 && d < n { return i } // most taps: no division
+            return segment.start + (d % n + n) % n
         }
     }
 }
