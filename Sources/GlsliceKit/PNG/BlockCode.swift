@@ -47,20 +47,31 @@ package struct BlockCode {
         let literalLengths = HuffmanCode.lengths(literalCounts, limit: 15)
         let distanceLengths = HuffmanCode.lengths(distanceCounts, limit: 15)
         let header = Header(literalLengths: literalLengths, distanceLengths: distanceLengths)
-        func bits(_ counts: [Int], _ lengths: [Int]) -> Int { zip(counts, lengths).reduce(0) { $0 + $1.0 * $1.1 } }
+        func bits(_ counts: [Int], _ lengths: [Int]) -> Int {
+            counts.withUnsafeBufferPointer { counts in
+                lengths.withUnsafeBufferPointer { lengths in
+                    var total = 0
+                    for i in 0..<min(counts.count, lengths.count) { total += counts[i] * lengths[i] }
+                    return total
+                }
+            }
+        }
         let dynamic = header.bits + bits(literalCounts, literalLengths) + bits(distanceCounts, distanceLengths)
         let fixed = bits(literalCounts, Self.fixedLiteralLengths) + bits(distanceCounts, Self.fixedDistanceLengths)
         if fixed <= dynamic {
+            // Most small blocks: the fixed code's codes, made once.
             self.header = nil
             self.literalLengths = Self.fixedLiteralLengths
             self.distanceLengths = Self.fixedDistanceLengths
+            literalCodes = Self.fixedLiteralCodes
+            distanceCodes = Self.fixedDistanceCodes
         } else {
             self.header = header
             self.literalLengths = literalLengths + [0, 0]
             self.distanceLengths = distanceLengths
+            literalCodes = HuffmanCode.codes(self.literalLengths)
+            distanceCodes = HuffmanCode.codes(self.distanceLengths)
         }
-        literalCodes = HuffmanCode.codes(self.literalLengths)
-        distanceCodes = HuffmanCode.codes(self.distanceLengths)
     }
 
     /// Bits of the block's head: BFINAL, BTYPE and any tables.
@@ -72,6 +83,8 @@ package struct BlockCode {
     /// RFC 1951 §3.2.6's fixed code: literal/length lengths 8, 9, 7, 8; distances 5.
     private static let fixedLiteralLengths = (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 }
     private static let fixedDistanceLengths = [Int](repeating: 5, count: 30)
+    private static let fixedLiteralCodes = HuffmanCode.codes(fixedLiteralLengths)
+    private static let fixedDistanceCodes = HuffmanCode.codes(fixedDistanceLengths)
 
     /// A dynamic block's header after BTYPE: both code-length tables, run-length
     /// coded with 16 (repeat the previous length 3–6 times), 17 (3–10 zeros) and

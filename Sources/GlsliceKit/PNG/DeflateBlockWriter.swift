@@ -18,8 +18,49 @@ package struct DeflateBlockWriter {
     package mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, last: Bool) {
         let code = BlockCode(tokens)
         writeHead(code, last: last)
-        // Each length's code with its extra bits after it, in one word (bits | count << 32), and each
-        // distance code's code, length, extra bits and base: a match is two writes, read without bounds checks.
+        if tokens.count < Self.tabledTokens {
+            writeDirectly(tokens, code)
+        } else {
+            writeTabled(tokens, code)
+        }
+        writeEnd(code)
+    }
+
+    /// Blocks of at least this many tokens are written through per-block tables (`writeTabled`),
+    /// smaller ones symbol by symbol: the tables' 545 entries were more work than a small block.
+    private static let tabledTokens = 512
+
+    /// Each token from the code's arrays and the alphabets' tables, looked up as it comes.
+    private mutating func writeDirectly(_ tokens: ArraySlice<DeflateToken>, _ code: BlockCode) {
+        DeflateToken.lengthCode.withUnsafeBufferPointer { lengthCode in
+            DeflateToken.distanceCode.withUnsafeBufferPointer { distanceCode in
+                code.literalCodes.withUnsafeBufferPointer { literalCodes in
+                    code.literalLengths.withUnsafeBufferPointer { literalLengths in
+                        code.distanceCodes.withUnsafeBufferPointer { distanceCodes in
+                            code.distanceLengths.withUnsafeBufferPointer { distanceLengths in
+                                for token in tokens {
+                                    if token.isMatch {
+                                        let length = token.length, distance = token.distance
+                                        let lc = Int(lengthCode[length]), dc = Int(distanceCode[distance - 1])
+                                        write(UInt64(literalCodes[257 + lc]), literalLengths[257 + lc])
+                                        write(UInt64(length - DeflateToken.lengthBase[lc]), DeflateToken.lengthExtra[lc])
+                                        write(UInt64(distanceCodes[dc]), distanceLengths[dc])
+                                        write(UInt64(distance - DeflateToken.distanceBase[dc]), DeflateToken.distanceExtra[dc])
+                                    } else {
+                                        write(UInt64(literalCodes[token.literal]), literalLengths[token.literal])
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each length's code with its extra bits after it in one word (bits | count << 32), and each
+    /// distance code's code, length, extra bits and base: a match is two writes, read without bounds checks.
+    private mutating func writeTabled(_ tokens: ArraySlice<DeflateToken>, _ code: BlockCode) {
         let lengthWords = (0...258).map { length -> UInt64 in
             guard length >= 3 else { return 0 }
             let lc = Int(DeflateToken.lengthCode[length]), bits = code.literalLengths[257 + lc]
@@ -51,7 +92,6 @@ package struct DeflateBlockWriter {
                 }
             }
         }
-        writeEnd(code)
     }
 
     /// A block's first bits: BFINAL, BTYPE and, for a dynamic block, its tables.

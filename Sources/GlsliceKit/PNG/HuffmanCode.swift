@@ -7,42 +7,65 @@ enum HuffmanCode {
     /// as JPEG's Annex K.3 does and the lengths handed out again, shortest to
     /// the most frequent. One used symbol gets length 1.
     static func lengths(_ counts: [Int], limit: Int) -> [Int] {
-        // By count, then symbol: one integer key each (a sort with a comparing closure was most of a small block's code).
-        var keys: [UInt64] = []
-        keys.reserveCapacity(counts.count)
-        for (symbol, count) in counts.enumerated() where count > 0 { keys.append(UInt64(count) << 16 | UInt64(symbol)) }
-        keys.sort()
-        let used = keys.map { Int($0 & 0xFFFF) }
         var lengths = [Int](repeating: 0, count: counts.count)
-        if used.count == 1 { lengths[used[0]] = 1 }
-        guard used.count > 1 else { return lengths }
+        lengths.withUnsafeMutableBufferPointer { lengths in
+            // Scratch in temporary buffers, not arrays: a small block's code was mostly allocations.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(1, counts.count)) { keys in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, 6 * counts.count)) { scratch in
+                    fill(lengths, counts: counts, limit: limit, keys: keys, scratch: scratch)
+                }
+            }
+        }
+        return lengths
+    }
+
+    private static func fill(_ lengths: UnsafeMutableBufferPointer<Int>, counts: [Int], limit: Int,
+                             keys: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<Int>) {
+        // By count, then symbol: one integer key each (a sort with a comparing closure was most of a small block's code).
+        var n = 0
+        for (symbol, count) in counts.enumerated() where count > 0 {
+            keys[n] = UInt64(count) << 16 | UInt64(symbol)
+            n += 1
+        }
+        if n == 1 { lengths[Int(keys[0] & 0xFFFF)] = 1 }
+        guard n > 1 else { return }
+        var sorted = UnsafeMutableBufferPointer(rebasing: keys[0..<n])
+        sorted.sort()
         // Merge the two lightest until one tree is left; a parent's index is above its children's.
         // Two queues, the leaves by weight and the merged nodes as made (their weights never
         // fall), so each merge takes the lighter head, a leaf on a tie.
-        var parent = [Int](repeating: -1, count: 2 * used.count - 1)
-        var weight = used.map { counts[$0] } + [Int](repeating: 0, count: used.count - 1)
-        var leaf = 0, merged = used.count, node = used.count
-        func lightest() -> Int {
-            if leaf < used.count && (merged == node || weight[leaf] <= weight[merged]) {
-                leaf += 1
-                return leaf - 1
+        let nodes = 2 * n - 1
+        let parent = scratch.baseAddress!, weight = parent + nodes, depth = weight + nodes
+        for i in 0..<n { weight[i] = Int(keys[i] >> 16) }
+        var leaf = 0, merged = n, node = n
+        while node < nodes {
+            var pair = (0, 0)
+            for k in 0..<2 {
+                let pick: Int
+                if leaf < n && (merged == node || weight[leaf] <= weight[merged]) {
+                    pick = leaf
+                    leaf += 1
+                } else {
+                    pick = merged
+                    merged += 1
+                }
+                if k == 0 { pair.0 = pick } else { pair.1 = pick }
             }
-            merged += 1
-            return merged - 1
-        }
-        while node < 2 * used.count - 1 {
-            let a = lightest(), b = lightest()
-            parent[a] = node
-            parent[b] = node
-            weight[node] = weight[a] + weight[b]
+            parent[pair.0] = node
+            parent[pair.1] = node
+            weight[node] = weight[pair.0] + weight[pair.1]
             node += 1
         }
-        var depth = [Int](repeating: 0, count: node)
-        for n in stride(from: node - 2, through: 0, by: -1) { depth[n] = depth[parent[n]] + 1 }
-        for (i, symbol) in used.enumerated() { lengths[symbol] = depth[i] }
-        guard let longest = lengths.max(), longest > limit else { return lengths }
+        depth[nodes - 1] = 0
+        for i in stride(from: nodes - 2, through: 0, by: -1) { depth[i] = depth[parent[i]] + 1 }
+        var longest = 0
+        for i in 0..<n {
+            lengths[Int(keys[i] & 0xFFFF)] = depth[i]
+            longest = max(longest, depth[i])
+        }
+        guard longest > limit else { return }
         var perLength = [Int](repeating: 0, count: longest + 1)
-        for length in lengths where length > 0 { perLength[length] += 1 }
+        for i in 0..<n { perLength[depth[i]] += 1 }
         var deepest = longest
         while deepest > limit {
             while perLength[deepest] > 0 {
@@ -55,14 +78,13 @@ enum HuffmanCode {
             }
             deepest -= 1
         }
-        var at = used.count - 1  // most frequent first
+        var at = n - 1  // most frequent first
         for length in 1...limit {
             for _ in 0..<perLength[length] {
-                lengths[used[at]] = length
+                lengths[Int(keys[at] & 0xFFFF)] = length
                 at -= 1
             }
         }
-        return lengths
     }
 
     /// The canonical code of each symbol, bit-reversed (0 for an unused symbol).
@@ -74,12 +96,18 @@ enum HuffmanCode {
             code = (code + UInt32(perLength[bits - 1])) << 1
             next[bits] = code
         }
-        return lengths.map { length in
-            guard length > 0 else { return 0 }
-            let value = next[length]
-            next[length] += 1
-            return reversed16(value) >> UInt32(16 - length)
+        var codes = [UInt32](repeating: 0, count: lengths.count)
+        codes.withUnsafeMutableBufferPointer { codes in
+            lengths.withUnsafeBufferPointer { lengths in
+                next.withUnsafeMutableBufferPointer { next in
+                    for (symbol, length) in lengths.enumerated() where length > 0 {
+                        codes[symbol] = reversed16(next[length]) >> UInt32(16 - length)
+                        next[length] += 1
+                    }
+                }
+            }
         }
+        return codes
     }
 
     /// The low 16 bits of `value` in reverse order: halves, then quarters, eighths and pairs swapped.
