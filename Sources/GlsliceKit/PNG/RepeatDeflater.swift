@@ -142,7 +142,8 @@ struct RepeatDeflater: Sendable {
                         block: (ArraySlice<DeflateToken>) -> Void) -> [DeflateToken] {
         // Rows append to one array, passed inout (a closure capturing it cost a
         // dynamic exclusivity check a token); full blocks go out after each unit.
-        var tokens = TokenBuffer(capacity: 2 * Self.blockTokens)
+        // At most a token a byte, and two blocks' worth (256 KiB) at most: a small output's buffer is small.
+        var tokens = TokenBuffer(capacity: min(2 * Self.blockTokens, rows * rowBytes + 16))
         defer { tokens.deallocate() }
         let hashBits = Self.hashBits(rowBytes: rowBytes)
         // Where each 4-byte hash was last seen, piece-relative, and (from 2^hashBits on) where before
