@@ -97,7 +97,11 @@ package struct BlockCode {
         init(literalLengths: [Int], distanceLengths: [Int]) {
             literals = max(257, (literalLengths.lastIndex { $0 > 0 } ?? 0) + 1)
             distances = max(1, (distanceLengths.lastIndex { $0 > 0 } ?? 0) + 1)
-            let all = Array(literalLengths[0..<literals]) + Array(distanceLengths[0..<distances])
+            var all: [Int] = []
+            all.reserveCapacity(literals + distances)
+            all += literalLengths[0..<literals]
+            all += distanceLengths[0..<distances]
+            runs.reserveCapacity(all.count) // at most one run a length: no reallocation as they are added
             var i = 0
             while i < all.count {
                 var run = 1

@@ -314,69 +314,10 @@ struct RepeatDeflater: Sendable {
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
                            hashBits: Int, seen: UnsafeMutablePointer<Int32>, entered: inout Int, match: inout MatchRun,
                            tokens: inout TokenBuffer) {
-        let enteredAbove = entered
+        var matcher = Matcher(data: data, rowStart: rowStart, rowBytes: rowBytes, pixelBytes: pixelBytes, oldest: oldest,
+                              firstHashed: firstHashed, enteredAbove: entered, hashBits: hashBits, seen: seen)
         entered = rowStart
-        let rowEnd = rowStart + rowBytes, pixelBytes = self.pixelBytes, rowBytes = self.rowBytes, parts = self.parts
-        let hashShift = UInt32(32 - hashBits)
-        let seen2 = seen + (1 << hashBits)
-        func word(_ i: Int) -> UInt32 { UnsafeRawPointer(data + i).loadUnaligned(as: UInt32.self) }
-        func hash(_ word: UInt32) -> Int { Int((UInt32(littleEndian: word) &* Self.hashMultiplier) >> hashShift) }
-        var hashedRowAbove = false
-
-        // The match being gathered, from the row before in the unit: `runLength` bytes from `runStart`, `runDistance` back.
-        var (runStart, runLength, runDistance) = (match.start, match.length, match.distance)
-        defer { match = MatchRun(start: runStart, length: runLength, distance: runDistance) }
-        func flush() {
-            Self.appendMatch(data, at: runStart, length: runLength, distance: runDistance, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
-            runLength = 0
-        }
-        func run(_ at: Int, _ count: Int, _ distance: Int) {
-            if runLength > 0, distance == runDistance, runStart + runLength == at {
-                runLength += count
-            } else {
-                flush()
-                (runStart, runLength, runDistance) = (at, count, distance)
-            }
-        }
-
-        /// The matcher: the longest match at `i` of 4 bytes or more, ending in the row, among one
-        /// pixel back, one row back, the last match's distance and the last two places with the same
-        /// four bytes (entering `i` there); a tie keeps the one tried first. A shorter one is
-        /// never taken, so a candidate is tried only where its first four bytes agree.
-        func longest(_ i: Int) -> (length: Int, distance: Int) {
-            let limit = min(258, rowEnd - i)
-            guard limit >= 4 else { return (0, 0) }
-            let here = word(i)
-            var best = 0, bestDistance = 0
-            func consider(_ candidate: Int) {
-                let distance = i - candidate
-                guard candidate >= oldest, distance > 0, distance <= Self.maxDistance, word(candidate) == here else { return }
-                let length = Self.agreeing(data, candidate, i, from: 4, limit: limit)
-                if length > best { (best, bestDistance) = (length, distance) }
-            }
-            consider(i - pixelBytes)
-            if best < limit { consider(i - rowBytes) }
-            if best < limit, runDistance > 0, runDistance != pixelBytes, runDistance != rowBytes { consider(i - runDistance) }
-            if !hashedRowAbove {
-                hashedRowAbove = true
-                // The row above's bytes up to its last 3 are in already when every one was entered as asked.
-                // Part by part, so a tiled part skips what its period repeats (`gs_hash_enter`).
-                var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed
-                let above = rowStart - rowBytes
-                for part in parts where above + part.end > j {
-                    let to = above + part.end
-                    gs_hash_enter(data, j, to, rowStart, seen, seen2, hashShift, part.period > 0 ? part.period : pixelBytes, Self.hashMultiplier)
-                    j = to
-                }
-            }
-            let h = hash(here)
-            if best < limit, seen[h] >= Int32(firstHashed) { consider(Int(seen[h])) }
-            if best < limit, seen2[h] >= Int32(firstHashed) { consider(Int(seen2[h])) }
-            seen2[h] = seen[h]
-            seen[h] = Int32(i)
-            return (best, bestDistance)
-        }
-
+        let rowEnd = rowStart + rowBytes, pixelBytes = self.pixelBytes, parts = self.parts
         var part = 0, i = rowStart, end = rowStart + parts[0].end, period = parts[0].period
         while i < rowEnd {
             while i >= end {
@@ -384,44 +325,129 @@ struct RepeatDeflater: Sendable {
                 (end, period) = (rowStart + parts[part].end, parts[part].period)
             }
             let planned = copyBack > 0 ? (period > 0 ? period : copyBack) : period
-            if runLength > 0, runStart + runLength == i,
-               end - i < Self.shortPart || (planned > 0 && Self.extraBits(runDistance) <= Self.extraBits(planned)),
-               memcmp(data + i, data + (i - runDistance), end - i) == 0 {
+            if match.length > 0, match.start + match.length == i,
+               end - i < Self.shortPart || (planned > 0 && Self.extraBits(match.distance) <= Self.extraBits(planned)),
+               memcmp(data + i, data + (i - match.distance), end - i) == 0 {
                 // The match being gathered covers this part too: one run, not a new one, where the part
                 // is short or the run's distance costs no more bits than the planned one.
-                runLength += end - i
+                match.length += end - i
                 i = end
                 entered = i
             } else if planned > 0 {
-                let filled = fillLength(data, at: i, partLeft: end - i, planned: planned,
-                                        runStart: runStart, runLength: runLength, runDistance: runDistance)
-                runLength += filled
-                run(i + filled, end - i - filled, planned)
+                let filled = fillLength(data, at: i, partLeft: end - i, planned: planned, match: match)
+                match.length += filled
+                match.extend(at: i + filled, count: end - i - filled, distance: planned, data, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
                 i = end
                 entered = i
             } else {
-                let found = longest(i)
+                let found = matcher.longest(i, rowParts: parts, lastDistance: match.distance)
                 if found.length >= 4 {
                     if found.length < Self.lazyBelow, i + 1 < end {
                         // One byte on, a longer match: this byte is a literal (zlib's lazy evaluation, one step).
-                        let next = longest(i + 1)
+                        let next = matcher.longest(i + 1, rowParts: parts, lastDistance: match.distance)
                         if next.length > found.length {
-                            if runLength > 0 { flush() }
+                            if match.length > 0 { match.flush(data, pixel: pixelBytes, oldest: oldest, tokens: &tokens) }
                             tokens.append(.literal(data[i]))
-                            run(i + 1, next.length, next.distance)
+                            match.extend(at: i + 1, count: next.length, distance: next.distance, data, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
                             i += 1 + next.length
                             entered = i
                             continue
                         }
                     }
-                    run(i, found.length, found.distance)
+                    match.extend(at: i, count: found.length, distance: found.distance, data, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
                     i += found.length
                     entered = i
                 } else {
-                    if runLength > 0 { flush() }
+                    if match.length > 0 { match.flush(data, pixel: pixelBytes, oldest: oldest, tokens: &tokens) }
                     tokens.append(.literal(data[i]))
                     i += 1
                 }
+            }
+        }
+    }
+
+    /// The matcher of one row (`chooseRow`): the longest match at `i` of 4 bytes or more, ending in
+    /// the row, among one pixel back, one row back, the last match's distance and the last two places
+    /// with the same four bytes (entering `i` there); a tie keeps the one tried first. A shorter one is
+    /// never taken, so a candidate is tried only where its first four bytes agree. Its hash table holds
+    /// the bytes from `firstHashed` (the row above, its last `hashReach` bytes) up to the byte being
+    /// matched: the row above is entered whole when the matcher is first asked, the row's own bytes as
+    /// it is asked. State in a struct, as `Shaders/deflate_tokens.comp` keeps it in variables (nested
+    /// functions sharing the match state cost a dynamic exclusivity check and heap boxes a row).
+    private struct Matcher {
+        let data: UnsafePointer<UInt8>
+        let rowStart: Int, rowEnd: Int, rowBytes: Int, pixelBytes: Int, oldest: Int, firstHashed: Int
+        /// From where every byte of the row before, but its last 3, was entered as it was asked.
+        let enteredAbove: Int
+        let hashShift: UInt32
+        /// Where each 4-byte hash was last seen, and (`seen2`) where before that.
+        let seen: UnsafeMutablePointer<Int32>, seen2: UnsafeMutablePointer<Int32>
+        var hashedRowAbove = false
+
+        init(data: UnsafePointer<UInt8>, rowStart: Int, rowBytes: Int, pixelBytes: Int, oldest: Int, firstHashed: Int,
+             enteredAbove: Int, hashBits: Int, seen: UnsafeMutablePointer<Int32>) {
+            self.data = data
+            self.rowStart = rowStart
+            rowEnd = rowStart + rowBytes
+            self.rowBytes = rowBytes
+            self.pixelBytes = pixelBytes
+            self.oldest = oldest
+            self.firstHashed = firstHashed
+            self.enteredAbove = enteredAbove
+            hashShift = UInt32(32 - hashBits)
+            self.seen = seen
+            seen2 = seen + (1 << hashBits)
+        }
+
+        @inline(__always) private func word(_ i: Int) -> UInt32 { UnsafeRawPointer(data + i).loadUnaligned(as: UInt32.self) }
+
+        /// The match at `i` from `candidate`, if its first four bytes agree and it is within reach and
+        /// longer than `best`: then `best` and `bestDistance` become its length and distance.
+        @inline(__always)
+        private func consider(_ candidate: Int, at i: Int, here: UInt32, limit: Int, best: inout Int, bestDistance: inout Int) {
+            let distance = i - candidate
+            guard candidate >= oldest, distance > 0, distance <= RepeatDeflater.maxDistance, word(candidate) == here else { return }
+            let length = RepeatDeflater.agreeing(data, candidate, i, from: 4, limit: limit)
+            if length > best { (best, bestDistance) = (length, distance) }
+        }
+
+        /// The longest match at `i` (length 0: none of 4 bytes), `lastDistance` the last match's distance.
+        mutating func longest(_ i: Int, rowParts parts: [(end: Int, period: Int)], lastDistance: Int) -> (length: Int, distance: Int) {
+            let limit = min(258, rowEnd - i)
+            guard limit >= 4 else { return (0, 0) }
+            let here = word(i)
+            var best = 0, bestDistance = 0
+            consider(i - pixelBytes, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            if best < limit { consider(i - rowBytes, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance) }
+            if best < limit, lastDistance > 0, lastDistance != pixelBytes, lastDistance != rowBytes {
+                consider(i - lastDistance, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            }
+            if !hashedRowAbove {
+                hashedRowAbove = true
+                enterRowAbove(parts)
+            }
+            let h = Int((UInt32(littleEndian: here) &* RepeatDeflater.hashMultiplier) >> hashShift)
+            if best < limit, seen[h] >= Int32(firstHashed) {
+                consider(Int(seen[h]), at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            }
+            if best < limit, seen2[h] >= Int32(firstHashed) {
+                consider(Int(seen2[h]), at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            }
+            seen2[h] = seen[h]
+            seen[h] = Int32(i)
+            return (best, bestDistance)
+        }
+
+        /// Enters the row above from `firstHashed` (only its last 3 bytes when the row before entered
+        /// every other one as it was asked), part by part, so a tiled part skips what its period
+        /// repeats (`gs_hash_enter`).
+        private func enterRowAbove(_ parts: [(end: Int, period: Int)]) {
+            var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed
+            let above = rowStart - rowBytes
+            for part in parts where above + part.end > j {
+                let to = above + part.end
+                gs_hash_enter(data, j, to, rowStart, seen, seen2, hashShift, part.period > 0 ? part.period : pixelBytes, RepeatDeflater.hashMultiplier)
+                j = to
             }
         }
     }
@@ -432,12 +458,11 @@ struct RepeatDeflater: Sendable {
     /// whole; zlib's longest match runs on the same way. A token saved where runs meet at
     /// a part's start (a row's end, a cap's edge): samples of HD 4.1% smaller, of the bench manifest 1.6%.
     @inline(__always)
-    private func fillLength(_ data: UnsafePointer<UInt8>, at i: Int, partLeft: Int, planned: Int,
-                            runStart: Int, runLength: Int, runDistance: Int) -> Int {
-        guard runLength > 0, runStart + runLength == i, runDistance != planned else { return 0 }
-        let fill = (258 - runLength % 258) % 258
+    private func fillLength(_ data: UnsafePointer<UInt8>, at i: Int, partLeft: Int, planned: Int, match: MatchRun) -> Int {
+        guard match.length > 0, match.start + match.length == i, match.distance != planned else { return 0 }
+        let fill = (258 - match.length % 258) % 258
         guard fill > 0, fill < partLeft else { return 0 }
-        return Self.agreeing(data, i - runDistance, i, from: 0, limit: fill)
+        return Self.agreeing(data, i - match.distance, i, from: 0, limit: fill)
     }
 
     /// How many bytes from `from` on agree at `a` and `b`, up to `limit`: 8 at a time,
@@ -466,6 +491,19 @@ struct RepeatDeflater: Sendable {
         mutating func flush(_ data: UnsafePointer<UInt8>, pixel: Int, oldest: Int, tokens: inout TokenBuffer) {
             RepeatDeflater.appendMatch(data, at: start, length: length, distance: distance, pixel: pixel, oldest: oldest, tokens: &tokens)
             length = 0
+        }
+
+        /// `count` bytes at `at`, `distance` back: the same match where it meets this one at its
+        /// distance, else a new one (this one written first).
+        @inline(__always)
+        mutating func extend(at: Int, count: Int, distance: Int, _ data: UnsafePointer<UInt8>, pixel: Int, oldest: Int,
+                             tokens: inout TokenBuffer) {
+            if length > 0, distance == self.distance, start + length == at {
+                length += count
+            } else {
+                flush(data, pixel: pixel, oldest: oldest, tokens: &tokens)
+                (start, length, self.distance) = (at, count, distance)
+            }
         }
     }
 }

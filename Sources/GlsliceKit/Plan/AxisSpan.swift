@@ -84,13 +84,22 @@ package struct AxisSpan: Sendable, Equatable {
     }
 }
 
+/// `x.rounded(.down)`, exactly, without libm's `floor` call (a call a tap): below 2⁵² in
+/// magnitude, truncating to an integer and stepping down for a negative fraction is the same.
+@inline(__always)
+func floorExact(_ x: Double) -> Double {
+    guard x.magnitude < 0x1p52 else { return x.rounded(.down) }
+    let t = Double(Int(x))
+    return t > x ? t - 1 : t
+}
+
 /// The non-negative remainder `mod(a, n)`.
 @inline(__always)
 func positiveRemainder(_ a: Double, _ n: Double) -> Double {
     if a >= 0, a < 0x1p52, n >= 1 {
         // fmod's exact remainder without the libm call (a tenth of a tall tiled output's
         // time): k·n is exact below 2⁵², and a − k·n is exact (Sterbenz) once k is right.
-        var k = (a / n).rounded(.down)
+        var k = floorExact(a / n)
         var r = a - k * n
         if r < 0 {
             k -= 1

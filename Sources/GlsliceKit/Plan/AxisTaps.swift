@@ -25,15 +25,36 @@ struct AxisTaps {
 
     init(spans: [AxisSpan], range: Range<Int>, filter: Filter) {
         self.range = range
+        var first = [Int32](repeating: 0, count: range.count), second = first, spanIndex = [Int32](repeating: -1, count: range.count)
+        var weight = [UInt32](repeating: 0, count: range.count), visible = [Bool](repeating: false, count: range.count)
+        // Filled through pointers: five array stores a pixel, each checking its array's
+        // uniqueness and bounds, were most of the taps' time.
+        first.withUnsafeMutableBufferPointer { first in
+            second.withUnsafeMutableBufferPointer { second in
+                weight.withUnsafeMutableBufferPointer { weight in
+                    visible.withUnsafeMutableBufferPointer { visible in
+                        spanIndex.withUnsafeMutableBufferPointer { spanIndex in
+                            Self.fill(spans: spans, range: range, filter: filter, first: first, second: second,
+                                      weight: weight, visible: visible, spanIndex: spanIndex)
+                        }
+                    }
+                }
+            }
+        }
+        self.first = first
+        self.second = second
+        self.weight = weight
+        self.visible = visible
+        self.spanIndex = spanIndex
+    }
+
+    private static func fill(spans: [AxisSpan], range: Range<Int>, filter: Filter, first: UnsafeMutableBufferPointer<Int32>,
+                             second: UnsafeMutableBufferPointer<Int32>, weight: UnsafeMutableBufferPointer<UInt32>,
+                             visible: UnsafeMutableBufferPointer<Bool>, spanIndex: UnsafeMutableBufferPointer<Int32>) {
         let base = range.lowerBound
-        first = [Int32](repeating: 0, count: range.count)
-        second = first
-        weight = [UInt32](repeating: 0, count: range.count)
-        visible = [Bool](repeating: false, count: range.count)
-        spanIndex = [Int32](repeating: -1, count: range.count)
         for (index, span) in spans.enumerated() {
             for x in span.destination.clamped(to: range) { spanIndex[x - base] = Int32(index) }
-            let s0 = Double(span.segment.start)
+            let s0 = Double(span.segment.start), addressing = span.addressing
             if let drawn = span.drawn {
                 for x in drawn.clamped(to: range) {
                     guard let offset = span.offset(at: x) else { continue }
@@ -42,12 +63,12 @@ struct AxisTaps {
                     visible[at] = true
                     switch filter {
                     case .nearest:
-                        let i = span.address(Int(u.rounded(.down)), span.addressing)
+                        let i = span.address(Int(floorExact(u)), addressing)
                         first[at] = Int32(i)
                         second[at] = Int32(i)
                     case .linear:
                         let t = u - 0.5
-                        let floor = t.rounded(.down)
+                        let floor = floorExact(t)
                         // Rounded half away from zero, as `rounded()` does, without its libm call: the
                         // product is in 0...65,536, so truncating and comparing the exact remainder is the same.
                         let scaled = (t - floor) * Double(AxisTaps.one)
@@ -58,8 +79,8 @@ struct AxisTaps {
                             i += 1
                             w = 0
                         }
-                        first[at] = Int32(span.address(i, span.addressing))
-                        second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, span.addressing))
+                        first[at] = Int32(span.address(i, addressing))
+                        second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, addressing))
                         weight[at] = w
                     }
                 }

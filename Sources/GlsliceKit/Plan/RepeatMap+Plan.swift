@@ -65,13 +65,19 @@ extension RepeatMap {
         }
         // Columns: the smallest period of each x span's tap sequence (KMP's failure function).
         var periods: [(destination: Range<Int>, period: Int)] = []
+        // One set of taps for the whole width where it is narrow enough (the same taps as each span's
+        // own: spans do not overlap), rather than a set a span.
+        let width = plan.xSpans.map(\.destination.upperBound).max() ?? 0
+        let wholeWidth = width <= Self.widestPeriodicSpan ? AxisTaps(spans: plan.xSpans, range: 0..<width, filter: plan.filter) : nil
         for span in plan.xSpans where !span.destination.isEmpty {
             guard span.destination.count <= Self.widestPeriodicSpan else {
                 periods.append((span.destination, span.destination.count))
                 continue
             }
-            let taps = AxisTaps(spans: plan.xSpans, range: span.destination, filter: plan.filter)
-            let keys = (0..<span.destination.count).map { i -> RowKey in
+            let taps = wholeWidth ?? AxisTaps(spans: plan.xSpans, range: span.destination, filter: plan.filter)
+            let base = span.destination.lowerBound - taps.range.lowerBound
+            let keys = (0..<span.destination.count).map { k -> RowKey in
+                let i = base + k
                 guard taps.visible[i] else { return RowKey(high: 0, low: 0) }
                 let first = columnClass[Int(taps.first[i])], second = columnClass[Int(taps.second[i])]
                 let weight = first == second ? 0 : UInt64(taps.weight[i])
