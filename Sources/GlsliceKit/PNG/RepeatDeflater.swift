@@ -325,7 +325,14 @@ struct RepeatDeflater: Sendable {
                 (end, period) = (rowStart + parts[part].end, parts[part].period)
             }
             let planned = copyBack > 0 ? (period > 0 ? period : copyBack) : period
-            if match.length > 0, match.start + match.length == i,
+            let meets = match.length > 0 && match.start + match.length == i
+            if meets, planned > 0, match.distance == planned {
+                // The match being gathered is at the part's planned distance: it runs on through the part,
+                // as either branch below would have it (the plan vouches for the bytes, no comparison).
+                match.length += end - i
+                i = end
+                entered = i
+            } else if meets,
                end - i < Self.shortPart || (planned > 0 && Self.extraBits(match.distance) <= Self.extraBits(planned)),
                memcmp(data + i, data + (i - match.distance), end - i) == 0 {
                 // The match being gathered covers this part too: one run, not a new one, where the part
