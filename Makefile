@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -139,8 +139,8 @@ same-bytes: setup
 	Scripts/same-bytes.sh $(RELEASE_BIN)/glslice out/same-bytes/after
 	diff -r out/same-bytes/before out/same-bytes/after && echo "same-bytes: every file identical"
 
-# `--compression fast` (issue 42) against default (zlib 6), and with BEFORE=PATH an older
-# glslice's fast (zlib 1): the bench manifest, 400 HD outputs (the device kit's mix) and the
+# `default` (glslice's own deflate, issues 42 and 51) against `zlib` (zlib 6, the default
+# before renderer 7), and with BEFORE=PATH an older glslice's fast: the bench manifest, 400 HD outputs (the device kit's mix) and the
 # three giants, RUNS=5 alternated batch runs each (Scripts/bench-compression.py).
 bench-compression: setup
 	@mkdir -p out/bench-compression
@@ -155,6 +155,15 @@ bench-peers: setup time-tool
 	@mkdir -p out/bench-peers
 	$(RELEASE_BIN)/glslice-bench manifest out/bench-peers/manifest.jsonl --jobs 2400 --seed 42
 	.venv/bin/python Benchmarks/peers/bench_peers.py out/bench-peers/manifest.jsonl out/bench-peers
+
+# The same peers on issue 51's farm of small outputs (Scripts/small-farm.py: 40-640 x 30-240 px
+# from the five fixtures, stretch and tile), where a job's fixed costs weigh most; runs on /dev/shm.
+bench-peers-small: setup time-tool
+	@test -x .venv/bin/python || python3 -m venv .venv
+	.venv/bin/pip install -q skia-python==144.1 pyvips==3.2.0 pyvips-binary==8.18.7
+	@mkdir -p /dev/shm/glslice-peers-small
+	python3 Scripts/small-farm.py /dev/shm/glslice-peers-small/manifest.jsonl
+	.venv/bin/python Benchmarks/peers/bench_peers.py /dev/shm/glslice-peers-small/manifest.jsonl /dev/shm/glslice-peers-small | tee out/bench-peers-small.txt
 
 # 200,000 jobs (small outputs) through batch on the CPU backend: peak RSS stays flat.
 bench-memory: setup time-tool

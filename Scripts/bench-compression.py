@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""`make bench-compression`: `--compression fast` (the plan's repeats, issue 42) against
-`default` (zlib 6) and, with BEFORE=PATH, an older glslice's `fast` (zlib 1), through whole
+"""`make bench-compression`: `default` (glslice's own deflate, the plan's repeats: issues 42
+and 51) against `zlib` (zlib 6, the default before renderer 7) and, with BEFORE=PATH, an older
+glslice's `fast`, through whole
 `glslice batch --backend cpu --stats --json` runs on the sets the issue names: the 2,400-job
 bench manifest, 400 outputs of about 1920x1080 (the device kit's mix) and the three giants
 (a 20,000² tiled texture, a 20,000² stretched panel, a 4,000 x 60,000 gradient). RUNS runs
@@ -65,7 +66,7 @@ def batch(binary, path):
     return summary["seconds"], encode, summary["bytes"]
 
 
-sides = [("default (zlib 6)", glslice, "default"), ("fast (plan repeats)", glslice, "fast")]
+sides = [("zlib (zlib 6, old default)", glslice, "zlib"), ("default (glslice deflate)", glslice, "default")]
 if before:
     sides.append(("before: fast (zlib 1)", before, "fast"))
 print(f"bench-compression: {runs} alternated runs of each, medians; batch --backend cpu on {os.cpu_count()} cores")

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# GPU encoding on a GPU node (issue 43): .gpu/table.sh's batch rows with every job `fast`
-# (the only compression the GPU encodes), cpu | gpu | hybrid | auto, and gpu with GPU encoding
+# GPU encoding on a GPU node (issue 43): .gpu/table.sh's batch rows with every job `default`
+# (glslice's own deflate since renderer 7, which the GPU encodes; `fast` is the same for PNG), cpu | gpu | hybrid | auto, and gpu with GPU encoding
 # off (GLSLICE_GPU_ENCODE=0, the GPU only draws), in one run on one machine. Medians of 3
 # alternated runs; outputs go to tmpfs. From the project root on the device machine:
-#   source .gpu/prelude.sh; bash Scripts/gpu-encode-table.sh 2>&1 | tee $OUT/fast.md
+#   source .gpu/prelude.sh; bash Scripts/gpu-encode-table.sh 2>&1 | tee $OUT/encode.md
 # ENCODE_ROWS="hd uhd" picks rows (default: m2400 m20k hd uhd). On llvmpipe GPU encoding is off
 # unless GLSLICE_GPU_ENCODE=1 (it is slower than the CPU's encoder there).
 set -u
@@ -12,7 +12,7 @@ T=${TABLE_TMP:-/dev/shm/encode-table}; [ -d /dev/shm ] || T=/tmp/encode-table; r
 rows=${ENCODE_ROWS:-m2400 m20k hd uhd}
 "$G" doctor 2>&1 | grep -E 'GL_RENDERER|GPU encoding' | head -2
 
-# Manifests: the bench manifests and the HD and 4K sets, every job `fast`.
+# Manifests: the bench manifests and the HD and 4K sets, every job `default`.
 "$B" manifest "$T/m2400.jsonl" --jobs 2400 --seed 42 --fixtures "$FX" >/dev/null
 "$B" manifest "$T/m20k.jsonl" --jobs 20000 --seed 43 --fixtures "$FX" >/dev/null
 python3 - "$FX" "$T" <<'PY'
@@ -31,7 +31,7 @@ for name in ("m2400", "m20k", "hd", "uhd"):
     jobs = [json.loads(line) for line in open(f"{t}/{name}.jsonl") if line.strip()]
     with open(f"{t}/{name}.jsonl", "w") as f:
         for job in jobs:
-            job["compression"] = "fast"
+            job["compression"] = "default"
             f.write(json.dumps(job) + "\n")
 PY
 
@@ -45,7 +45,7 @@ wall() {
 }
 declare -A N=([m2400]=2400 [m20k]=20000 [hd]=400 [uhd]=100)
 declare -A LABEL=([m2400]="bench manifest, 2,400 jobs" [m20k]="20,000 jobs" [hd]="400 x ~1920x1080" [uhd]="100 x ~3840x2160")
-echo; echo "## batch, every job fast (renders/s, median of 3 alternated runs; x = CPU time / this time)"
+echo; echo "## batch, every job default (glslice deflate) (renders/s, median of 3 alternated runs; x = CPU time / this time)"
 echo "| workload | cpu | gpu, GPU draws only | gpu | hybrid | auto | gpu x | hybrid x | auto x |"; echo "|---|---|---|---|---|---|---|---|---|"
 for m in $rows; do
   declare -A S=()

@@ -116,8 +116,8 @@ struct DoctorCommand: ParsableCommand {
         print("'glslice batch --backend auto' takes: cpu on every host (\(BackendUse.batchAutoFigures); --backend hybrid asks for both)")
         if let context = findings.context {
             switch (context.gpuEncoding, context.gpuEncodingForced) {
-            case ("on", true?): print("GPU encoding: on, forced by GLSLICE_GPU_ENCODE (--compression fast PNGs are encoded with compute shaders)")
-            case ("on", _): print("GPU encoding: on (--compression fast PNGs are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off)")
+            case ("on", true?): print("GPU encoding: on, forced by GLSLICE_GPU_ENCODE (default and fast PNGs are encoded with compute shaders)")
+            case ("on", _): print("GPU encoding: on (default and fast PNGs are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off)")
             case ("off", false?): print("GPU encoding: available, off by GLSLICE_GPU_ENCODE (the CPU encodes every output)")
             case ("off", _): print("GPU encoding: available, off on a software rasteriser (slower than the CPU's encoder; GLSLICE_GPU_ENCODE=1 turns it on)")
             default: print("GPU encoding: \(context.gpuEncoding) (the CPU encodes every output)")

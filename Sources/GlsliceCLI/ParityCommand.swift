@@ -7,7 +7,7 @@ struct ParityCommand: ParsableCommand {
         commandName: "parity",
         abstract: "Render seeded random jobs on the CPU and the GPU and check they agree (docs/RENDERING.md §5).",
         discussion: """
-        Every pixel must be identical, under both filters and every mode and scale (docs/RENDERING.md §5), and every job's `--compression fast` PNG the same bytes, written on the GPU by its compute encoder where the context has OpenGL ES 3.1. Exits 0 when they are, 1 when not, 69 without a GPU. Run it to trust a new driver.
+        Every pixel must be identical, under both filters and every mode and scale (docs/RENDERING.md §5), and every job's PNG (glslice's own deflate, the default) the same bytes, written on the GPU by its compute encoder where the context has OpenGL ES 3.1. Exits 0 when they are, 1 when not, 69 without a GPU. Run it to trust a new driver.
 
         Examples:
           glslice parity --cases 100
@@ -65,10 +65,10 @@ struct ParityCommand: ParsableCommand {
         print(String(format: "max difference %d, mean difference %.5f per channel over %d pixels",
                      report.maxDifference, report.meanDifference, report.pixels))
         if let worst = report.worst { print("worst: \(worst) (max \(report.worstDifference))") }
-        print("fast PNGs compared byte for byte: \(report.encoded), \(report.encodedOnGPU) of them encoded on the GPU")
+        print("PNGs (glslice deflate, the default) compared byte for byte: \(report.encoded), \(report.encodedOnGPU) of them encoded on the GPU")
         for violation in report.violations.prefix(10) { print("FAIL \(violation)") }
         if report.passed {
-            print("parity: pass (every pixel identical, every fast PNG the same bytes)")
+            print("parity: pass (every pixel identical, every PNG the same bytes)")
         } else {
             print("parity: FAIL, \(report.violations.count) of \(cases) jobs outside docs/RENDERING.md §5")
             throw ExitCode(1)

@@ -3,7 +3,8 @@ import Testing
 
 /// Issue 50: batch takes render's options as defaults for every line; a line's
 /// own key wins. Which level wrote a PNG is read from its zlib header (RFC 1950
-/// §2.2: FLEVEL, the top two bits of FLG, is 0 for `fast`, 2 for zlib 6, 3 for zlib 9).
+/// §2.2: FLEVEL, the top two bits of FLG, is 0 for glslice's own deflate (`default`, `fast`),
+/// 2 for zlib 6 (`zlib`), 3 for zlib 9 (`small`)).
 @Suite struct BatchDefaultsTests {
     /// FLEVEL of the first IDAT's zlib stream.
     static func compressionLevel(_ url: URL) throws -> Int {
@@ -17,18 +18,19 @@ import Testing
         throw CocoaError(.fileReadCorruptFile)
     }
 
-    /// The issue's line: every line of Fixtures/jobs.jsonl written `fast`; then a manifest whose
-    /// lines say `default` and `small` keep them, and one that says nothing takes the default.
+    /// The issue's line: every line of Fixtures/jobs.jsonl written `small`; then a manifest whose
+    /// lines say `default` and `small` keep them, and the one that says nothing takes the command
+    /// line's `zlib`, or without it the default (glslice's own deflate).
     @Test func compressionIsADefaultForEveryLine() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("x")
         let all = try glslice(["batch", fixtures.appendingPathComponent("jobs.jsonl").path, "--out-dir", out.path,
-                               "--compression", "fast", "--backend", "cpu"])
+                               "--compression", "small", "--backend", "cpu"])
         #expect(all.status == 0, "\(all.stderr)")
         let written = try FileManager.default.contentsOfDirectory(at: out, includingPropertiesForKeys: nil).filter { $0.pathExtension == "png" }
         #expect(written.count == 8)
-        for file in written { #expect(try Self.compressionLevel(file) == 0, "\(file.lastPathComponent)") }
+        for file in written { #expect(try Self.compressionLevel(file) == 3, "\(file.lastPathComponent)") }
 
         let panel = fixtures.appendingPathComponent("panel.png").path
         let manifest = folder.appendingPathComponent("m.jsonl")
@@ -36,7 +38,7 @@ import Testing
              #"{"input": "\#(panel)", "output": "b.png", "pixels": "60x40", "compression": "default"}"#,
              #"{"input": "\#(panel)", "output": "c.png", "pixels": "60x40", "compression": "small"}"#]
             .joined(separator: "\n").write(to: manifest, atomically: true, encoding: .utf8)
-        for (flag, expected) in [(["--compression", "fast"], [0, 2, 3]), ([], [2, 2, 3])] {
+        for (flag, expected) in [(["--compression", "zlib"], [2, 0, 3]), ([], [0, 0, 3])] {
             let result = try glslice(["batch", manifest.path, "--out-dir", folder.appendingPathComponent("m").path, "--backend", "cpu"] + flag)
             #expect(result.status == 0, "\(result.stderr)")
             let levels = try ["a", "b", "c"].map { try Self.compressionLevel(folder.appendingPathComponent("m/\($0).png")) }

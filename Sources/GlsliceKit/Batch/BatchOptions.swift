@@ -20,7 +20,7 @@ public struct BatchOptions: Sendable {
     /// How the GPU draw stage runs (pixel-pack ring, memory in flight).
     package var gpu = GPUSettings()
     public var limits = Limits()
-    /// Render options every line takes where it says nothing (`--compression fast`).
+    /// Render options every line takes where it says nothing (`--compression small`).
     package var requestDefaults = RequestDefaults.none
 
     public init(manifest: String) { self.manifest = manifest }

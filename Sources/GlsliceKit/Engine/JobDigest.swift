@@ -18,7 +18,9 @@ package enum JobDigest {
     /// of a 6 KiB unit (issue 51): other bytes.
     /// 6: `fast`'s matches take a planned part's first bytes up to a whole token, and its
     /// palette rows are filtered None or Up (issue 51): other bytes.
-    static let rendererVersion = "glslice-render/6"
+    /// 7: `default` is glslice's own deflate (issue 51), the PNG's bytes other than zlib 6's;
+    /// `fast` rows copy the nearest row whose row above is equal too.
+    static let rendererVersion = "glslice-render/7"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

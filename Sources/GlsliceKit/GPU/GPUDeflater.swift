@@ -2,7 +2,7 @@ import CEGL
 import CPNG
 import Shaders
 
-/// `--compression fast`'s deflate as compute passes (issue 43), giving the
+/// glslice's own deflate (the default compression) as compute passes (issue 43), giving the
 /// CPU's bytes: `Shaders/deflate_tokens.comp` chooses each row's tokens (the
 /// twin of `RepeatDeflater`'s rule), one invocation per unit of rows, then the
 /// Adler-32 sums of each 1 KiB; `Shaders/deflate_pack.comp` counts each block's

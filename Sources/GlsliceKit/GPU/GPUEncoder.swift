@@ -2,7 +2,7 @@ import CEGL
 import CPNG
 import Shaders
 
-/// The GPU's half of a `--compression fast` PNG (issue 43): from outputs'
+/// The GPU's half of a PNG of glslice's own deflate (`default`, issue 43): from outputs'
 /// drawn pixels, still on the GPU, each one's colour type and palette (at most 256
 /// colours in an output of at most `PNGEncoder.maxIndexedPixels`, as the CPU's
 /// encoder decides), its scanlines (`Shaders/scanlines.comp`) and their zlib

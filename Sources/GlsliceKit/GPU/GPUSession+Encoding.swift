@@ -3,13 +3,13 @@ import CEGL
 /// The session's GPU encoding (issue 43): which outputs its compute encoder
 /// takes, and drawing one into the encoder's pixel buffer to encode it there.
 extension GPUSession {
-    /// Whether the encoder takes an output of `size` with `compression`: `fast`
-    /// PNGs drawn in whole-width strips, whose pixels fit a quarter of the GPU
+    /// Whether the encoder takes an output of `size` with `compression`: PNGs of
+    /// glslice's own deflate (`default`, `fast`) drawn in whole-width strips, whose pixels fit a quarter of the GPU
     /// budget (drawn whole into its buffer), or which are too large for a
     /// palette (drawn and encoded a strip at a time). The rest are read back and
     /// encoded on the CPU, with the same bytes.
     func encodes(_ format: ImageFormat, _ compression: Compression, size: PixelSize) -> Bool {
-        guard gpuEncoding, format == .png, compression == .fast, size.width <= effectiveTarget.width,
+        guard gpuEncoding, format == .png, compression.writesPlanRepeats, size.width <= effectiveTarget.width,
               fitsWhole(size) || size.width * size.height > PNGEncoder.maxIndexedPixels else { return false }
         if case .success = encoder { return true }
         return false

@@ -1,17 +1,21 @@
-/// How hard the PNG encoder compresses. Every level writes rows with the None
-/// filter (`PNG/ScanlineCompressor.swift`): on the bench manifest's 2,400
-/// nine-slice outputs None at level 6 gave 3.94 MB against 4.41 MB for a fixed
-/// Up filter and 4.07 MB for libpng's adaptive choice, at 1.6× adaptive's speed.
+/// How the PNG encoder compresses (and, for WebP, which preset). Since renderer
+/// version 7 the default is glslice's own deflate (`PNG/RepeatDeflater.swift`):
+/// the plan's repeats written as matches without searching, a small matcher for
+/// the rest, `fast`'s palette rows filtered None or Up; the GPU's compute encoder
+/// writes the same bytes. Against zlib 6 (the default before), on this VM: the
+/// bench manifest 0.97x the bytes at 0.59x the encode thread time, the HD set
+/// 1.01x at 0.40x, the giants 1.01x at 0.10x (docs/BENCHMARKS.md).
 public enum Compression: String, CaseIterable, Sendable, Codable {
-    /// The plan's repeats written as deflate matches without searching, a
-    /// one-probe matcher for the rest, each row on its own so a GPU can encode it
-    /// too (`PNG/RepeatDeflater.swift`): 0.3–0.9× `default`'s encode time at
-    /// 1.01–1.21× its bytes (docs/BENCHMARKS.md).
+    /// glslice's own deflate, as `default` writes it (the name it had before it was the
+    /// default); for WebP, libwebp's fastest preset.
     case fast
-    /// zlib level 6.
+    /// glslice's own deflate (`PNG/RepeatDeflater.swift`); WebP preset 6.
     case `default`
-    /// zlib level 9: about 7% smaller, 1.5× the encode time.
+    /// zlib level 9: the smallest, at several times the encode time.
     case small
+    /// zlib level 6, the default before renderer version 7: for files byte-identical to
+    /// an older glslice's, and as the benchmarks' yardstick. WebP: as `default`.
+    case zlib
 
     public init(parsing text: String) throws {
         guard let value = Compression(rawValue: text.lowercased()) else {
@@ -19,4 +23,7 @@ public enum Compression: String, CaseIterable, Sendable, Codable {
         }
         self = value
     }
+
+    /// Whether a PNG's image data is glslice's own deflate (the plan's repeats) rather than zlib's.
+    package var writesPlanRepeats: Bool { self == .fast || self == .default }
 }

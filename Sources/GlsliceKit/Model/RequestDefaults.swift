@@ -1,4 +1,4 @@
-/// `batch`'s render options (`--compression fast`, `--mode tile`, …): defaults for
+/// `batch`'s render options (`--compression small`, `--mode tile`, …): defaults for
 /// every manifest line, each as the command line wrote it. A line's own key wins,
 /// and with it its group: a line's size or pixels, its mode or mode-x/mode-y, its
 /// insets or lattice replace the defaults' of that group (they say one thing together).

@@ -44,7 +44,7 @@ package final class PNGEncoder: StripSink {
 
     /// - Parameters:
     ///   - opaque: write RGB (the caller knows every alpha is 255).
-    ///   - repeats: what repeats in the image, known from its plan (`--compression fast` writes those
+    ///   - repeats: what repeats in the image, known from its plan (glslice's own deflate, the default, writes those
     ///     repeats without searching for them; the other levels ignore it).
     ///   - text: an optional tEXt chunk (key, value), such as a batch job's digest.
     ///   - threads: how many pieces of a large image's data compress at once

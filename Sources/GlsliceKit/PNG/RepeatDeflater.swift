@@ -1,7 +1,7 @@
 import CPNG
 import Foundation
 
-/// `--compression fast`'s deflate (issue 42): PNG scanlines (filter None) coded
+/// glslice's own deflate, the default compression (issues 42 and 51): PNG scanlines (filter None) coded
 /// from what the plan says repeats, with no search for those repeats.
 ///
 /// - A row the `RepeatMap` says equals one of the rows up to 32 KiB back is matches:

@@ -21,7 +21,7 @@ final class ScanlineCompressor {
 
     /// - Parameters:
     ///   - channels: 1 (indices into `palette`, `palette.count / 4` entries), 3 or 4.
-    ///   - repeats: what the plan says repeats; `--compression fast` writes it without searching.
+    ///   - repeats: what the plan says repeats; glslice's own deflate writes it without searching.
     ///   - threads: how many zlib pieces may compress at once.
     init(stream: PNGStream, width: Int, height: Int, channels: Int, palette: [UInt8], compression: Compression,
          repeats: RepeatMap, threads: Int, cuts: SegmentedZlib.Cuts, text: (key: String, value: String)?) throws {
@@ -35,13 +35,13 @@ final class ScanlineCompressor {
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
                              palette: palette, text: text)
         let total = rowBytes * height
-        filtersRows = compression == .fast && channels == 1
+        filtersRows = compression.writesPlanRepeats && channels == 1
         above = .allocate(capacity: filtersRows ? rowBytes : 0)
         raw = .allocate(capacity: filtersRows ? rowBytes : 0)
         let coder: SegmentedZlib.Coder = switch compression {
-        case .fast: .repeats(RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
-                                            filtersRows: filtersRows))
-        case .default: .zlib(level: 6)
+        case .fast, .default: .repeats(RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
+                                                      filtersRows: filtersRows))
+        case .zlib: .zlib(level: 6)
         case .small: .zlib(level: 9)
         }
         zlib = SegmentedZlib(coder: coder, totalBytes: total, rowBytes: rowBytes,

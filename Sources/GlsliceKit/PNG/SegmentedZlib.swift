@@ -37,7 +37,7 @@ package final class SegmentedZlib {
     }
 
     /// What compresses a piece: zlib at a level (searching for repeats), or
-    /// `RepeatDeflater` (told them), `--compression fast`'s coder.
+    /// `RepeatDeflater` (told them), glslice's own coder (`default`, `fast`).
     enum Coder: Sendable {
         case zlib(level: Int32)
         case repeats(RepeatDeflater)

@@ -66,7 +66,7 @@ package final class WebPEncoder: StripSink {
     static func level(_ compression: Compression) -> Int32 {
         switch compression {
         case .fast: 1
-        case .default: 6
+        case .default, .zlib: 6
         case .small: 8
         }
     }

@@ -45,7 +45,8 @@ struct GPUEncoderTests {
             let cpu = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
             try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
             try cpu.finish()
-            #expect(session.encodes(.png, .fast, size: plan.size), "\(label)")
+            #expect(session.encodes(.png, .fast, size: plan.size) && session.encodes(.png, .default, size: plan.size), "\(label)")
+            #expect(!session.encodes(.png, .zlib, size: plan.size) && !session.encodes(.png, .small, size: plan.size), "\(label)")
             let data: EncodedImageData
             do {
                 data = try session.encode(GPUSession.OutputToEncode(size: plan.size, opaque: drawn.isOpaque, repeats: map) {

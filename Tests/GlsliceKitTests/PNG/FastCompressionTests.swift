@@ -97,6 +97,49 @@ import Testing
         return plans
     }
 
+    /// Renderer 7 (issue 51): `default` is glslice's own deflate, the same bytes as `fast`
+    /// (FLEVEL 0 in the zlib header, RFC 1950 §2.2), and `zlib` is zlib 6's stream (FLEVEL 2):
+    /// after the header, byte for byte what zlib's `compress2` at level 6 writes for the same
+    /// raw rows (the output is one piece: no cuts). All three decode in libpng to the drawn pixels.
+    @Test func defaultIsGlslicesDeflateAndZlibIsZlib6() throws {
+        let job = Parity.job(index: 12, seed: 51)
+        let drawn = try Backend.cpu.image(job.plan, source: job.source)
+        let map = RepeatMap(plan: job.plan, source: job.source)
+        func file(_ compression: Compression) throws -> [UInt8] {
+            let writer = try PNGEncoder(target: .memory, size: job.plan.size, opaque: drawn.rgba.isOpaque, compression: compression,
+                                        repeats: map, threads: 1)
+            try drawn.rgba.pixels.withUnsafeBufferPointer { try writer.write(premultipliedRows: $0.baseAddress!, count: job.plan.size.height) }
+            try writer.finish()
+            return writer.memoryData ?? []
+        }
+        let glslices = try file(.default), zlibs = try file(.zlib)
+        #expect(glslices == (try file(.fast)))
+        for (bytes, level) in [(glslices, 0), (zlibs, 2)] {
+            let decoded = try PNGDecoder.decode(data: Data(bytes), maxPixels: 1 << 28)
+            #expect(decoded == drawn.straight())
+            #expect(Self.imageData(bytes)[1] >> 6 == level)
+        }
+        // zlib 6's own stream for the rows glslice's `zlib` file holds (inflated from it).
+        let data = Self.imageData(zlibs)
+        var raw = [UInt8](repeating: 0, count: 64 << 20), rawLength = uLongf(raw.count)
+        #expect(uncompress(&raw, &rawLength, data, uLong(data.count)) == Z_OK)
+        var ours = [UInt8](repeating: 0, count: Int(compressBound(rawLength))), oursLength = uLongf(ours.count)
+        #expect(compress2(&ours, &oursLength, raw, rawLength, 6) == Z_OK)
+        // The same stream after the two-byte header, whose window size glslice shrinks as libpng does.
+        #expect(Array(ours[2..<Int(oursLength)]) == Array(data[2...]), "the zlib file is zlib 6's stream")
+    }
+
+    /// The concatenated IDAT data of a PNG.
+    static func imageData(_ png: [UInt8]) -> [UInt8] {
+        var at = 8, data: [UInt8] = []
+        while at + 8 <= png.count {
+            let length = png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+            if png[(at + 4)..<(at + 8)].elementsEqual("IDAT".utf8) { data += png[(at + 8)..<(at + 8 + length)] }
+            at += 12 + length
+        }
+        return data
+    }
+
     /// With nothing known (an image that has no plan, such as a contact sheet), `fast`
     /// still writes a stream libpng reads.
     @Test func noMapStillDecodes() throws {
