@@ -44,9 +44,11 @@ package struct RepeatMap: Sendable {
     package func copies(of rows: Range<Int>, lookingBackTo earliest: Int, aboveToo: Bool = false) -> [Int32] {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
         let start = max(0, min(earliest, rows.lowerBound))
-        guard aboveToo else { return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound)) }
+        guard aboveToo else {
+            return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound).map { PairKey(row: $0, above: nil) })
+        }
         // Each row's key paired with the one above's (read from one row earlier); the first
-        // row read has none known, so it pairs with nothing.
+        // row read has none known, so it pairs with nothing (as every row does without `aboveToo`).
         let first = max(0, start - 1)
         let keys = rowKeys(first..<rows.upperBound)
         let pairs = (start..<rows.upperBound).map { y in
@@ -55,16 +57,20 @@ package struct RepeatMap: Sendable {
         return Self.copies(of: rows, start: start, keys: pairs)
     }
 
-    /// A row's key and the key of the row above it (nil: not known).
-    fileprivate struct PairKey: Equatable, Mixable {
+    /// A row's key and the key of the row above it (nil: not known, or not asked).
+    private struct PairKey: Equatable {
         var row: RowKey
         var above: RowKey?
 
-        var mixed: UInt64 { row.mixed &+ (above.map { $0.mixed &* 0x2545_F491_4F6C_DD1D } ?? 0x9E37_79B9) }
+        /// Folded to 64 bits for the table.
+        var mixed: UInt64 {
+            func fold(_ key: RowKey) -> UInt64 { (key.high &* 0x9E37_79B9_7F4A_7C15) ^ key.low }
+            return fold(row) &+ (above.map { fold($0) &* 0x2545_F491_4F6C_DD1D } ?? 0x9E37_79B9)
+        }
     }
 
     /// `copies` over the keys of rows `start..<rows.upperBound`.
-    fileprivate static func copies<Key: Equatable & Mixable>(of rows: Range<Int>, start: Int, keys: [Key]) -> [Int32] {
+    private static func copies(of rows: Range<Int>, start: Int, keys: [PairKey]) -> [Int32] {
         var copies = [Int32](repeating: -1, count: rows.count)
         // The last row seen with each key: an open-addressed table of indices into `keys`
         // (Swift's seeded Hasher, twice a row, was most of a tall output's encoding
@@ -73,7 +79,7 @@ package struct RepeatMap: Sendable {
         var table = [Int32](repeating: -1, count: capacity)
         table.withUnsafeMutableBufferPointer { table in
             keys.withUnsafeBufferPointer { keys in
-                func slot(_ key: Key) -> Int {
+                func slot(_ key: PairKey) -> Int {
                     var h = Int(truncatingIfNeeded: (key.mixed &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
                     while table[h] >= 0, keys[Int(table[h])] != key { h = (h + 1) & mask }
                     return h
@@ -94,11 +100,4 @@ package struct RepeatMap: Sendable {
         }
         return copies
     }
-}
-
-/// A key folded to 64 bits for `RepeatMap`'s table.
-private protocol Mixable { var mixed: UInt64 { get } }
-
-extension RepeatMap.RowKey: Mixable {
-    fileprivate var mixed: UInt64 { (high &* 0x9E37_79B9_7F4A_7C15) ^ low }
 }
