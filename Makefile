@@ -64,7 +64,7 @@ test: setup
 	$(SWIFT) test --skip-build --filter GlsliceServeTests
 	@$(MAKE) --no-print-directory test-decoders
 
-# `--compression fast` files read by Pillow and pypng (Debian's packages) to the pixels of
+# `default` files (glslice deflate) read by Pillow and pypng (Debian's packages) to the pixels of
 # their zlib twins: seeded random jobs and shapes at the limits (Scripts/test-decoders.py).
 DECODER_PACKAGES := python3-pil python3-png
 test-decoders: build

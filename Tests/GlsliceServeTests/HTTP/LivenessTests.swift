@@ -53,8 +53,10 @@ import Testing
                 client.send("GET /render/noise.png?pixels=2048x\(2048 - index)&filter=nearest HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 return client
             }
+            // A poll whose connection the server closed meanwhile (--idle-timeout 2 s, while a loaded
+            // machine kept the test away for longer) counts as not yet, not as a failure.
             try await eventually("every answer held or refused") {
-                let refused = try await metric(port, "glslice_answers_refused_total") ?? 0
+                let refused = (try? await metric(port, "glslice_answers_refused_total")) ?? nil ?? 0
                 return Int(refused) + server.answers.history.held >= 6
             }
             // Counted over the run (a loaded machine may close stalled ones before the last is answered).
@@ -64,7 +66,7 @@ import Testing
             #expect(history.peakBytes <= budget, "\(history) over the \(budget)-byte budget")
             // Stalled past --idle-timeout: closed, and their memory released.
             try await eventually("stalled answers released") { server.answers.inFlight.answers == 0 }
-            #expect(try await get(port, "/healthz").status == .ok)
+            try await eventually("/healthz answered") { (try? await get(port, "/healthz"))?.status == .ok }
             _ = readers
         }
     }
