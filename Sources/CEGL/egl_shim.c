@@ -58,3 +58,6 @@ EGLContext gs_egl_no_context(void) { return EGL_NO_CONTEXT; }
 EGLSurface gs_egl_no_surface(void) { return EGL_NO_SURFACE; }
 EGLDisplay gs_egl_no_display(void) { return EGL_NO_DISPLAY; }
 EGLConfig gs_egl_no_config(void) { return (EGLConfig)0; }
+
+static _Thread_local gs_gl_tally tally;
+gs_gl_tally *gs_gl_tally_here(void) { return &tally; }

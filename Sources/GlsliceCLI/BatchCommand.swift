@@ -128,6 +128,9 @@ struct BatchCommand: ParsableCommand {
                 standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time):\n")
                 for stage in summary.stages { standardError("glslice: \(stage.line)\n") }
                 standardError("glslice: \(summary.drawnBy.line)\n")
+                if summary.gpuEncoding.calls > 0 {
+                    standardError("glslice: \(summary.gpuEncoding.gl.line(encodeCalls: summary.gpuEncoding.calls))\n")
+                }
             }
         }
         if !summary.succeeded { throw ExitCode(1) }
@@ -146,6 +149,9 @@ struct BatchCommand: ParsableCommand {
         var stages: [StageShare]?
         /// The jobs and pixels each side drew, with `--stats`.
         var drawnBy: DrawnBy?
+        /// With `--stats`: GPU encoding's encode calls and their GL calls (time, dispatches, waits).
+        var gpuEncodeCalls: Int?
+        var gpuEncodeGL: GLTally?
 
         init(_ summary: BatchSummary, stages: Bool) {
             rendered = summary.ok
@@ -157,6 +163,8 @@ struct BatchCommand: ParsableCommand {
             succeeded = summary.succeeded
             self.stages = stages ? summary.stages : nil
             drawnBy = stages ? summary.drawnBy : nil
+            gpuEncodeCalls = stages ? summary.gpuEncoding.calls : nil
+            gpuEncodeGL = stages ? summary.gpuEncoding.gl : nil
         }
     }
 }

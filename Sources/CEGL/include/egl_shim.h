@@ -5,6 +5,7 @@
    as EGL_NO_CONTEXT) and extension entry points (eglQueryDevicesEXT, ...) that
    must come from eglGetProcAddress are wrapped in small functions here. */
 
+#include <stdint.h>
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl31.h>
@@ -27,5 +28,16 @@ EGLContext gs_egl_no_context(void);
 EGLSurface gs_egl_no_surface(void);
 EGLDisplay gs_egl_no_display(void);
 EGLConfig gs_egl_no_config(void);
+
+/* The GL calls made on the calling thread (issue 52): their nanoseconds, how many,
+   how many were compute dispatches and how many waited for the GPU (a read-back,
+   a fence). Thread-local, so the GL thread counts without a lock. */
+typedef struct {
+    uint64_t nanoseconds;
+    uint64_t calls;
+    uint64_t dispatches;
+    uint64_t waits;
+} gs_gl_tally;
+gs_gl_tally *_Nonnull gs_gl_tally_here(void);
 
 #endif

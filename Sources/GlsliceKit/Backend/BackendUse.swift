@@ -23,5 +23,5 @@ package enum BackendUse: Sendable, Equatable {
     /// bench manifest, 1.03× on 20,000 jobs, 0.83× on 400 HD outputs and 0.97×
     /// on 100 4K outputs; serve's `auto` keeps hybrid there (1.54× the CPU).
     package static let batchAutoFigures =
-        "on an NVIDIA H100 node with 16 cores, hybrid was 0.70-1.03x the CPU in batch with encoding on the CPU; GPU encoding of fast PNGs is not yet measured on a GPU"
+        "on an NVIDIA H100 node with 16 cores, hybrid was 0.70-1.03x the CPU in batch with encoding on the CPU; GPU encoding of PNGs (glslice deflate, the default since renderer 7) is not yet measured on a GPU"
 }

@@ -66,6 +66,7 @@ public final class BatchRunner: Sendable {
         summary.drawnBy = drawnBy
         summary.backendKind = resolved.backend.kind
         summary.stages = StageShare.shares(times, backend: resolved.backend.kind, workers: max(1, options.workers), wall: wall)
+        summary.gpuEncoding = times.gpuEncoding
         return summary
     }
 

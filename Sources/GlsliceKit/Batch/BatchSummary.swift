@@ -13,6 +13,8 @@ public struct BatchSummary: Sendable {
     public var stages: [StageShare] = []
     /// The jobs and pixels each side drew (`batch --stats`).
     package var drawnBy = DrawnBy()
+    /// GPU encoding's GL calls, and in how many encode calls (`batch --stats`; none without it).
+    package var gpuEncoding = (gl: GLTally(), calls: 0)
     /// A `--results` line could not be written: the run fails even if every job rendered.
     var resultsLost = false
     package var total: Int { ok + skipped + failed }

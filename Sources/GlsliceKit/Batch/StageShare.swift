@@ -12,7 +12,7 @@ public struct StageShare: Sendable, Encodable {
     /// The stages of a batch that ran `workers` workers for `wall` seconds.
     static func shares(_ times: StageTimes, backend: BackendKind, workers: Int, wall: Double) -> [StageShare] {
         let stages: [(Stage, Int)] = backend == .gpu
-            ? [(.prepare, workers), (.draw, 1), (.drawWait, 1), (.readBack, 1), (.gpuEncode, 1), (.encode, workers), (.write, workers)]
+            ? [(.prepare, workers), (.draw, 1), (.drawWait, 1), (.readBack, 1), (.gpuEncode, 1), (.gpuOwn, 1), (.encode, workers), (.write, workers)]
             // On the CPU the encoders draw: draw, encode and write share their threads.
             : [(.prepare, workers), (.draw, workers), (.encode, workers), (.write, workers)]
         return stages.map { stage, threads in

@@ -47,7 +47,7 @@ final class ComputeProgram {
     }
 
     func dispatch(x: Int, y: Int) throws {
-        try GLCheck.gl("glDispatchCompute(\(name), \(x), \(y))") { glDispatchCompute(GLuint(clamping: x), GLuint(clamping: y), 1) }
+        try GLCheck.gl("glDispatchCompute(\(name), \(x), \(y))", .dispatch) { glDispatchCompute(GLuint(clamping: x), GLuint(clamping: y), 1) }
         try GLCheck.gl("glMemoryBarrier(\(name))") {
             glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT))
         }

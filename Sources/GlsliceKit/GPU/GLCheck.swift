@@ -12,12 +12,14 @@ enum GLCheck {
         }
     }
 
-    /// Runs a GL call and checks it.
+    /// Runs a GL call and checks it, timed in this thread's `GLTally` as a call of `kind`.
     @discardableResult
-    static func gl<T>(_ call: String, _ body: () -> T) throws -> T {
-        let result = body()
-        try gl(call)
-        return result
+    static func gl<T>(_ call: String, _ kind: GLTally.Kind = .call, _ body: () -> T) throws -> T {
+        try GLTally.timing(kind) {
+            let result = body()
+            try gl(call)
+            return result
+        }
     }
 
     /// Throws when an EGL call returned failure, with `eglGetError`'s code.

@@ -149,8 +149,8 @@ final class GPUAtlas<Item> {
             if let request = encoding.request(placement.item) { taken.append((placement, request)) } else { rest.append(placement) }
         }
         guard !taken.isEmpty else { return rest }
-        let start = clock.now
-        defer { times?.add(.gpuEncode, clock.now - start, items: taken.count) }
+        let start = clock.now, glAtStart = GLTally.here
+        defer { times?.addGPUEncode(clock.now - start, gl: GLTally.here - glAtStart, items: taken.count) }
         let images = taken.map { p, request in
             GPUEncoder.Image(x0: p.x, y0: p.y, stride: width, size: p.size, opaque: request.opaque, repeats: request.repeats)
         }

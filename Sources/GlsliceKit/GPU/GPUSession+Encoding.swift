@@ -22,7 +22,7 @@ extension GPUSession {
     func readPixels(width: Int, height: Int, rowLength: Int, intoBuffer name: GLuint, offset: Int) throws {
         try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), name) }
         defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
-        try readPixels(width: width, height: height, rowLength: rowLength, into: UnsafeMutableRawPointer(bitPattern: offset))
+        try readPixels(width: width, height: height, rowLength: rowLength, into: UnsafeMutableRawPointer(bitPattern: offset), intoPackBuffer: true)
     }
 
     /// An output for `encode(_:times:)`: what its encoder needs, and how to
@@ -55,15 +55,19 @@ extension GPUSession {
     /// pixels together must fit `wholeEncodingPixels`, or the one output is
     /// drawn and encoded a strip at a time (`GPUEncoder.encodeInStrips`). Each
     /// gets its image data or its error; an upload that fails fails its output
-    /// alone, a GL error in the passes throws. Uploads and draw calls are charged to `.draw`, the rest to `.gpuEncode`.
+    /// alone, a GL error in the passes throws. Uploads and draw calls are charged to `.draw`, the rest to `.gpuEncode`
+    /// (its part outside GL calls to `.gpuOwn` too).
     func encode(_ outputs: [OutputToEncode], times: StageTimes?) throws -> [Result<EncodedImageData, any Error>] {
         let encoder = try encoder.get()
-        let clock = ContinuousClock(), start = clock.now
-        var drawing: Duration = .zero
+        let clock = ContinuousClock(), start = clock.now, glAtStart = GLTally.here
+        var drawing: Duration = .zero, drawingGL = GLTally()
         /// Draws `rows` of an output into buffer `pixels`, from byte `offset`.
         func draw(_ drawer: GPUDrawer, _ rows: Range<Int>, stripRows: Int, into pixels: GLuint, at offset: Int) throws {
-            let start = clock.now, width = drawer.plan.size.width
-            defer { drawing += clock.now - start }
+            let start = clock.now, width = drawer.plan.size.width, glBefore = GLTally.here
+            defer {
+                drawing += clock.now - start
+                drawingGL = drawingGL + (GLTally.here - glBefore)
+            }
             for first in stride(from: rows.lowerBound, to: rows.upperBound, by: max(1, stripRows)) {
                 let strip = first..<min(rows.upperBound, first + max(1, stripRows))
                 try drawer.drawStrip(strip)
@@ -73,13 +77,16 @@ extension GPUSession {
         }
         /// Uploads an output's cells (timed as drawing).
         func upload(_ output: OutputToEncode) throws -> (drawer: GPUDrawer, stripRows: Int) {
-            let start = clock.now
-            defer { drawing += clock.now - start }
+            let start = clock.now, glBefore = GLTally.here
+            defer {
+                drawing += clock.now - start
+                drawingGL = drawingGL + (GLTally.here - glBefore)
+            }
             return try output.upload()
         }
         defer {
             times?.add(.draw, drawing, items: outputs.count)
-            times?.add(.gpuEncode, clock.now - start - drawing, items: outputs.count)
+            times?.addGPUEncode(clock.now - start - drawing, gl: GLTally.here - glAtStart - drawingGL, items: outputs.count)
         }
         if let most = failEncodingCallsOver, outputs.count > most { throw InternalErrors.glFailed("glBufferData", "GL_OUT_OF_MEMORY") }
         let total = outputs.reduce(0) { $0 + $1.size.width * $1.size.height }

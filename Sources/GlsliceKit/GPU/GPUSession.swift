@@ -230,10 +230,11 @@ package final class GPUSession {
 extension GPUSession {
     /// The one readback: the framebuffer's bottom-left `width × height` pixels
     /// into `destination`, rows `rowLength` pixels apart. A nil destination
-    /// reads into the bound pixel-pack buffer (offset 0).
-    func readPixels(width: Int, height: Int, rowLength: Int, into destination: UnsafeMutableRawPointer?) throws {
+    /// reads into the bound pixel-pack buffer (offset 0). Into CPU memory the call waits for
+    /// the draws before it (a wait in `GLTally`); into a pack buffer it returns at once.
+    func readPixels(width: Int, height: Int, rowLength: Int, into destination: UnsafeMutableRawPointer?, intoPackBuffer: Bool = false) throws {
         try GLCheck.gl("glPixelStorei(GL_PACK_ROW_LENGTH)") { glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(rowLength)) }
-        try GLCheck.gl("glReadPixels") {
+        try GLCheck.gl("glReadPixels", intoPackBuffer ? .call : .wait) {
             glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), destination)
         }
     }

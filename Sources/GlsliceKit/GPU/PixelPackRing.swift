@@ -69,7 +69,7 @@ final class PixelPackRing {
             capacities[slot] = bytes
             session.memory.set(.readBack, capacities.reduce(0, +))
         }
-        try session.readPixels(width: width, height: height, rowLength: width, into: nil)
+        try session.readPixels(width: width, height: height, rowLength: width, into: nil, intoPackBuffer: true)
         guard let fence = glFenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0) else {
             throw InternalErrors.glFailed("glFenceSync", GLCheck.glErrorName(glGetError()))
         }
@@ -142,7 +142,7 @@ final class PixelPackRing {
     private func map(_ flight: Flight) throws -> PixelBuffer {
         let slot = flight.slot
         if case .reading(let fence) = states[slot] {
-            let status = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
+            let status = GLTally.timing(.wait) { glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000) }
             glDeleteSync(fence)
             states[slot] = .free
             guard status == GLenum(GL_ALREADY_SIGNALED) || status == GLenum(GL_CONDITION_SATISFIED) else {
@@ -152,7 +152,7 @@ final class PixelPackRing {
         let target = GLenum(GL_PIXEL_PACK_BUFFER)
         try GLCheck.gl("glBindBuffer(GL_PIXEL_PACK_BUFFER)") { glBindBuffer(target, buffers[slot]) }
         defer { glBindBuffer(target, 0) }
-        guard let mapped = glMapBufferRange(target, 0, flight.bytes, GLbitfield(GL_MAP_READ_BIT)) else {
+        guard let mapped = GLTally.timing(.call, { glMapBufferRange(target, 0, flight.bytes, GLbitfield(GL_MAP_READ_BIT)) }) else {
             throw InternalErrors.glFailed("glMapBufferRange", GLCheck.glErrorName(glGetError()))
         }
         states[slot] = .lent

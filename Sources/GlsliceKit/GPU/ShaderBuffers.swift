@@ -77,7 +77,8 @@ final class ShaderBuffers {
     func read(_ slot: Int, words: Int, from first: Int = 0) throws -> [UInt32] {
         guard words > 0 else { return [] }
         try GLCheck.gl("glBindBuffer(\(slot))") { glBindBuffer(target, names[slot]) }
-        guard let mapped = glMapBufferRange(target, GLintptr(4 * first), GLsizeiptr(words * 4), GLbitfield(GL_MAP_READ_BIT)) else {
+        // A read-back: the GPU's passes before it finish first (a wait).
+        guard let mapped = GLTally.timing(.wait, { glMapBufferRange(target, GLintptr(4 * first), GLsizeiptr(words * 4), GLbitfield(GL_MAP_READ_BIT)) }) else {
             throw InternalErrors.glFailed("glMapBufferRange(\(slot))", GLCheck.glErrorName(glGetError()))
         }
         let result = Array(UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt32.self), count: words))

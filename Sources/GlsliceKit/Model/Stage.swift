@@ -13,6 +13,10 @@ package enum Stage: String, CaseIterable, Sendable {
     /// The GL thread encoding `fast` PNGs with compute passes (issue 43): colours,
     /// scanlines, tokens and their bits, the counts and stream read back.
     case gpuEncode = "gpu-encode"
+    /// Of `gpu-encode`, the GL thread's own work: everything outside GL calls (records,
+    /// Huffman tables, layout, PNG framing, copies), which must stay a sliver of the CPU's
+    /// draw and encode time per output for one thread to feed a GPU (issue 52).
+    case gpuOwn = "gpu-own"
     /// Unpremultiplying, palette and zlib (with libpng's writes into the open file).
     case encode
     /// Opening, naming (and with `--fsync` flushing) files, and the results line.

@@ -5,6 +5,8 @@ import Foundation
 package final class StageTimes: Sendable {
     private let nanoseconds = Locked([Int](repeating: 0, count: Stage.allCases.count))
     private let counts = Locked([Int](repeating: 0, count: Stage.allCases.count))
+    /// The GL calls GPU encoding made, and in how many encode calls.
+    private let encoding = Locked((gl: GLTally(), calls: 0))
 
     package init() {}
 
@@ -15,6 +17,20 @@ package final class StageTimes: Sendable {
         nanoseconds.withLock { $0[index] += nanos }
         if items > 0 { counts.withLock { $0[index] += items } }
     }
+
+    /// One GPU encode call that took `seconds` outside drawing and made the GL calls `gl`:
+    /// `gpu-encode` gets the time, `gpu-own` its part outside GL calls.
+    package func addGPUEncode(_ duration: Duration, gl: GLTally, items: Int) {
+        add(.gpuEncode, duration, items: items)
+        add(.gpuOwn, duration - .nanoseconds(Int64(gl.seconds * 1e9)), items: items)
+        encoding.withLock {
+            $0.gl = $0.gl + gl
+            $0.calls += 1
+        }
+    }
+
+    /// The GL calls GPU encoding made so far, and in how many encode calls.
+    package var gpuEncoding: (gl: GLTally, calls: Int) { encoding.withLock { $0 } }
 
     /// Runs `body`, charging its time to `stage`.
     @inline(__always)
