@@ -131,6 +131,12 @@ struct BatchCommand: ParsableCommand {
                 if summary.gpuEncoding.calls > 0 {
                     standardError("glslice: \(summary.gpuEncoding.gl.line(encodeCalls: summary.gpuEncoding.calls))\n")
                 }
+                if summary.glThread.calls > 0 {
+                    // The GL thread's busy stages, less its GL calls: the CPU work it does itself.
+                    let busy = summary.stages.filter { ["draw", "read-back", "gpu-encode"].contains($0.stage) }.reduce(0) { $0 + $1.seconds }
+                    standardError("glslice: gpu thread: \(String(format: "%.2f", busy - summary.glThread.seconds)) s own work of \(String(format: "%.2f", busy)) s busy"
+                                  + " (\(summary.glThread.calls) GL calls, \(String(format: "%.2f", summary.glThread.seconds)) s)\n")
+                }
             }
         }
         if !summary.succeeded { throw ExitCode(1) }
@@ -152,6 +158,8 @@ struct BatchCommand: ParsableCommand {
         /// With `--stats`: GPU encoding's encode calls and their GL calls (time, dispatches, waits).
         var gpuEncodeCalls: Int?
         var gpuEncodeGL: GLTally?
+        /// With `--stats`: every GL call of the GL thread; its busy stages less these are its own work.
+        var gpuThreadGL: GLTally?
 
         init(_ summary: BatchSummary, stages: Bool) {
             rendered = summary.ok
@@ -165,6 +173,7 @@ struct BatchCommand: ParsableCommand {
             drawnBy = stages ? summary.drawnBy : nil
             gpuEncodeCalls = stages ? summary.gpuEncoding.calls : nil
             gpuEncodeGL = stages ? summary.gpuEncoding.gl : nil
+            gpuThreadGL = stages ? summary.glThread : nil
         }
     }
 }

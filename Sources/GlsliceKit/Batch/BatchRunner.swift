@@ -67,6 +67,7 @@ public final class BatchRunner: Sendable {
         summary.backendKind = resolved.backend.kind
         summary.stages = StageShare.shares(times, backend: resolved.backend.kind, workers: max(1, options.workers), wall: wall)
         summary.gpuEncoding = times.gpuEncoding
+        summary.glThread = times.glThreadCalls
         return summary
     }
 

@@ -15,6 +15,8 @@ public struct BatchSummary: Sendable {
     package var drawnBy = DrawnBy()
     /// GPU encoding's GL calls, and in how many encode calls (`batch --stats`; none without it).
     package var gpuEncoding = (gl: GLTally(), calls: 0)
+    /// Every GL call of the GL thread (`batch --stats`): the rest of its busy time is its own work.
+    package var glThread = GLTally()
     /// A `--results` line could not be written: the run fails even if every job rendered.
     var resultsLost = false
     package var total: Int { ok + skipped + failed }

@@ -32,6 +32,14 @@ package final class StageTimes: Sendable {
     /// The GL calls GPU encoding made so far, and in how many encode calls.
     package var gpuEncoding: (gl: GLTally, calls: Int) { encoding.withLock { $0 } }
 
+    private let glThread = Locked(GLTally())
+
+    /// Adds the GL calls a GL thread made while it ran (drawing, reading back and encoding).
+    package func addGLThread(_ gl: GLTally) { glThread.withLock { $0 = $0 + gl } }
+
+    /// The GL threads' calls so far: their time out of `draw`, `read-back` and `gpu-encode`'s is the rest, the threads' own work.
+    package var glThreadCalls: GLTally { glThread.withLock { $0 } }
+
     /// Runs `body`, charging its time to `stage`.
     @inline(__always)
     package func time<T>(_ stage: Stage, items: Int = 0, _ body: () throws -> T) rethrows -> T {
