@@ -66,6 +66,9 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Backend and limits") var engine: EngineOptions
 
+    @Flag(help: "Say on stderr where the output was drawn and encoded (the CPU, or the GPU's compute encoder).")
+    var verbose = false
+
     func run() throws {
         try refuseTerminalOutput(output)
         // A bad flag value is the flag's fault, not the input's: its error names the flag alone.
@@ -73,7 +76,8 @@ struct RenderCommand: ParsableCommand {
         let limits = try engine.limits()
         do {
             try Render.run(input: input, output: output, request: request, limits: limits,
-                           backend: engine.backend, device: gpuDevice(engine.gpu), ninePatch: ninePatch, warn: warn)
+                           backend: engine.backend, device: gpuDevice(engine.gpu), ninePatch: ninePatch, warn: warn,
+                           tell: { if verbose { standardError("glslice: \($0)\n") } }, gpuEncoding: gpuEncodingSetting())
         } catch let error as GlsliceError {
             throw error.about(input)
         }

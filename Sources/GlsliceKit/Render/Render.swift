@@ -22,11 +22,14 @@ public enum Render {
     ///   - device: the EGL device to draw on (nil: the first hardware one).
     ///   - ninePatch: read `input`'s 1-px border as nine-patch markers whatever its name says.
     ///   - warn: told of anything worth a word that is not an error (a lookalike nine-patch on stdin).
+    ///   - tell: told where the output was drawn and encoded (`render --verbose`).
+    ///   - gpuEncoding: encode on the GPU or not (`GLSLICE_GPU_ENCODE`; nil: on hardware GPUs).
     /// - Throws: `GlsliceError`, its `kind` saying whose fault it is.
     @discardableResult
     public static func run(input: String, output: String, request: RenderRequest, limits: Limits = Limits(),
                            backend: BackendChoice = .auto, device: Int? = nil, ninePatch: Bool = false,
-                           warn: (String) -> Void = { _ in }) throws -> Result {
+                           warn: (String) -> Void = { _ in }, tell: (String) -> Void = { _ in },
+                           gpuEncoding: Bool? = nil) throws -> Result {
         let target = OutputTarget(output)
         // Settled before anything is read: `-o x.jpg` is refused, `-o x.webp` is WebP.
         var request = request
@@ -39,10 +42,38 @@ public enum Render {
         do {
             // Why `auto` took the CPU (no context, or only llvmpipe) is said by `doctor`, never as a warning here.
             let resolved = try BackendResolution.resolve(backend, for: .oneOutput(job.size), device: device)
-            let encoded = try Engine.encode(job, drawing: .here, backend: resolved.backend, to: target)
+            if let gpuEncoding, let gpu = resolved.backend.gpu { gpu.gpuEncoding = gpuEncoding }
+            let encoded = try Engine.encode(job, drawing: try drawing(job, on: resolved.backend, tell: tell), backend: resolved.backend, to: target)
             return Result(size: job.size, bytes: encoded.byteCount)
         } catch let error as GlsliceError {
             throw error.about(input)
+        }
+    }
+
+    /// Where the output's strips come from: the GPU's compute encoder, which takes a PNG of
+    /// glslice's deflate drawn there (a giant a strip at a time) and gives its image data with
+    /// the CPU's bytes (issue 52); else drawn `.here`, on `backend`, and encoded on the CPU. An
+    /// output the GPU's encoder cannot take (llvmpipe's loop limit, say) is drawn again for the CPU.
+    private static func drawing(_ job: PreparedJob, on backend: Backend, tell: (String) -> Void) throws -> Drawing {
+        guard let gpu = backend.gpu, gpu.encodes(job.request.format ?? .png, job.request.compression, size: job.size) else {
+            tell("\(job.size.width)x\(job.size.height) drawn on the \(backend.gpu == nil ? "CPU" : "GPU"), encoded on the CPU")
+            return .here
+        }
+        var strips = Strips()
+        strips.stripBytes = min(strips.stripBytes, gpu.memory.encodingStripBytes)
+        let output = GPUSession.OutputToEncode(size: job.size, opaque: job.isOpaque,
+                                               repeats: RepeatMap(plan: job.plan, classes: job.source.lineClasses)) { [strips] in
+            let drawer = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
+            return (drawer, strips.rows(width: job.size.width, height: job.size.height, drawer: drawer))
+        }
+        do {
+            let data = try gpu.encode(output, times: nil)
+            tell("\(job.size.width)x\(job.size.height) drawn and encoded on the GPU (compute shaders)")
+            return .encoded(data)
+        } catch let error as GlsliceError where error.kind == .unavailable {
+            gpu.trimEncoder()
+            tell("\(job.size.width)x\(job.size.height) drawn on the GPU, encoded on the CPU (the GPU's encoder: \(error.message))")
+            return .here
         }
     }
 }

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+/// Issue 52: `render --backend gpu` encodes on the GPU where its compute encoder takes the
+/// output (on llvmpipe only when forced, as `GLSLICE_GPU_ENCODE=1` does), with the CPU's bytes.
+@Suite(.enabled(if: GPUTestSupport.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
+struct RenderOnGPUTests {
+    @Test func renderEncodesOnTheGPUWithTheCPUsBytes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-render-gpu-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let request = RenderRequest(size: .pixels(PixelSize(width: 1200, height: 900)), modes: PerAxis(both: .stretch))
+        let input = fixtures.appendingPathComponent("bar.png").path
+        var told: [String] = []
+        let gpu = folder.appendingPathComponent("gpu.png").path, cpu = folder.appendingPathComponent("cpu.png").path
+        try Render.run(input: input, output: gpu, request: request, backend: .gpu, tell: { told.append($0) }, gpuEncoding: true)
+        try Render.run(input: input, output: cpu, request: request, backend: .cpu)
+        #expect(told == ["1200x900 drawn and encoded on the GPU (compute shaders)"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: gpu)) == Data(contentsOf: URL(fileURLWithPath: cpu)))
+        // Off, the GPU draws and the CPU encodes: the same bytes again.
+        told = []
+        try Render.run(input: input, output: gpu, request: request, backend: .gpu, tell: { told.append($0) }, gpuEncoding: false)
+        #expect(told == ["1200x900 drawn on the GPU, encoded on the CPU"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: gpu)) == Data(contentsOf: URL(fileURLWithPath: cpu)))
+    }
+}
