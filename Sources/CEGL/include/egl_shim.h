@@ -30,13 +30,15 @@ EGLDisplay gs_egl_no_display(void);
 EGLConfig gs_egl_no_config(void);
 
 /* The GL calls made on the calling thread (issue 52): their nanoseconds, how many,
-   how many were compute dispatches and how many waited for the GPU (a read-back,
-   a fence). Thread-local, so the GL thread counts without a lock. */
+   how many were compute dispatches and how many waited for the GPU (a read-back or a
+   fence with a dispatch or a draw queued since the last wait: a second read-back right
+   after one waits for nothing). Thread-local, so the GL thread counts without a lock. */
 typedef struct {
     uint64_t nanoseconds;
     uint64_t calls;
     uint64_t dispatches;
     uint64_t waits;
+    uint64_t queued;
 } gs_gl_tally;
 gs_gl_tally *_Nonnull gs_gl_tally_here(void);
 

@@ -44,9 +44,10 @@ package struct GLTally: Sendable, Equatable, Codable {
         return result
     }
 
-    /// What a GL call is, for the tally.
+    /// What a GL call is, for the tally: a read-back or fence is a wait when a dispatch or
+    /// a draw was queued since the last one.
     enum Kind {
-        case call, dispatch, wait
+        case call, draw, dispatch, wait
     }
 
     /// Runs `body` (GL calls), adding its time to this thread's tally as one call of `kind`.
@@ -61,8 +62,13 @@ package struct GLTally: Sendable, Equatable, Codable {
             tally.pointee.calls &+= 1
             switch kind {
             case .call: break
-            case .dispatch: tally.pointee.dispatches &+= 1
-            case .wait: tally.pointee.waits &+= 1
+            case .draw: tally.pointee.queued = 1
+            case .dispatch:
+                tally.pointee.dispatches &+= 1
+                tally.pointee.queued = 1
+            case .wait:
+                if tally.pointee.queued != 0 { tally.pointee.waits &+= 1 }
+                tally.pointee.queued = 0
             }
         }
         return try body()

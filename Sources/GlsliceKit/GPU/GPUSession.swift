@@ -192,7 +192,7 @@ package final class GPUSession {
         }
         for run in list.runs {
             try GLCheck.gl("glBindTexture") { glBindTexture(GLenum(GL_TEXTURE_2D), run.texture) }
-            try GLCheck.gl("glDrawArrays") { glDrawArrays(GLenum(GL_TRIANGLES), GLint(run.firstQuad * 6), GLsizei(run.quads * 6)) }
+            try GLCheck.gl("glDrawArrays", .draw) { glDrawArrays(GLenum(GL_TRIANGLES), GLint(run.firstQuad * 6), GLsizei(run.quads * 6)) }
         }
     }
 

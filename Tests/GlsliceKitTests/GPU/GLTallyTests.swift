@@ -4,15 +4,20 @@ import Testing
 
 /// Issue 52's first step: the GL thread's time split into its GL calls and its own work.
 @Suite struct GLTallyTests {
-    /// Counted by hand: a call, a dispatch and a wait add three calls, one dispatch and one
-    /// wait to this thread's tally, and at least the 20 ms the wait slept.
+    /// Counted by hand: a call, a dispatch, a wait, a second read-back (nothing queued since:
+    /// no wait), a draw and a read-back (a wait) add six calls, one dispatch and two waits
+    /// to this thread's tally, and at least the 20 ms the first wait slept.
     @Test func eachKindOfCallIsCounted() {
+        GLTally.timing(.wait) {} // whatever an earlier test left queued
         let before = GLTally.here
         GLTally.timing(.call) {}
         GLTally.timing(.dispatch) {}
         GLTally.timing(.wait) { Thread.sleep(forTimeInterval: 0.02) }
+        GLTally.timing(.wait) {}
+        GLTally.timing(.draw) {}
+        GLTally.timing(.wait) {}
         let added = GLTally.here - before
-        #expect(added.calls == 3 && added.dispatches == 1 && added.waits == 1)
+        #expect(added.calls == 6 && added.dispatches == 1 && added.waits == 2)
         #expect(added.seconds >= 0.02 && added.seconds < 5)
     }
 
