@@ -53,7 +53,8 @@ public enum Render {
     /// Where the output's strips come from: the GPU's compute encoder, which takes a PNG of
     /// glslice's deflate drawn there (a giant a strip at a time) and gives its image data with
     /// the CPU's bytes (issue 52); else drawn `.here`, on `backend`, and encoded on the CPU. An
-    /// output the GPU's encoder cannot take (llvmpipe's loop limit, say) is drawn again for the CPU.
+    /// output the GPU's encoder cannot take or fails (llvmpipe's loop limit, a GL error) is drawn
+    /// again for the CPU.
     private static func drawing(_ job: PreparedJob, on backend: Backend, tell: (String) -> Void) throws -> Drawing {
         guard let gpu = backend.gpu, gpu.encodes(job.request.format ?? .png, job.request.compression, size: job.size) else {
             tell("\(job.size.width)x\(job.size.height) drawn on the \(backend.gpu == nil ? "CPU" : "GPU"), encoded on the CPU")
@@ -70,9 +71,11 @@ public enum Render {
             let data = try gpu.encode(output, times: nil)
             tell("\(job.size.width)x\(job.size.height) drawn and encoded on the GPU (compute shaders)")
             return .encoded(data)
-        } catch let error as GlsliceError where error.kind == .unavailable {
+        } catch {
+            // As in a batch, an output the GPU's encoder fails is encoded on the CPU, never failed.
             gpu.trimEncoder()
-            tell("\(job.size.width)x\(job.size.height) drawn on the GPU, encoded on the CPU (the GPU's encoder: \(error.message))")
+            let why = (error as? GlsliceError)?.message ?? "\(error)"
+            tell("\(job.size.width)x\(job.size.height) drawn on the GPU, encoded on the CPU (the GPU's encoder: \(why))")
             return .here
         }
     }
