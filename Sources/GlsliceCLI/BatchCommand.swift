@@ -157,9 +157,9 @@ struct BatchCommand: ParsableCommand {
         var drawnBy: DrawnBy?
         /// With `--stats`: GPU encoding's encode calls and their GL calls (time, dispatches, waits).
         var gpuEncodeCalls: Int?
-        var gpuEncodeGL: GLTally?
+        var gpuEncodeGL: GLCallCounts?
         /// With `--stats`: every GL call of the GL thread; its busy stages less these are its own work.
-        var gpuThreadGL: GLTally?
+        var gpuThreadGL: GLCallCounts?
 
         init(_ summary: BatchSummary, stages: Bool) {
             rendered = summary.ok

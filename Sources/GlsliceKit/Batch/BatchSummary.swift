@@ -14,9 +14,9 @@ public struct BatchSummary: Sendable {
     /// The jobs and pixels each side drew (`batch --stats`).
     package var drawnBy = DrawnBy()
     /// GPU encoding's GL calls, and in how many encode calls (`batch --stats`; none without it).
-    package var gpuEncoding = (gl: GLTally(), calls: 0)
+    package var gpuEncoding = (gl: GLCallCounts(), calls: 0)
     /// Every GL call of the GL thread (`batch --stats`): the rest of its busy time is its own work.
-    package var glThread = GLTally()
+    package var glThread = GLCallCounts()
     /// A `--results` line could not be written: the run fails even if every job rendered.
     var resultsLost = false
     package var total: Int { ok + skipped + failed }

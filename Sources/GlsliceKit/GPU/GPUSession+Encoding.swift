@@ -60,7 +60,7 @@ extension GPUSession {
     func encode(_ outputs: [OutputToEncode], times: StageTimes?) throws -> [Result<EncodedImageData, any Error>] {
         let encoder = try encoder.get()
         let clock = ContinuousClock(), start = clock.now, glAtStart = GLTally.here
-        var drawing: Duration = .zero, drawingGL = GLTally()
+        var drawing: Duration = .zero, drawingGL = GLCallCounts()
         /// Draws `rows` of an output into buffer `pixels`, from byte `offset`.
         func draw(_ drawer: GPUDrawer, _ rows: Range<Int>, stripRows: Int, into pixels: GLuint, at offset: Int) throws {
             let start = clock.now, width = drawer.plan.size.width, glBefore = GLTally.here

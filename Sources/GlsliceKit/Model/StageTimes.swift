@@ -6,7 +6,7 @@ package final class StageTimes: Sendable {
     private let nanoseconds = Locked([Int](repeating: 0, count: Stage.allCases.count))
     private let counts = Locked([Int](repeating: 0, count: Stage.allCases.count))
     /// The GL calls GPU encoding made, and in how many encode calls.
-    private let encoding = Locked((gl: GLTally(), calls: 0))
+    private let encoding = Locked((gl: GLCallCounts(), calls: 0))
 
     package init() {}
 
@@ -20,7 +20,7 @@ package final class StageTimes: Sendable {
 
     /// One GPU encode call that took `seconds` outside drawing and made the GL calls `gl`:
     /// `gpu-encode` gets the time, `gpu-own` its part outside GL calls.
-    package func addGPUEncode(_ duration: Duration, gl: GLTally, items: Int) {
+    package func addGPUEncode(_ duration: Duration, gl: GLCallCounts, items: Int) {
         add(.gpuEncode, duration, items: items)
         add(.gpuOwn, duration - .nanoseconds(Int64(gl.seconds * 1e9)), items: items)
         encoding.withLock {
@@ -30,15 +30,15 @@ package final class StageTimes: Sendable {
     }
 
     /// The GL calls GPU encoding made so far, and in how many encode calls.
-    package var gpuEncoding: (gl: GLTally, calls: Int) { encoding.withLock { $0 } }
+    package var gpuEncoding: (gl: GLCallCounts, calls: Int) { encoding.withLock { $0 } }
 
-    private let glThread = Locked(GLTally())
+    private let glThread = Locked(GLCallCounts())
 
     /// Adds the GL calls a GL thread made while it ran (drawing, reading back and encoding).
-    package func addGLThread(_ gl: GLTally) { glThread.withLock { $0 = $0 + gl } }
+    package func addGLThread(_ gl: GLCallCounts) { glThread.withLock { $0 = $0 + gl } }
 
     /// The GL threads' calls so far: their time out of `draw`, `read-back` and `gpu-encode`'s is the rest, the threads' own work.
-    package var glThreadCalls: GLTally { glThread.withLock { $0 } }
+    package var glThreadCalls: GLCallCounts { glThread.withLock { $0 } }
 
     /// Runs `body`, charging its time to `stage`.
     @inline(__always)
