@@ -22,7 +22,7 @@ package final class StageTimes: Sendable {
     /// `gpu-encode` gets the time, `gpu-own` its part outside GL calls.
     package func addGPUEncode(_ duration: Duration, gl: GLCallCounts, items: Int) {
         add(.gpuEncode, duration, items: items)
-        add(.gpuOwn, duration - .nanoseconds(Int64(gl.seconds * 1e9)), items: items)
+        add(.gpuOwn, max(.zero, duration - .nanoseconds(Int64(gl.seconds * 1e9))), items: items)
         encoding.withLock {
             $0.gl = $0.gl + gl
             $0.calls += 1

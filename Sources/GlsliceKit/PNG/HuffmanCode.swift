@@ -38,22 +38,19 @@ enum HuffmanCode {
         let parent = scratch.baseAddress!, weight = parent + nodes, depth = weight + nodes
         for i in 0..<n { weight[i] = Int(keys[i] >> 16) }
         var leaf = 0, merged = n, node = n
-        while node < nodes {
-            var pair = (0, 0)
-            for k in 0..<2 {
-                let pick: Int
-                if leaf < n && (merged == node || weight[leaf] <= weight[merged]) {
-                    pick = leaf
-                    leaf += 1
-                } else {
-                    pick = merged
-                    merged += 1
-                }
-                if k == 0 { pair.0 = pick } else { pair.1 = pick }
+        func lightest() -> Int {
+            if leaf < n && (merged == node || weight[leaf] <= weight[merged]) {
+                leaf += 1
+                return leaf - 1
             }
-            parent[pair.0] = node
-            parent[pair.1] = node
-            weight[node] = weight[pair.0] + weight[pair.1]
+            merged += 1
+            return merged - 1
+        }
+        while node < nodes {
+            let a = lightest(), b = lightest()
+            parent[a] = node
+            parent[b] = node
+            weight[node] = weight[a] + weight[b]
             node += 1
         }
         depth[nodes - 1] = 0

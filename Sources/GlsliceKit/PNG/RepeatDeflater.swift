@@ -314,7 +314,7 @@ struct RepeatDeflater: Sendable {
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
                            hashBits: Int, seen: UnsafeMutablePointer<Int32>, entered: inout Int, match: inout MatchRun,
                            tokens: inout TokenBuffer) {
-        var matcher = Matcher(data: data, rowStart: rowStart, rowBytes: rowBytes, pixelBytes: pixelBytes, oldest: oldest,
+        var matcher = Matcher(data: data, rowStart: rowStart, rowBytes: rowBytes, pixelBytes: pixelBytes, parts: parts, oldest: oldest,
                               firstHashed: firstHashed, enteredAbove: entered, hashBits: hashBits, seen: seen)
         entered = rowStart
         let rowEnd = rowStart + rowBytes, pixelBytes = self.pixelBytes, parts = self.parts
@@ -325,14 +325,7 @@ struct RepeatDeflater: Sendable {
                 (end, period) = (rowStart + parts[part].end, parts[part].period)
             }
             let planned = copyBack > 0 ? (period > 0 ? period : copyBack) : period
-            let meets = match.length > 0 && match.start + match.length == i
-            if meets, planned > 0, match.distance == planned {
-                // The match being gathered is at the part's planned distance: it runs on through the part,
-                // as either branch below would have it (the plan vouches for the bytes, no comparison).
-                match.length += end - i
-                i = end
-                entered = i
-            } else if meets,
+            if match.length > 0, match.start + match.length == i,
                end - i < Self.shortPart || (planned > 0 && Self.extraBits(match.distance) <= Self.extraBits(planned)),
                memcmp(data + i, data + (i - match.distance), end - i) == 0 {
                 // The match being gathered covers this part too: one run, not a new one, where the part
@@ -347,11 +340,11 @@ struct RepeatDeflater: Sendable {
                 i = end
                 entered = i
             } else {
-                let found = matcher.longest(i, rowParts: parts, lastDistance: match.distance)
+                let found = matcher.longest(i, lastDistance: match.distance)
                 if found.length >= 4 {
                     if found.length < Self.lazyBelow, i + 1 < end {
                         // One byte on, a longer match: this byte is a literal (zlib's lazy evaluation, one step).
-                        let next = matcher.longest(i + 1, rowParts: parts, lastDistance: match.distance)
+                        let next = matcher.longest(i + 1, lastDistance: match.distance)
                         if next.length > found.length {
                             if match.length > 0 { match.flush(data, pixel: pixelBytes, oldest: oldest, tokens: &tokens) }
                             tokens.append(.literal(data[i]))
@@ -384,6 +377,8 @@ struct RepeatDeflater: Sendable {
     private struct Matcher {
         let data: UnsafePointer<UInt8>
         let rowStart: Int, rowEnd: Int, rowBytes: Int, pixelBytes: Int, oldest: Int, firstHashed: Int
+        /// The row's parts (`RepeatDeflater.parts`), for entering the row above part by part.
+        let parts: [(end: Int, period: Int)]
         /// From where every byte of the row before, but its last 3, was entered as it was asked.
         let enteredAbove: Int
         let hashShift: UInt32
@@ -391,9 +386,10 @@ struct RepeatDeflater: Sendable {
         let seen: UnsafeMutablePointer<Int32>, seen2: UnsafeMutablePointer<Int32>
         var hashedRowAbove = false
 
-        init(data: UnsafePointer<UInt8>, rowStart: Int, rowBytes: Int, pixelBytes: Int, oldest: Int, firstHashed: Int,
-             enteredAbove: Int, hashBits: Int, seen: UnsafeMutablePointer<Int32>) {
+        init(data: UnsafePointer<UInt8>, rowStart: Int, rowBytes: Int, pixelBytes: Int, parts: [(end: Int, period: Int)], oldest: Int,
+             firstHashed: Int, enteredAbove: Int, hashBits: Int, seen: UnsafeMutablePointer<Int32>) {
             self.data = data
+            self.parts = parts
             self.rowStart = rowStart
             rowEnd = rowStart + rowBytes
             self.rowBytes = rowBytes
@@ -419,7 +415,7 @@ struct RepeatDeflater: Sendable {
         }
 
         /// The longest match at `i` (length 0: none of 4 bytes), `lastDistance` the last match's distance.
-        mutating func longest(_ i: Int, rowParts parts: [(end: Int, period: Int)], lastDistance: Int) -> (length: Int, distance: Int) {
+        mutating func longest(_ i: Int, lastDistance: Int) -> (length: Int, distance: Int) {
             let limit = min(258, rowEnd - i)
             guard limit >= 4 else { return (0, 0) }
             let here = word(i)
@@ -431,7 +427,7 @@ struct RepeatDeflater: Sendable {
             }
             if !hashedRowAbove {
                 hashedRowAbove = true
-                enterRowAbove(parts)
+                enterRowAbove()
             }
             let h = Int((UInt32(littleEndian: here) &* RepeatDeflater.hashMultiplier) >> hashShift)
             if best < limit, seen[h] >= Int32(firstHashed) {
@@ -448,7 +444,7 @@ struct RepeatDeflater: Sendable {
         /// Enters the row above from `firstHashed` (only its last 3 bytes when the row before entered
         /// every other one as it was asked), part by part, so a tiled part skips what its period
         /// repeats (`gs_hash_enter`).
-        private func enterRowAbove(_ parts: [(end: Int, period: Int)]) {
+        private func enterRowAbove() {
             var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed
             let above = rowStart - rowBytes
             for part in parts where above + part.end > j {
