@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -147,6 +147,14 @@ bench-compression: setup
 	$(RELEASE_BIN)/glslice-bench manifest out/bench-compression/bench.jsonl --jobs 2400 --seed 42
 	python3 Scripts/hd-set.py out/bench-compression
 	python3 Scripts/bench-compression.py $(GLSLICE) out/bench-compression $(BEFORE) | tee out/bench-compression.txt
+
+# Issue 52's bound: the GL thread's own work per GPU-encoded output against the CPU's draw +
+# encode per output, 600 small and 40 HD outputs, GPU encoding forced (Scripts/bench-gpu-own.py).
+bench-gpu-own: setup
+	@mkdir -p out/bench-compression
+	$(RELEASE_BIN)/glslice-bench manifest out/bench-compression/bench.jsonl --jobs 2400 --seed 42
+	python3 Scripts/hd-set.py out/bench-compression
+	python3 Scripts/bench-gpu-own.py $(GLSLICE) out/bench-compression | tee out/bench-gpu-own.txt
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
 bench-peers: setup time-tool

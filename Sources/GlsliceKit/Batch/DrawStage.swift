@@ -11,7 +11,7 @@ struct DrawStage {
 
     static func gpu(_ session: GPUSession, settings: GPUSettings, budget: MemoryBudget, recorder: BatchRecorder,
                     times: StageTimes, strips: Strips = Strips()) -> DrawStage {
-        DrawStage(limits: session.context.limits) { input, output in
+        DrawStage(limits: session.context.limits) { input, output in try WorkerThreads.named("glslice-gpu") {
             if let encoding = settings.gpuEncoding { session.gpuEncoding = encoding }
             let ring = try (settings.pixelPackRing ?? !session.context.isSoftware) ? PixelPackRing(count: 8, times: times) : nil
             var loop = GPUDrawLoop<BatchJob>(gpu: session, budget: budget, times: times, ring: ring)
@@ -25,6 +25,6 @@ struct DrawStage {
                 case .failure(let error): recorder.fail(job.manifest, error, started: job.started)
                 }
             }
-        }
+        } }
     }
 }

@@ -8,6 +8,9 @@ public struct StageShare: Sendable, Encodable {
     public var seconds: Double
     /// Busy time over (wall time × threads).
     public var share: Double
+    /// The outputs the stage counted (`gpu-encode` and `gpu-own`: those encoded on the GPU), for
+    /// per-output figures; 0 where it counts none.
+    package var items: Int
 
     /// The stages of a batch that ran `workers` workers for `wall` seconds.
     static func shares(_ times: StageTimes, backend: BackendKind, workers: Int, wall: Double) -> [StageShare] {
@@ -18,7 +21,7 @@ public struct StageShare: Sendable, Encodable {
         return stages.map { stage, threads in
             let seconds = times.seconds(stage)
             return StageShare(stage: stage.rawValue, threads: threads, seconds: seconds,
-                              share: wall > 0 ? seconds / (wall * Double(threads)) : 0)
+                              share: wall > 0 ? seconds / (wall * Double(threads)) : 0, items: times.count(stage))
         }
     }
 

@@ -17,9 +17,9 @@ package enum Engine {
         let started = clock.now
         let encoder: any ImageEncoder = switch job.request.format ?? .png {
         case .png:
-            // glslice's deflate writes the plan's repeats (unless the GPU already has); the zlib levels search for their own.
+            // glslice's deflate writes the plan's repeats (unless the GPU already has); the zlib levels search for their own (`repeats` is `.none`).
             try PNGEncoder(target: target, size: job.size, opaque: job.isOpaque, compression: job.request.compression,
-                           repeats: job.request.compression.writesPlanRepeats && !drawing.isEncoded ? RepeatMap(plan: job.plan, classes: job.source.lineClasses) : .none,
+                           repeats: drawing.isEncoded ? .none : job.repeats,
                            text: text)
         case .webp: try WebPEncoder(target: target, size: job.size, compression: job.request.compression, record: text)
         }

@@ -38,7 +38,7 @@ struct GPUDrawLoop<Item: Sendable> {
         }
         atlas.encoding = GPUAtlas.Encoding(request: { item in
             let prepared = job(item)
-            return encodesOnGPU(prepared) ? (prepared.isOpaque, RepeatMap(plan: prepared.plan, classes: prepared.source.lineClasses)) : nil
+            return encodesOnGPU(prepared) ? (prepared.isOpaque, prepared.repeats) : nil
         }, deliver: { item, result in deliver(item, result.map { .encoded($0) }) })
         let clock = ContinuousClock()
         while true {
@@ -87,7 +87,7 @@ struct GPUDrawLoop<Item: Sendable> {
         let outputs = items.map { item in
             let prepared = job(item)
             return GPUSession.OutputToEncode(size: prepared.size, opaque: prepared.isOpaque,
-                                             repeats: RepeatMap(plan: prepared.plan, classes: prepared.source.lineClasses)) { [gpu] in
+                                             repeats: prepared.repeats) { [gpu] in
                 let drawer = try gpu.upload(prepared.plan, source: prepared.source.image, sourceKey: prepared.source.key)
                 return (drawer, strips.rows(width: prepared.size.width, height: prepared.size.height, drawer: drawer))
             }

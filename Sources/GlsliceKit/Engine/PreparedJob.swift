@@ -6,10 +6,20 @@ package struct PreparedJob: Sendable {
     package var request: RenderRequest
     package var source: ResolvedSource
     package var plan: Plan
+    /// What repeats in the output, for glslice's deflate (`.none` for the zlib levels and
+    /// WebP): made here, on the thread that prepares the job, so the GPU thread
+    /// that encodes it never does (issue 52).
+    package private(set) var repeats: RepeatMap
+
     package init(request: RenderRequest, source: ResolvedSource, limits: Limits) throws {
         self.request = request
         self.source = source
         plan = try PlanBuilder.plan(request, source: source.source, limits: limits)
+        repeats = Self.repeats(request, plan: plan, source: source)
+    }
+
+    private static func repeats(_ request: RenderRequest, plan: Plan, source: ResolvedSource) -> RepeatMap {
+        (request.format ?? .png) == .png && request.compression.writesPlanRepeats ? RepeatMap(plan: plan, classes: source.lineClasses) : .none
     }
 
     /// The digest an output records (tEXt `glslice-job`, a WebP's XMP), and
@@ -23,6 +33,7 @@ package struct PreparedJob: Sendable {
     package func written(as format: ImageFormat) -> PreparedJob {
         var job = self
         job.request.format = format
+        job.repeats = Self.repeats(job.request, plan: plan, source: source)
         return job
     }
 

@@ -34,6 +34,16 @@ package final class WorkerThreads: Sendable {
         _ = gs_name_thread(name)
     }
 
+    /// Runs `body` with the calling thread named `name` for the OS, then gives it its name back:
+    /// the batch's GL thread is the one that called it, not one of these.
+    package static func named<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        var was = [CChar](repeating: 0, count: 16)
+        let had = gs_thread_name(&was, UInt(was.count)) == 0
+        nameForTheOS(name)
+        defer { if had { _ = gs_name_thread(was) } }
+        return try body()
+    }
+
     /// Blocks until every thread's body has returned.
     package func wait() { group.wait() }
 }

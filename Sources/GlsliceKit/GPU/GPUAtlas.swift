@@ -150,7 +150,12 @@ final class GPUAtlas<Item> {
         }
         guard !taken.isEmpty else { return rest }
         let start = clock.now, glAtStart = GLTally.here
-        defer { times?.addGPUEncode(clock.now - start, gl: GLTally.here - glAtStart, items: taken.count) }
+        var encodedHere: [(Item, Result<EncodedImageData, any Error>)] = []
+        defer {
+            times?.addGPUEncode(clock.now - start, gl: GLTally.here - glAtStart, items: taken.count)
+            // Handed on after the clock stops: a full queue's wait is not the GPU thread's work.
+            for (item, result) in encodedHere { encoding.deliver(item, result) }
+        }
         let images = taken.map { p, request in
             GPUEncoder.Image(x0: p.x, y0: p.y, stride: width, size: p.size, opaque: request.opaque, repeats: request.repeats)
         }
@@ -165,7 +170,7 @@ final class GPUAtlas<Item> {
         }
         for ((p, _), result) in zip(taken, encoded) {
             switch result {
-            case .success: encoding.deliver(p.item, result)
+            case .success: encodedHere.append((p.item, result))
             case .failure: rest.append(p) // the GPU could not encode this one (a limit, llvmpipe's loop limit): read back
             }
         }

@@ -5,12 +5,12 @@ import Shaders
 /// glslice's own deflate (the default compression) as compute passes (issue 43), giving the
 /// CPU's bytes: `Shaders/deflate_tokens.comp` chooses each row's tokens (the
 /// twin of `RepeatDeflater`'s rule), one invocation per unit of rows, then the
-/// Adler-32 sums of each 1 KiB; `Shaders/deflate_pack.comp` counts each block's
+/// Adler-32 sums of each 4 KiB; `Shaders/deflate_pack.comp` counts each block's
 /// symbols, sizes each row's bits, and writes them. The CPU makes each block's code from the counts
 /// (`BlockCode`) and places the rows (`DeflateLayout`), and reads back only the
 /// stream, the per-row figures and the counts. One call takes many jobs (an
-/// atlas's outputs, or pieces of one) with the same five dispatches and four
-/// waits as one. Needs ES 3.1 (`GPUContext.hasCompute`).
+/// atlas's outputs, or pieces of one) with the dispatches and waits of one
+/// (docs/DESIGN.md gives the measured counts). Needs ES 3.1 (`GPUContext.hasCompute`).
 ///
 /// Not `Sendable`: its GL objects belong to the context's thread.
 final class GPUDeflater {
@@ -43,7 +43,7 @@ final class GPUDeflater {
     /// Rows one call takes at most: 64 a work group, 65,535 groups (their descriptors, 16 bytes a row, stay under 64 MiB).
     static let maxRowsPerDispatch = 64 * 65535
     /// Bytes of scanlines one invocation sums for the Adler-32.
-    static let segmentBytes = 1024
+    static let segmentBytes = 4096
     /// What a pass writes for a row (or segment) that ran out of llvmpipe's loop iterations.
     private static let tooLong = UInt32.max
 
@@ -169,14 +169,16 @@ final class GPUDeflater {
         }
         // Per row: first token in its piece, piece's first block, bit (mode 2), first token in `tokens`, count.
         var rowInfo = [UInt32](repeating: 0, count: 5 * max(1, rows))
-        for (j, job) in jobs.enumerated() {
-            for r in 0..<job.rows {
-                let at = 5 * (rowBase[j] + r)
+        rowInfo.withUnsafeMutableBufferPointer { rowInfo in
+            for (j, job) in jobs.enumerated() {
                 guard let layout = layouts[j], case .success(let chosen) = chosen[j] else { continue }
-                rowInfo[at + 3] = UInt32(chosen.firstTokens[r])
-                rowInfo[at] = UInt32(layout.firstToken[r])
-                rowInfo[at + 1] = UInt32(blockBase[j] + layout.pieceBlock[r])
-                rowInfo[at + 4] = UInt32(chosen.counts[r])
+                for r in 0..<job.rows {
+                    let at = 5 * (rowBase[j] + r)
+                    rowInfo[at + 3] = UInt32(chosen.firstTokens[r])
+                    rowInfo[at] = UInt32(layout.firstToken[r])
+                    rowInfo[at + 1] = UInt32(blockBase[j] + layout.pieceBlock[r])
+                    rowInfo[at + 4] = UInt32(chosen.counts[r])
+                }
             }
         }
         // Counts, per block.
@@ -257,73 +259,93 @@ final class GPUDeflater {
         }
         let end = jobs.map { $0.firstRowByte + $0.rows * $0.deflater.rowBytesAndPixelBytes.rowBytes }.max() ?? 0
         guard end <= Int(UInt32.max) else { throw UnavailableErrors.gpuEncodeOverLimit(.scanlineEnd, end, limit: Int(UInt32.max)) }
-        var plan: [UInt32] = [], parts: [UInt32] = [], segments: [UInt32] = [], shapes: [UInt32] = [], units: [UInt32] = []
-        var tokenBase = 0, rows = 0
-        var jobSegments: [Range<Int>] = [], jobUnits: [[Range<Int>]] = [], jobTokenBase: [Int] = []
-        for (j, job) in jobs.enumerated() {
-            let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
-            let pieceRows = job.cuts.rowsPerPiece(rowBytes: rowBytes)
-            let (copies, invocations) = job.deflater.invocations(firstRow: job.firstRow, rows: job.rows,
-                                                                history: job.firstRowByte - job.oldest, pieceRows: pieceRows)
-            for unit in invocations { units += [UInt32(rows + unit.lowerBound), UInt32(unit.count)] }
-            jobUnits.append(invocations)
-            jobTokenBase.append(tokenBase)
-            for (r, copy) in copies.enumerated() {
-                // The copy's distance (≤ 32,768) and copy run ahead (≤ 261) share a word, and so do the job (fewer
-                // than 2^22: at most a job a row) and the copy run's reduced start (under 516).
-                plan += [UInt32(job.firstRowByte + r * rowBytes), UInt32(tokenBase), UInt32(copy.back) | UInt32(copy.runAhead) << 16,
-                         UInt32(j << 10) | UInt32(copy.runAt)]
-                tokenBase += rowBytes
-            }
-            rows += job.rows
-            let bytes = job.rows * rowBytes, first = segments.count / 2
-            for start in stride(from: 0, to: bytes, by: Self.segmentBytes) {
-                segments += [UInt32(job.firstRowByte + start), UInt32(job.firstRowByte + min(bytes, start + Self.segmentBytes))]
-            }
-            jobSegments.append(first..<(segments.count / 2))
-            shapes += [UInt32(rowBytes), UInt32(pixelBytes), UInt32(RepeatDeflater.hashBits(rowBytes: rowBytes)), UInt32(job.oldest),
-                       UInt32(parts.count), 0, 0, 0]
-            parts += job.deflater.packedParts
+        // The call's records in one array, each word written once where it goes: this runs on the GL thread (issue 52).
+        let chosenUnits = jobs.map { job in
+            let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
+            return job.deflater.invocations(firstRow: job.firstRow, rows: job.rows, history: job.firstRowByte - job.oldest,
+                                            pieceRows: job.cuts.rowsPerPiece(rowBytes: rowBytes))
         }
-        let segmentsAt = plan.count, jobsAt = plan.count + segments.count, unitsAt = jobsAt + shapes.count
-        plan += segments + shapes + units
+        let jobSegmentCounts = jobs.map { ($0.rows * $0.deflater.rowBytesAndPixelBytes.rowBytes + Self.segmentBytes - 1) / Self.segmentBytes }
+        let segmentCount = jobSegmentCounts.reduce(0, +), unitCount = chosenUnits.reduce(0) { $0 + $1.units.count }
+        let segmentsAt = 4 * callRows, jobsAt = segmentsAt + 2 * segmentCount, unitsAt = jobsAt + 8 * jobs.count
+        var plan = [UInt32](repeating: 0, count: unitsAt + 2 * unitCount), parts: [UInt32] = []
+        var jobSegments: [Range<Int>] = [], jobTokenBase: [Int] = []
+        jobSegments.reserveCapacity(jobs.count)
+        jobTokenBase.reserveCapacity(jobs.count)
+        plan.withUnsafeMutableBufferPointer { plan in
+            var tokenBase = 0, row = 0, segment = 0, unit = 0
+            for (j, job) in jobs.enumerated() {
+                let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
+                for invocation in chosenUnits[j].units {
+                    plan[unitsAt + 2 * unit] = UInt32(row + invocation.lowerBound)
+                    plan[unitsAt + 2 * unit + 1] = UInt32(invocation.count)
+                    unit += 1
+                }
+                jobTokenBase.append(tokenBase)
+                var rowStart = job.firstRowByte
+                for copy in chosenUnits[j].copies {
+                    // The copy's distance (≤ 32,768) and copy run ahead (≤ 261) share a word, and so do the job (fewer
+                    // than 2^22: at most a job a row) and the copy run's reduced start (under 516).
+                    plan[4 * row] = UInt32(rowStart)
+                    plan[4 * row + 1] = UInt32(tokenBase)
+                    plan[4 * row + 2] = UInt32(copy.back) | UInt32(copy.runAhead) << 16
+                    plan[4 * row + 3] = UInt32(j << 10) | UInt32(copy.runAt)
+                    tokenBase += rowBytes
+                    rowStart += rowBytes
+                    row += 1
+                }
+                let bytes = job.rows * rowBytes
+                jobSegments.append(segment..<(segment + jobSegmentCounts[j]))
+                for start in stride(from: 0, to: bytes, by: Self.segmentBytes) {
+                    plan[segmentsAt + 2 * segment] = UInt32(job.firstRowByte + start)
+                    plan[segmentsAt + 2 * segment + 1] = UInt32(job.firstRowByte + min(bytes, start + Self.segmentBytes))
+                    segment += 1
+                }
+                for (k, word) in [rowBytes, pixelBytes, RepeatDeflater.hashBits(rowBytes: rowBytes), job.oldest, parts.count].enumerated() {
+                    plan[jobsAt + 8 * j + k] = UInt32(word)
+                }
+                job.deflater.appendPackedParts(to: &parts)
+            }
+        }
+        let jobUnits = chosenUnits.map(\.units), rows = callRows
         try context.makeCurrent()
         try parts.withUnsafeBytes { try buffers.upload(Slot.parts.rawValue, $0) }
         try plan.withUnsafeBytes { try buffers.upload(Slot.plan.rawValue, $0) }
-        try buffers.reserve(Slot.tokens.rawValue, words: tokenBase)
+        try buffers.reserve(Slot.tokens.rawValue, words: callBytes)
         try buffers.reserve(Slot.counts.rawValue, words: rows)
-        try buffers.reserve(Slot.adler.rawValue, words: segments.count)
+        try buffers.reserve(Slot.adler.rawValue, words: 2 * segmentCount)
         for slot in [Slot.scanlines, .parts, .plan, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
         try chooser.use()
-        try chooser.set(["units": units.count / 2, "unitsAt": unitsAt, "segments": segments.count / 2, "segmentsAt": segmentsAt,
+        try chooser.set(["units": unitCount, "unitsAt": unitsAt, "segments": segmentCount, "segmentsAt": segmentsAt,
                          "jobsAt": jobsAt, "mode": 0, "probeIterations": 2])
-        try chooser.dispatch(groups: (units.count / 2 + 63) / 64)
+        try chooser.dispatch(groups: (unitCount + 63) / 64)
         try chooser.set(["mode": 1])
-        try chooser.dispatch(groups: (segments.count / 2 + 63) / 64)
+        try chooser.dispatch(groups: (segmentCount + 63) / 64)
         let counts = try buffers.read(Slot.counts.rawValue, words: rows)
-        let sums = try buffers.read(Slot.adler.rawValue, words: segments.count)
+        let sums = try buffers.read(Slot.adler.rawValue, words: 2 * segmentCount)
         var first = 0
         return jobs.enumerated().map { j, job in
             defer { first += job.rows }
-            let mine = counts[first..<(first + job.rows)]
-            let bytes = job.rows * job.deflater.rowBytesAndPixelBytes.rowBytes
+            let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes, bytes = job.rows * rowBytes
             var adler: UInt = 1
             for s in jobSegments[j] {
                 guard sums[2 * s + 1] != Self.tooLong else { return .failure(UnavailableErrors.gpuLoopLimit(context.renderer)) }
                 let length = min(Self.segmentBytes, bytes - (s - jobSegments[j].lowerBound) * Self.segmentBytes)
                 adler = adler32_combine(adler, UInt(sums[2 * s + 1]) << 16 | UInt(sums[2 * s]), length)
             }
-            guard !mine.contains(Self.tooLong) else { return .failure(UnavailableErrors.gpuLoopLimit(context.renderer)) }
-            let counts = mine.map(Int.init), rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
-            var firstTokens = [Int](repeating: 0, count: job.rows)
+            var chosen = Chosen(counts: [Int](repeating: 0, count: job.rows), firstTokens: [Int](repeating: 0, count: job.rows), adler: UInt32(adler))
+            for r in 0..<job.rows {
+                guard counts[first + r] != Self.tooLong else { return .failure(UnavailableErrors.gpuLoopLimit(context.renderer)) }
+                chosen.counts[r] = Int(counts[first + r])
+            }
             for unit in jobUnits[j] {
                 var at = jobTokenBase[j] + unit.lowerBound * rowBytes // the unit's first row's room
                 for r in unit {
-                    firstTokens[r] = at
-                    at += counts[r]
+                    chosen.firstTokens[r] = at
+                    at += chosen.counts[r]
                 }
             }
-            return .success(Chosen(counts: counts, firstTokens: firstTokens, adler: UInt32(adler)))
+            return .success(chosen)
         }
     }
 

@@ -201,6 +201,7 @@ final class GPUEncoder {
     private func colours(_ images: [Image]) throws -> (palettes: [[UInt8]], tables: [Int]) {
         var shapes = [UInt32](repeating: 0, count: images.count * Self.imageWords)
         var tables: [UInt32] = [], starts: [Int] = [], runs = 0
+        tables.reserveCapacity(images.reduce(0) { $0 + Self.tableWords + 2 * $1.size.height })
         for (i, image) in images.enumerated() {
             let (width, height) = (image.size.width, image.size.height), at = i * Self.imageWords
             for (k, value) in [width, height, image.x0, image.y0, image.stride, tables.count].enumerated() { shapes[at + k] = UInt32(value) }
@@ -209,8 +210,9 @@ final class GPUEncoder {
             starts.append(tables.count)
             if width * height <= PNGEncoder.maxIndexedPixels {
                 // Colours, first pixels, indices, the count and the overflow; then each row's two sums (`RowFilter`).
-                tables += [UInt32](repeating: Self.none, count: Self.slots) + [UInt32](repeating: .max, count: Self.slots)
-                    + [UInt32](repeating: 0, count: Self.slots + 2 + 2 * height)
+                tables.append(contentsOf: repeatElement(Self.none, count: Self.slots))
+                tables.append(contentsOf: repeatElement(.max, count: Self.slots))
+                tables.append(contentsOf: repeatElement(0, count: Self.slots + 2 + 2 * height))
                 runs += height * ((width + Self.run - 1) / Self.run)
             }
         }
@@ -223,15 +225,22 @@ final class GPUEncoder {
         try program.set(["imageCount": images.count, "invocations": runs, "mode": 0])
         try program.dispatch(groups: (runs + 63) / 64)
         let seen = try buffers.read(Slot.colours.rawValue, words: tables.count)
+        var used: [UInt64] = []
+        used.reserveCapacity(256)
         for (i, image) in images.enumerated() where image.size.width * image.size.height <= PNGEncoder.maxIndexedPixels {
             let table = starts[i], count = Int(seen[table + 3 * Self.slots])
             guard count <= 256 && seen[table + 3 * Self.slots + 1] == 0 else { continue }
-            let used = (0..<Self.slots).filter { seen[table + $0] != Self.none }.sorted { seen[table + Self.slots + $0] < seen[table + Self.slots + $1] }
-            for (index, slot) in used.enumerated() {
-                let colour = seen[table + slot], alpha = UInt8(colour >> 24)
+            // The used slots in the order their colours were first seen: one integer key each (first pixel, slot).
+            used.removeAll(keepingCapacity: true)
+            for slot in 0..<Self.slots where seen[table + slot] != Self.none { used.append(UInt64(seen[table + Self.slots + slot]) << 16 | UInt64(slot)) }
+            used.sort()
+            palettes[i].reserveCapacity(4 * used.count)
+            for (index, key) in used.enumerated() {
+                let slot = Int(key & 0xFFFF), colour = seen[table + slot], alpha = UInt8(colour >> 24)
                 tables[table + slot] = colour
                 tables[table + 2 * Self.slots + slot] = UInt32(index)
-                palettes[i] += [0, 8, 16].map { Premultiply.unpremultiply(UInt8(truncatingIfNeeded: colour >> $0), alpha: alpha) } + [alpha]
+                for shift: UInt32 in [0, 8, 16] { palettes[i].append(Premultiply.unpremultiply(UInt8(truncatingIfNeeded: colour >> shift), alpha: alpha)) }
+                palettes[i].append(alpha)
             }
         }
         if palettes.contains(where: { !$0.isEmpty }) { try tables.withUnsafeBytes { try buffers.upload(Slot.colours.rawValue, $0) } }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where every bit of `fast`'s deflate goes when the tokens were chosen and
 /// coded elsewhere (a GPU, issue 43), worked out from per-row figures alone,
 /// with the cuts `SegmentedZlib` and `RepeatDeflater` make: rows in pieces of
@@ -122,9 +124,14 @@ struct DeflateLayout {
     func finish(_ words: UnsafeBufferPointer<UInt32>, placement: Placement, codes: [BlockCode]) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: placement.byteCount)
         let tokenBytes = placement.byteCount - (endsOnCut ? 2 : 0)
-        for i in 0..<tokenBytes where i / 4 < words.count { bytes[i] = UInt8(truncatingIfNeeded: words[i / 4] >> (UInt32(i % 4) * 8)) }
+        // The words' bytes as they lie: deflate's bit order is the words' little-endian order.
+        bytes.withUnsafeMutableBytes { bytes in
+            if let to = bytes.baseAddress, let from = words.baseAddress { memcpy(to, from, min(tokenBytes, 4 * words.count)) }
+        }
+        /// ORs `bits` low bits of `value` (up to 57) in from `bit`, a byte at a time.
         func or(_ value: UInt64, bits: Int, at bit: Int) {
-            for k in 0..<bits where value >> UInt64(k) & 1 == 1 { bytes[(bit + k) / 8] |= 1 << UInt8((bit + k) % 8) }
+            let value = (bits < 64 ? value & (1 << UInt64(bits) - 1) : value) << UInt64(bit % 8)
+            for k in 0..<((bit % 8 + bits + 7) / 8) { bytes[bit / 8 + k] |= UInt8(truncatingIfNeeded: value >> UInt64(8 * k)) }
         }
         for head in placement.heads {
             var writer = DeflateBlockWriter()

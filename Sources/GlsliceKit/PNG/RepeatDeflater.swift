@@ -272,11 +272,26 @@ struct RepeatDeflater: Sendable {
                 }
             }
         }
-        return (copies, units.flatMap { unit in backs[unit.lowerBound] > 0 ? unit.map { $0..<($0 + 1) } : [unit] })
+        // A copy run's rows one unit each.
+        var split: [Range<Int>] = []
+        split.reserveCapacity(units.count)
+        for unit in units {
+            if backs[unit.lowerBound] > 0 {
+                for r in unit { split.append(r..<(r + 1)) }
+            } else {
+                split.append(unit)
+            }
+        }
+        return (copies, split)
     }
 
-    /// The row's parts as a GPU reads them (`GPUDeflater`): (end, period) pairs.
-    var packedParts: [UInt32] { parts.flatMap { [UInt32($0.end), UInt32($0.period)] } }
+    /// Adds the row's parts as a GPU reads them (`GPUDeflater`) to `words`: (end, period) pairs.
+    func appendPackedParts(to words: inout [UInt32]) {
+        for part in parts {
+            words.append(UInt32(part.end))
+            words.append(UInt32(part.period))
+        }
+    }
 
     /// The shape a GPU needs to choose this deflater's tokens.
     var rowBytesAndPixelBytes: (rowBytes: Int, pixelBytes: Int) { (rowBytes, pixelBytes) }

@@ -63,7 +63,7 @@ public enum Render {
         var strips = Strips()
         strips.stripBytes = min(strips.stripBytes, gpu.memory.encodingStripBytes)
         let output = GPUSession.OutputToEncode(size: job.size, opaque: job.isOpaque,
-                                               repeats: RepeatMap(plan: job.plan, classes: job.source.lineClasses)) { [strips] in
+                                               repeats: job.repeats) { [strips] in
             let drawer = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
             return (drawer, strips.rows(width: job.size.width, height: job.size.height, drawer: drawer))
         }

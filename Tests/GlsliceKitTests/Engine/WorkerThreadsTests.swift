@@ -30,4 +30,15 @@ struct WorkerThreadsTests {
         #expect(names.withLock { $0[9] } == "glslice-gpu")
         #expect(names.withLock { $0[8] } == "glslice-a-very-")
     }
+
+    /// The batch's GL thread is its caller's: named while the draw stage runs on it, and its own name after.
+    @Test func aCallerIsNamedWhileItRunsTheBodyAndGetsItsNameBack() {
+        let seen = Mutex<[String]>([])
+        let caller = WorkerThreads(count: 1, name: "glslice-caller") { _ in
+            WorkerThreads.named("glslice-gpu") { seen.withLock { $0.append(Self.osName()) } }
+            seen.withLock { $0.append(Self.osName()) }
+        }
+        caller.wait()
+        #expect(seen.withLock { $0 } == ["glslice-gpu", "glslice-caller"])
+    }
 }

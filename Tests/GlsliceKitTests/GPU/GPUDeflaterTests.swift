@@ -40,7 +40,7 @@ struct GPUDeflaterTests {
             let first = zip(flat, cpu).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(flat.count, cpu.count)
             func show(_ t: [DeflateToken]) -> String { t.map { $0.isMatch ? "m\($0.length),\($0.distance)" : "l\($0.literal)" }.joined(separator: " ") }
             if ProcessInfo.processInfo.environment["DEBUG_TOKENS"] != nil {
-                print("rowBytes \(rowBytes) parts \(deflater.packedParts) copies \(deflater.rowCopies(firstRow: 0, rows: drawn.height, history: 0, pieceRows: drawn.height))")
+                print("rowBytes \(rowBytes) parts \({ var words: [UInt32] = []; deflater.appendPackedParts(to: &words); return words }()) copies \(deflater.rowCopies(firstRow: 0, rows: drawn.height, history: 0, pieceRows: drawn.height))")
                 print("CPU", show(Array(cpu[max(0, first - 8)..<min(cpu.count, first + 12)])))
                 print("GPU", show(Array(flat[max(0, first - 8)..<min(flat.count, first + 12)])))
                 print("bytes", Array(bytes.prefix(rowBytes * 4)))
