@@ -8,7 +8,7 @@ bench manifest, 400 outputs of about 1920x1080 (the device kit's mix) and the th
 (default 5) of each, alternated, into fresh folders; prints medians of the batch's wall time,
 its encode and prepare stages' thread time (the repeat map is made as a job is prepared), and the bytes written. Prints figures, not verdicts.
 
-Usage: bench-compression.py GLSLICE DIR [BEFORE]"""
+Usage: bench-compression.py GLSLICE DIR [BEFORE]   (SETS="bench hd400" runs only those)"""
 import json
 import os
 import shutil
@@ -72,7 +72,7 @@ sides = [("zlib (zlib 6, old default)", glslice, "zlib"), ("default (glslice def
 if before:
     sides.append(("before: fast (zlib 1)", before, "fast"))
 print(f"bench-compression: {runs} alternated runs of each, medians; batch --backend cpu on {os.cpu_count()} cores")
-for name in ("bench", "hd400", "giants"):
+for name in os.environ.get("SETS", "bench hd400 giants").split():
     paths = {label: manifest(name, compression) for label, _, compression in sides}
     figures = {label: [] for label, _, _ in sides}
     for run in range(runs):

@@ -12,15 +12,15 @@
 layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer Tokens { uint tokens[]; };
-// Per row, 5 words: its first token's index in its piece, the piece's first block,
-// (mode 2) the bit where its first token goes, its first token in `tokens`, and
-// how many tokens it has (0 for a job left out).
+// Per row, a `CODE_ROW` record (ShaderRecords.CodeRow): its first token's index in its piece,
+// the piece's first block, (mode 2) the bit where its first token goes, its first token in
+// `tokens`, and how many tokens it has (0 for a job left out).
 layout(std430, binding = 1) readonly buffer Rows { uint rowInfo[]; };
-// Per block, 320 words: code | length << 16 for literal/length symbols 0-287,
-// then distance codes 0-29, then, at 318, the bits between the previous block's
+// Per block, BLOCK_TABLE_WORDS: code | length << 16 for literal/length symbols 0-287,
+// then distance codes 0-29, then, at GAP_WORD, the bits between the previous block's
 // last token and this block's first (its end code and this head).
 layout(std430, binding = 2) readonly buffer Codes { uint codes[]; };
-// mode 0: per block, 286 + 30 counts; mode 1: per row its bits, then per block
+// mode 0: per block, BLOCK_COUNT_WORDS counts (literal/length, then distance); mode 1: per row its bits, then per block
 // the bits before it in its row; mode 2: the stream, as words.
 layout(std430, binding = 3) buffer Out { uint words[]; };
 
@@ -29,7 +29,7 @@ uniform uint mode;
 // mode 1: where the per-block entries start in `words`.
 uniform uint blockStarts;
 
-const uint blockTokens = 32768u;
+const uint blockTokens = BLOCK_TOKENS;
 
 // False once llvmpipe's limit on loop iterations was reached (see deflate_tokens.comp).
 // Set to 2: a trip count the compiler cannot see, so the loop is not unrolled away.
@@ -54,19 +54,20 @@ void put(uint value, uint bits) {
 void main() {
     uint r = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
     if (r >= rows) return;
-    uint first = rowInfo[5u * r];
-    uint pieceBlock = rowInfo[5u * r + 1u];
-    position = rowInfo[5u * r + 2u];
-    uint tokenBase = rowInfo[5u * r + 3u];
-    uint n = rowInfo[5u * r + 4u];
+    uint row = CODE_ROW_WORDS * r;
+    uint first = rowInfo[row + CODE_ROW_FIRST_IN_PIECE];
+    uint pieceBlock = rowInfo[row + CODE_ROW_PIECE_BLOCK];
+    position = rowInfo[row + CODE_ROW_BIT];
+    uint tokenBase = rowInfo[row + CODE_ROW_FIRST_TOKEN];
+    uint n = rowInfo[row + CODE_ROW_COUNT];
     uint bits = 0u;
     for (uint k = 0u; k < n; k++) {
         uint t = first + k;
         uint block = pieceBlock + t / blockTokens;
-        uint table = block * 320u;
+        uint table = block * BLOCK_TABLE_WORDS;
         if (k > 0u && t % blockTokens == 0u) {
             if (mode == 1u) words[blockStarts + block] = bits;
-            if (mode == 2u) position += codes[table + 318u];
+            if (mode == 2u) position += codes[table + GAP_WORD];
         }
         uint token = tokens[tokenBase + k];
         uint symbol;
@@ -102,19 +103,19 @@ void main() {
             symbol = token & 0xFFu;
         }
         if (mode == 0u) {
-            atomicAdd(words[block * 316u + symbol], 1u);
-            if (match) atomicAdd(words[block * 316u + 286u + distanceSymbol], 1u);
+            atomicAdd(words[block * BLOCK_COUNT_WORDS + symbol], 1u);
+            if (match) atomicAdd(words[block * BLOCK_COUNT_WORDS + LITERAL_SYMBOLS + distanceSymbol], 1u);
             continue;
         }
         uint code = codes[table + symbol];
         uint total = (code >> 16) + extraBits;
-        if (match) total += (codes[table + 288u + distanceSymbol] >> 16) + distanceExtraBits;
+        if (match) total += (codes[table + DISTANCE_CODES_AT + distanceSymbol] >> 16) + distanceExtraBits;
         bits += total;
         if (mode == 2u) {
             put(code & 0xFFFFu, code >> 16);
             put(extra, extraBits);
             if (match) {
-                uint distanceCode = codes[table + 288u + distanceSymbol];
+                uint distanceCode = codes[table + DISTANCE_CODES_AT + distanceSymbol];
                 put(distanceCode & 0xFFFFu, distanceCode >> 16);
                 put(distanceExtra, distanceExtraBits);
             }

@@ -27,14 +27,13 @@ layout(std430, binding = 0) readonly buffer Scanlines { uint scanlines[]; };
 // `uint`s: as `uvec2 parts[]`, llvmpipe (Mesa 22.3.6) read a stale `.y` in some
 // invocations of a diverging group (caught by GPUDeflaterTests).
 layout(std430, binding = 1) readonly buffer Parts { uint parts[]; };
-// Per row, 4 words: its first byte in `scanlines`; its first token's index in
-// `tokens`; bytes back to an equal row within reach (or 0), with its copy run's bytes
-// ahead (RepeatDeflater.RowCopy) from bit 16; its job, shifted left 10, with its
-// copy run's reduced start. Then from `unitsAt`, per unit 2 words: its first row and
-// how many rows it has. Then from
-// `segmentsAt`, per segment 2 words: its first byte and its end. Then from `jobsAt`,
-// per job 8 words: row bytes, pixel bytes, hash bits, oldest byte a match may reach,
-// its first word in `parts`.
+// The records of ShaderRecords, their positions given as #defines: per row a `PLAN_ROW`
+// (its first byte in `scanlines`; its first token's index in `tokens`; bytes back to an
+// equal row within reach, or 0, with its copy run's bytes ahead (RepeatDeflater.RowCopy)
+// from bit 16; its job, shifted left 10, with its copy run's reduced start). Then from
+// `unitsAt`, per unit a `PLAN_UNIT` (its first row, how many rows); from `segmentsAt`, per
+// segment a `PLAN_SEGMENT` (its first byte, its end); from `jobsAt`, per job a `PLAN_JOB`
+// (row bytes, pixel bytes, hash bits, oldest byte a match may reach, first word in `parts`).
 layout(std430, binding = 2) readonly buffer Plan { uint plan[]; };
 // Per row: up to its row bytes of tokens, those that start in it.
 layout(std430, binding = 3) writeonly buffer Tokens { uint tokens[]; };
@@ -50,14 +49,14 @@ uniform uint segmentsAt;
 uniform uint jobsAt;
 uniform uint mode;
 
-const int maxDistance = 32768;
-const int shortPart = 512;
+const int maxDistance = MAX_DISTANCE;
+const int shortPart = SHORT_PART;
 // The row above's last bytes the hash table holds (RepeatDeflater.hashReach).
-const int hashReach = 4096;
+const int hashReach = HASH_REACH;
 
 // The hash table, a chain of two: where each 4-byte hash was last seen, and before that.
-int seen[4096];
-int seenBefore[4096];
+int seen[HASH_SLOTS];
+int seenBefore[HASH_SLOTS];
 uint hashBits;
 // The unit's tokens go one after another from `unitTokenBase`; each row's count is
 // of the tokens that start in it (`tokenRow`: the row, in the unit, of the last one).
@@ -76,7 +75,7 @@ uint byteAt(int i) { return (scanlines[uint(i) >> 2] >> ((uint(i) & 3u) * 8u)) &
 
 uint hashAt(int i) {
     uint word = byteAt(i) | byteAt(i + 1) << 8 | byteAt(i + 2) << 16 | byteAt(i + 3) << 24;
-    return (word * 0x1E35A7BDu) >> (32u - hashBits);
+    return (word * HASH_MULTIPLIER) >> (32u - hashBits);
 }
 
 int extraBits(int distance) {
@@ -164,8 +163,9 @@ bool loopsRan() {
 
 void sums(uint segment) {
     if (segment >= segments) return;
-    uint start = plan[segmentsAt + 2u * segment];
-    uint end = plan[segmentsAt + 2u * segment + 1u];
+    uint at = segmentsAt + PLAN_SEGMENT_WORDS * segment;
+    uint start = plan[at + PLAN_SEGMENT_START];
+    uint end = plan[at + PLAN_SEGMENT_END];
     uint a = 1u;
     uint b = 0u;
     for (uint k = start; k < end; k++) {
@@ -274,7 +274,7 @@ void pickBest(int i) {
 }
 
 // RepeatDeflater.lazyBelow: a match shorter than this is weighed against the one a byte on.
-const int lazyBelow = 32;
+const int lazyBelow = LAZY_BELOW;
 
 // The matcher at `i` alone (the lazy step one byte on), entering `i`: `bestLength` and
 // `bestDistance`, a length of 4 or more ending in the row, or 0.
@@ -410,25 +410,26 @@ void main() {
         return;
     }
     if (u >= units) return;
-    unitFirst = plan[unitsAt + 2u * u];
-    uint unitRows = plan[unitsAt + 2u * u + 1u];
-    uint job = jobsAt + 8u * (plan[4u * unitFirst + 3u] >> 10);
-    rowBytes = int(plan[job]);
-    int pixel = int(plan[job + 1u]);
-    hashBits = plan[job + 2u];
-    int oldest = int(plan[job + 3u]);
+    unitFirst = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_FIRST_ROW];
+    uint unitRows = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_ROWS];
+    uint first = PLAN_ROW_WORDS * unitFirst;
+    uint job = jobsAt + PLAN_JOB_WORDS * (plan[first + PLAN_ROW_JOB_AND_RUN_START] >> 10);
+    rowBytes = int(plan[job + PLAN_JOB_ROW_BYTES]);
+    int pixel = int(plan[job + PLAN_JOB_PIXEL_BYTES]);
+    hashBits = plan[job + PLAN_JOB_HASH_BITS];
+    int oldest = int(plan[job + PLAN_JOB_OLDEST]);
     pixelBytes = pixel;
     oldestByte = oldest;
-    uint partsAt = plan[job + 4u];
-    unitStart = int(plan[4u * unitFirst]);
-    unitTokenBase = plan[4u * unitFirst + 1u];
+    uint partsAt = plan[job + PLAN_JOB_PARTS_AT];
+    unitStart = int(plan[first + PLAN_ROW_FIRST_BYTE]);
+    unitTokenBase = plan[first + PLAN_ROW_FIRST_TOKEN];
     unitTokens = 0u;
     tokenRow = 0u;
     tokenCount = 0u;
-    int copy = int(plan[4u * unitFirst + 2u] & 0xFFFFu);
+    int copy = int(plan[first + PLAN_ROW_COPY] & 0xFFFFu);
     if (copy > 0 && int(parts[partsAt]) == rowBytes) {
         // A copied row with no periodic part (its one part ends the row): its copy run's tokens.
-        copyRun(unitStart, rowBytes, copy, int(plan[4u * unitFirst + 3u] & 0x3FFu), int(plan[4u * unitFirst + 2u] >> 16));
+        copyRun(unitStart, rowBytes, copy, int(plan[first + PLAN_ROW_JOB_AND_RUN_START] & 0x3FFu), int(plan[first + PLAN_ROW_COPY] >> 16));
         counts[unitFirst] = loopsRan() ? tokenCount : tooLong;
         return;
     }
@@ -443,7 +444,7 @@ void main() {
         seenBefore[k] = -2147483647 - 1;
     }
     for (uint r = 0u; r < unitRows; r++) {
-        chooseRow(unitStart + int(r) * rowBytes, int(plan[4u * (unitFirst + r) + 2u] & 0xFFFFu), oldest, pixel, partsAt);
+        chooseRow(unitStart + int(r) * rowBytes, int(plan[PLAN_ROW_WORDS * (unitFirst + r) + PLAN_ROW_COPY] & 0xFFFFu), oldest, pixel, partsAt);
     }
     if (runLength > 0) flushRun();
     counts[unitFirst + tokenRow] = tokenCount;

@@ -17,16 +17,16 @@ layout(local_size_x = 64) in;
 
 // Premultiplied RGBA8, red in the low byte: each image at its (x0, y0), rows `stride` pixels apart.
 layout(std430, binding = 0) readonly buffer Pixels { uint pixels[]; };
-// Per image that may be a palette, from its `table` word: 1,024 slots of colour (empty:
+// Per image that may be a palette, from its `table` word: COLOUR_SLOTS slots of colour (empty:
 // `none`, a colour no premultiplied pixel has), then its first pixel, then (mode 1)
 // its palette index; then the colours seen, and 1 when the table could not hold them;
 // then per row (mode 2) its two sums, zeros to begin with.
 layout(std430, binding = 1) buffer Colours { uint colours[]; };
 layout(std430, binding = 2) writeonly buffer Scanlines { uint scanlines[]; };
-// Per image, 16 words: width, height, x0, y0, stride, table, channels (mode 1: 1 for
-// palette indices, 3 or 4), bit depth, row bytes, words, its first word in
-// `scanlines`, its first invocation in mode 0, then in mode 1, the pixel where
-// its buffer starts (outputs drawn one after another share the pixel buffer), and
+// Per image, an `IMAGE` record (ShaderRecords.Image): width, height, x0, y0, stride, table,
+// channels (mode 1: 1 for palette indices, 3 or 4), bit depth, row bytes, scanline words,
+// its first word in `scanlines`, its first invocation in mode 0, then in mode 1, the pixel
+// where its buffer starts (outputs drawn one after another share the pixel buffer), and
 // its first invocation in mode 2, then in mode 3.
 layout(std430, binding = 3) readonly buffer Images { uint images[]; };
 
@@ -34,9 +34,9 @@ uniform uint imageCount;
 uniform uint invocations;
 uniform uint mode;
 
-const uint slots = 1024u;
-const uint run = 32u;
-const uint none = 0x00FFFFFFu;
+const uint slots = COLOUR_SLOTS;
+const uint run = RUN;
+const uint none = NO_COLOUR;
 
 uint width;
 uint height;
@@ -123,7 +123,7 @@ uint scanlineByte(uint i) {
 }
 
 // The word of an image's record holding its first invocation in this mode.
-uint firstWord() { return mode < 2u ? 11u + mode : 12u + mode; }
+uint firstWord() { return mode == 0u ? IMAGE_COLOUR_RUNS : mode == 1u ? IMAGE_WORD_RUNS : mode == 2u ? IMAGE_ROW_RUNS : IMAGE_PALETTE_RUNS; }
 
 // The image invocation `id` works on: the last whose first invocation is at most `id`
 // (an image with none in this mode has the next one's first).
@@ -132,7 +132,7 @@ uint imageOf(uint id) {
     uint high = imageCount - 1u;
     while (low < high) {
         uint middle = (low + high + 1u) / 2u;
-        if (images[16u * middle + firstWord()] <= id) low = middle; else high = middle - 1u;
+        if (images[IMAGE_WORDS * middle + firstWord()] <= id) low = middle; else high = middle - 1u;
     }
     return low;
 }
@@ -157,19 +157,19 @@ void main() {
     uint id = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
     if (id >= invocations) return;
     uint image = imageOf(id);
-    uint at = 16u * image;
-    width = images[at];
-    height = images[at + 1u];
-    x0 = images[at + 2u];
-    y0 = images[at + 3u];
-    stride = images[at + 4u];
-    table = images[at + 5u];
-    channels = images[at + 6u];
-    bitDepth = images[at + 7u];
-    rowBytes = images[at + 8u];
-    words = images[at + 9u];
-    scanlineAt = images[at + 10u];
-    base = images[at + 13u];
+    uint at = IMAGE_WORDS * image;
+    width = images[at + IMAGE_WIDTH];
+    height = images[at + IMAGE_HEIGHT];
+    x0 = images[at + IMAGE_X0];
+    y0 = images[at + IMAGE_Y0];
+    stride = images[at + IMAGE_STRIDE];
+    table = images[at + IMAGE_TABLE];
+    channels = images[at + IMAGE_CHANNELS];
+    bitDepth = images[at + IMAGE_BIT_DEPTH];
+    rowBytes = images[at + IMAGE_ROW_BYTES];
+    words = images[at + IMAGE_SCANLINE_WORDS];
+    scanlineAt = images[at + IMAGE_FIRST_WORD];
+    base = images[at + IMAGE_BASE];
     id -= images[at + firstWord()];
     if (mode == 0u) {
         // Runs of `run` pixels, none crossing a row.

@@ -9,7 +9,8 @@ final class ComputeProgram {
 
     init(_ source: String, name: String, uniforms: [String]) throws {
         self.name = name
-        let program = try ShaderProgram.link(compute: source, name: name)
+        // Constants and record positions from their one definition (`ShaderRecords`).
+        let program = try ShaderProgram.link(compute: ShaderRecords.defining(source), name: name)
         var locations: [String: GLint] = [:]
         for uniform in uniforms {
             let location = glGetUniformLocation(program, uniform)

@@ -37,18 +37,18 @@ final class GPUDeflater {
     }
 
     let context: GPUContext
-    private let chooser: ComputeProgram
+    let chooser: ComputeProgram
     private let coder: ComputeProgram
-    private let buffers: ShaderBuffers
+    let buffers: ShaderBuffers
     /// Rows one call takes at most: 64 a work group, 65,535 groups (their descriptors, 16 bytes a row, stay under 64 MiB).
     static let maxRowsPerDispatch = 64 * 65535
     /// Bytes of scanlines one invocation sums for the Adler-32.
     static let segmentBytes = 4096
     /// What a pass writes for a row (or segment) that ran out of llvmpipe's loop iterations.
-    private static let tooLong = UInt32.max
+    static let tooLong = UInt32.max
 
     /// The buffers' bindings in `deflate_tokens.comp`, then `deflate_pack.comp`'s.
-    private enum Slot: Int, CaseIterable {
+    enum Slot: Int, CaseIterable {
         case scanlines, parts, plan, tokens, counts, adler, rowInfo, codes, out
     }
 
@@ -168,32 +168,38 @@ final class GPUDeflater {
             }
         }
         // Per row: first token in its piece, piece's first block, bit (mode 2), first token in `tokens`, count.
-        var rowInfo = [UInt32](repeating: 0, count: 5 * max(1, rows))
+        typealias Row = ShaderRecords.CodeRow
+        var rowInfo = [UInt32](repeating: 0, count: Row.words * max(1, rows))
         rowInfo.withUnsafeMutableBufferPointer { rowInfo in
             for (j, job) in jobs.enumerated() {
                 guard let layout = layouts[j], case .success(let chosen) = chosen[j] else { continue }
                 for r in 0..<job.rows {
-                    let at = 5 * (rowBase[j] + r)
-                    rowInfo[at + 3] = UInt32(chosen.firstTokens[r])
-                    rowInfo[at] = UInt32(layout.firstToken[r])
-                    rowInfo[at + 1] = UInt32(blockBase[j] + layout.pieceBlock[r])
-                    rowInfo[at + 4] = UInt32(chosen.counts[r])
+                    let row = rowBase[j] + r
+                    rowInfo[Row.firstToken.at(row)] = UInt32(chosen.firstTokens[r])
+                    rowInfo[Row.firstInPiece.at(row)] = UInt32(layout.firstToken[r])
+                    rowInfo[Row.pieceBlock.at(row)] = UInt32(blockBase[j] + layout.pieceBlock[r])
+                    rowInfo[Row.count.at(row)] = UInt32(chosen.counts[r])
                 }
             }
         }
         // Counts, per block.
         try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
-        try buffers.zero(Slot.out.rawValue, words: blocks * 316)
+        let countWords = ShaderRecords.blockCountWords, literals = ShaderRecords.literalSymbols
+        try buffers.zero(Slot.out.rawValue, words: blocks * countWords)
         try code(rows: rows, mode: 0)
-        let tallies = try buffers.read(Slot.out.rawValue, words: blocks * 316)
+        let tallies = try buffers.read(Slot.out.rawValue, words: blocks * countWords)
         let codes = (0..<blocks).map { b in
-            BlockCode(literalCounts: tallies[(b * 316)..<(b * 316 + 286)].map(Int.init), distanceCounts: tallies[(b * 316 + 286)..<(b * 316 + 316)].map(Int.init))
+            BlockCode(literalCounts: tallies[(b * countWords)..<(b * countWords + literals)].map(Int.init),
+                      distanceCounts: tallies[(b * countWords + literals)..<((b + 1) * countWords)].map(Int.init))
         }
-        var tables = [UInt32](repeating: 0, count: max(1, blocks) * 320)
+        let tableWords = ShaderRecords.blockTableWords, distancesAt = ShaderRecords.distanceCodesAt
+        var tables = [UInt32](repeating: 0, count: max(1, blocks) * tableWords)
         for (b, code) in codes.enumerated() {
-            for s in 0..<288 { tables[b * 320 + s] = code.literalCodes[s] | UInt32(code.literalLengths[s]) << 16 }
-            for s in 0..<30 { tables[b * 320 + 288 + s] = code.distanceCodes[s] | UInt32(code.distanceLengths[s]) << 16 }
-            if b > 0 { tables[b * 320 + 318] = UInt32(codes[b - 1].endBits + code.headBits) }
+            for s in 0..<distancesAt { tables[b * tableWords + s] = code.literalCodes[s] | UInt32(code.literalLengths[s]) << 16 }
+            for s in 0..<ShaderRecords.distanceSymbols {
+                tables[b * tableWords + distancesAt + s] = code.distanceCodes[s] | UInt32(code.distanceLengths[s]) << 16
+            }
+            if b > 0 { tables[b * tableWords + ShaderRecords.gapWord] = UInt32(codes[b - 1].endBits + code.headBits) }
         }
         try tables.withUnsafeBytes { try buffers.upload(Slot.codes.rawValue, $0) }
         // Bits, per row, and where blocks begin inside rows.
@@ -216,12 +222,12 @@ final class GPUDeflater {
                     results[j] = .failure(UnavailableErrors.gpuEncodeOverLimit(.streamBytes, end, limit: 1 << 29))
                 } else {
                     placed[j] = (layout, placement, words)
-                    for r in 0..<job.rows { rowInfo[5 * (rowBase[j] + r) + 2] = UInt32(32 * words + placement.rowBits[r]) }
+                    for r in 0..<job.rows { rowInfo[Row.bit.at(rowBase[j] + r)] = UInt32(32 * words + placement.rowBits[r]) }
                     words += placement.byteCount / 4 + 2
                 }
             }
             if placed[j] == nil {
-                for r in jobRows { rowInfo[5 * r + 4] = 0 } // left out of the bits
+                for r in jobRows { rowInfo[Row.count.at(r)] = 0 } // left out of the bits
             }
         }
         // The bits.
@@ -239,114 +245,6 @@ final class GPUDeflater {
         }
         // Every job has its result: failed before the bits, or placed.
         return results.compactMap { $0 }
-    }
-
-    private struct Chosen {
-        var counts: [Int]
-        /// Per row: where its first token is in `tokens` (a unit's rows' tokens are one after another).
-        var firstTokens: [Int]
-        var adler: UInt32
-    }
-
-    /// The token pass: leaves each row's tokens on the GPU (each job's rows one
-    /// after another in `tokens`), returns each job's token counts and Adler-32.
-    private func choose(_ jobs: [Job]) throws -> [Result<Chosen, any Error>] {
-        // Every 32-bit figure below is within these (`deflate` cuts its calls by them; `tokens` is one job).
-        let callRows = jobs.reduce(0) { $0 + $1.rows }, callBytes = jobs.reduce(0) { $0 + $1.rows * $1.deflater.rowBytesAndPixelBytes.rowBytes }
-        guard callRows <= Self.maxRowsPerDispatch else { throw UnavailableErrors.gpuEncodeOverLimit(.rows, callRows, limit: Self.maxRowsPerDispatch) }
-        guard callBytes <= Self.maxDispatchBytes else {
-            throw UnavailableErrors.gpuEncodeOverLimit(.scanlineBytes, callBytes, limit: Self.maxDispatchBytes)
-        }
-        let end = jobs.map { $0.firstRowByte + $0.rows * $0.deflater.rowBytesAndPixelBytes.rowBytes }.max() ?? 0
-        guard end <= Int(UInt32.max) else { throw UnavailableErrors.gpuEncodeOverLimit(.scanlineEnd, end, limit: Int(UInt32.max)) }
-        // The call's records in one array, each word written once where it goes: this runs on the GL thread (issue 52).
-        let chosenUnits = jobs.map { job in
-            let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
-            return job.deflater.invocations(firstRow: job.firstRow, rows: job.rows, history: job.firstRowByte - job.oldest,
-                                            pieceRows: job.cuts.rowsPerPiece(rowBytes: rowBytes))
-        }
-        let jobSegmentCounts = jobs.map { ($0.rows * $0.deflater.rowBytesAndPixelBytes.rowBytes + Self.segmentBytes - 1) / Self.segmentBytes }
-        let segmentCount = jobSegmentCounts.reduce(0, +), unitCount = chosenUnits.reduce(0) { $0 + $1.units.count }
-        let segmentsAt = 4 * callRows, jobsAt = segmentsAt + 2 * segmentCount, unitsAt = jobsAt + 8 * jobs.count
-        var plan = [UInt32](repeating: 0, count: unitsAt + 2 * unitCount), parts: [UInt32] = []
-        var jobSegments: [Range<Int>] = [], jobTokenBase: [Int] = []
-        jobSegments.reserveCapacity(jobs.count)
-        jobTokenBase.reserveCapacity(jobs.count)
-        plan.withUnsafeMutableBufferPointer { plan in
-            var tokenBase = 0, row = 0, segment = 0, unit = 0
-            for (j, job) in jobs.enumerated() {
-                let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
-                for invocation in chosenUnits[j].units {
-                    plan[unitsAt + 2 * unit] = UInt32(row + invocation.lowerBound)
-                    plan[unitsAt + 2 * unit + 1] = UInt32(invocation.count)
-                    unit += 1
-                }
-                jobTokenBase.append(tokenBase)
-                var rowStart = job.firstRowByte
-                for copy in chosenUnits[j].copies {
-                    // The copy's distance (≤ 32,768) and copy run ahead (≤ 261) share a word, and so do the job (fewer
-                    // than 2^22: at most a job a row) and the copy run's reduced start (under 516).
-                    plan[4 * row] = UInt32(rowStart)
-                    plan[4 * row + 1] = UInt32(tokenBase)
-                    plan[4 * row + 2] = UInt32(copy.back) | UInt32(copy.runAhead) << 16
-                    plan[4 * row + 3] = UInt32(j << 10) | UInt32(copy.runAt)
-                    tokenBase += rowBytes
-                    rowStart += rowBytes
-                    row += 1
-                }
-                let bytes = job.rows * rowBytes
-                jobSegments.append(segment..<(segment + jobSegmentCounts[j]))
-                for start in stride(from: 0, to: bytes, by: Self.segmentBytes) {
-                    plan[segmentsAt + 2 * segment] = UInt32(job.firstRowByte + start)
-                    plan[segmentsAt + 2 * segment + 1] = UInt32(job.firstRowByte + min(bytes, start + Self.segmentBytes))
-                    segment += 1
-                }
-                for (k, word) in [rowBytes, pixelBytes, RepeatDeflater.hashBits(rowBytes: rowBytes), job.oldest, parts.count].enumerated() {
-                    plan[jobsAt + 8 * j + k] = UInt32(word)
-                }
-                job.deflater.appendPackedParts(to: &parts)
-            }
-        }
-        let jobUnits = chosenUnits.map(\.units), rows = callRows
-        try context.makeCurrent()
-        try parts.withUnsafeBytes { try buffers.upload(Slot.parts.rawValue, $0) }
-        try plan.withUnsafeBytes { try buffers.upload(Slot.plan.rawValue, $0) }
-        try buffers.reserve(Slot.tokens.rawValue, words: callBytes)
-        try buffers.reserve(Slot.counts.rawValue, words: rows)
-        try buffers.reserve(Slot.adler.rawValue, words: 2 * segmentCount)
-        for slot in [Slot.scanlines, .parts, .plan, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
-        try chooser.use()
-        try chooser.set(["units": unitCount, "unitsAt": unitsAt, "segments": segmentCount, "segmentsAt": segmentsAt,
-                         "jobsAt": jobsAt, "mode": 0, "probeIterations": 2])
-        try chooser.dispatch(groups: (unitCount + 63) / 64)
-        try chooser.set(["mode": 1])
-        try chooser.dispatch(groups: (segmentCount + 63) / 64)
-        let counts = try buffers.read(Slot.counts.rawValue, words: rows)
-        let sums = try buffers.read(Slot.adler.rawValue, words: 2 * segmentCount)
-        var first = 0
-        return jobs.enumerated().map { j, job in
-            defer { first += job.rows }
-            let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes, bytes = job.rows * rowBytes
-            var adler: UInt = 1
-            for s in jobSegments[j] {
-                guard sums[2 * s + 1] != Self.tooLong else { return .failure(UnavailableErrors.gpuLoopLimit(context.renderer)) }
-                let length = min(Self.segmentBytes, bytes - (s - jobSegments[j].lowerBound) * Self.segmentBytes)
-                adler = adler32_combine(adler, UInt(sums[2 * s + 1]) << 16 | UInt(sums[2 * s]), length)
-            }
-            var chosen = Chosen(counts: [Int](repeating: 0, count: job.rows), firstTokens: [Int](repeating: 0, count: job.rows), adler: UInt32(adler))
-            for r in 0..<job.rows {
-                guard counts[first + r] != Self.tooLong else { return .failure(UnavailableErrors.gpuLoopLimit(context.renderer)) }
-                chosen.counts[r] = Int(counts[first + r])
-            }
-            for unit in jobUnits[j] {
-                var at = jobTokenBase[j] + unit.lowerBound * rowBytes // the unit's first row's room
-                for r in unit {
-                    chosen.firstTokens[r] = at
-                    at += chosen.counts[r]
-                }
-            }
-            return .success(chosen)
-        }
     }
 
     /// One of the coder's three passes over the tokens left on the GPU.

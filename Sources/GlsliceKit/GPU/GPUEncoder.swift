@@ -35,16 +35,14 @@ final class GPUEncoder {
     /// much): `GPUMemory.encodingDispatchBytes`.
     var dispatchBytes: Int { deflater.dispatchBytes }
     /// Pixels (colours pass) or words (scanlines) an invocation of `scanlines.comp` takes.
-    private static let run = 32
+    static let run = 32
     /// An image's colour table (`scanlines.comp`): slots, each a colour, its
     /// first pixel and its index, then the count and the overflow flag (then, per row, its
     /// two `RowFilter` sums).
-    private static let slots = 1024
+    static let slots = 1024
     private static let tableWords = 3 * slots + 2
     /// A colour no premultiplied pixel has (red over alpha), marking an empty slot.
-    private static let none: UInt32 = 0x00FF_FFFF
-    /// Words per image in `scanlines.comp`'s `images`.
-    private static let imageWords = 16
+    static let none: UInt32 = 0x00FF_FFFF
 
     private enum Slot: Int, CaseIterable { case pixels, colours, images }
 
@@ -199,14 +197,12 @@ final class GPUEncoder {
     /// colours get their palette, in `Palette`'s first-seen order, and their
     /// table's indices. Returns the palettes (empty: none) and where each table starts.
     private func colours(_ images: [Image]) throws -> (palettes: [[UInt8]], tables: [Int]) {
-        var shapes = [UInt32](repeating: 0, count: images.count * Self.imageWords)
+        var shapes = [UInt32](repeating: 0, count: images.count * ShaderRecords.Image.words)
         var tables: [UInt32] = [], starts: [Int] = [], runs = 0
         tables.reserveCapacity(images.reduce(0) { $0 + Self.tableWords + 2 * $1.size.height })
         for (i, image) in images.enumerated() {
-            let (width, height) = (image.size.width, image.size.height), at = i * Self.imageWords
-            for (k, value) in [width, height, image.x0, image.y0, image.stride, tables.count].enumerated() { shapes[at + k] = UInt32(value) }
-            shapes[at + 11] = UInt32(runs)
-            shapes[at + 13] = UInt32(image.base)
+            let (width, height) = (image.size.width, image.size.height)
+            Self.record(image, i, into: &shapes, [(.table, tables.count), (.colourRuns, runs)])
             starts.append(tables.count)
             if width * height <= PNGEncoder.maxIndexedPixels {
                 // Colours, first pixels, indices, the count and the overflow; then each row's two sums (`RowFilter`).
@@ -250,16 +246,17 @@ final class GPUEncoder {
     /// The scanlines pass: each output's scanlines, from a word of its own, into
     /// the deflater's buffer, after `history` (bytes ending where the first output's begin).
     private func scanlines(_ images: [Image], palettes: [[UInt8]], tables: [Int], history: [UInt8] = []) throws -> [Layout] {
-        var shapes = [UInt32](repeating: 0, count: images.count * Self.imageWords)
+        var shapes = [UInt32](repeating: 0, count: images.count * ShaderRecords.Image.words)
         var layouts: [Layout] = [], words = (history.count + 3) / 4
         // Invocations per mode: 1, scanlines as they are; 2 and 3, a palette's rows filtered (`RowFilter`).
         var wordRuns = 0, rowRuns = 0, paletteRuns = 0
         for (i, image) in images.enumerated() {
-            let channels = palettes[i].isEmpty ? (image.opaque ? 3 : 4) : 1, at = i * Self.imageWords
+            let channels = palettes[i].isEmpty ? (image.opaque ? 3 : 4) : 1
             let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: image.size.width, channels: channels, paletteEntries: palettes[i].count / 4)
             let imageWords = (rowBytes * image.size.height + 3) / 4
-            for (k, value) in [image.size.width, image.size.height, image.x0, image.y0, image.stride, tables[i], channels, bitDepth, rowBytes,
-                               imageWords, words, 0, wordRuns, image.base, rowRuns, paletteRuns].enumerated() { shapes[at + k] = UInt32(value) }
+            Self.record(image, i, into: &shapes, [(.table, tables[i]), (.channels, channels), (.bitDepth, bitDepth), (.rowBytes, rowBytes),
+                                                  (.scanlineWords, imageWords), (.firstWord, words), (.wordRuns, wordRuns), (.rowRuns, rowRuns),
+                                                  (.paletteRuns, paletteRuns)])
             layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words))
             words += imageWords
             if channels == 1 {
@@ -281,73 +278,15 @@ final class GPUEncoder {
         return layouts
     }
 
+    /// Writes image `i`'s `ShaderRecords.Image` record: its shape and place, and a pass's own `fields` (the rest stay 0).
+    private static func record(_ image: Image, _ i: Int, into shapes: inout [UInt32], _ fields: [(ShaderRecords.Image, Int)]) {
+        let place: [(ShaderRecords.Image, Int)] = [(.width, image.size.width), (.height, image.size.height), (.x0, image.x0), (.y0, image.y0),
+                                                   (.stride, image.stride), (.base, image.base)]
+        for (field, value) in place + fields { shapes[field.at(i)] = UInt32(value) }
+    }
+
     /// Binds the pixels, colours and images at 0, 1 and 3 (the scanlines are the deflater's, at 2).
     private func bindAll() throws {
         for (slot, binding) in [(Slot.pixels, 0), (.colours, 1), (.images, 3)] { try buffers.bind(slot.rawValue, to: binding) }
-    }
-}
-
-extension GPUEncoder {
-    /// Encodes three small images (RGBA, RGB, a palette; copied rows,
-    /// periodic columns, runs and noise) here and on the CPU, and throws unless
-    /// the files are the same: a driver that compiles the passes but runs them
-    /// differently is caught before it writes a file (`GPUSession.encoder`).
-    func selfCheck() throws {
-        let size = PixelSize(width: 61, height: 37), variants = 3
-        let map = RepeatMap(rowKeys: { rows in rows.map { RepeatMap.RowKey(high: UInt64($0 % 9 == 8 ? 0 : $0 + 1), low: 0) } },
-                            columnPeriods: [(destination: 20..<61, period: 7)])
-        // The three side by side in the pixel buffer, encoded in one call; each alone on the CPU.
-        var all = [UInt8](repeating: 0, count: variants * size.width * size.height * 4)
-        var expected: [[UInt8]?] = []
-        for variant in 0..<variants {
-            var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
-            for y in 0..<size.height {
-                for x in 0..<size.width {
-                    // Row 8, 17, 26, 35 copy row 0's pixels; past x 20 the columns repeat every 7.
-                    let sx = x >= 20 ? 20 + (x - 20) % 7 : x, sy = y % 9 == 8 ? 0 : y
-                    let seed = UInt32(truncatingIfNeeded: (sx * 31 + sy + variant * 1000) &* 2_654_435_761) ^ 0x9E37
-                    let alpha: UInt8 = variant == 0 ? UInt8(truncatingIfNeeded: seed >> 24) | 1 : 255
-                    var rgb = [UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16)]
-                    if variant == 2 { rgb = [rgb[0] & 0xC0, rgb[1] & 0xC0, 0] } // a palette of at most 20 colours
-                    if x / 5 % 2 == 0 { rgb = [rgb[0], rgb[0], rgb[0]] } // runs a byte apart
-                    let at = (y * size.width + x) * 4, to = ((y * variants + variant) * size.width + x) * 4
-                    for c in 0..<3 { pixels[at + c] = Premultiply.premultiply(rgb[c], alpha: alpha) }
-                    pixels[at + 3] = alpha
-                    all.replaceSubrange(to..<(to + 4), with: pixels[at..<(at + 4)])
-                }
-            }
-            let cpu = try PNGEncoder(target: .memory, size: size, opaque: variant != 0, compression: .fast, repeats: map, threads: 1)
-            try pixels.withUnsafeBufferPointer { rows in
-                if let base = rows.baseAddress { try cpu.write(premultipliedRows: base, count: size.height) }
-            }
-            try cpu.finish()
-            expected.append(cpu.memoryData)
-        }
-        try all.withUnsafeBytes { try setPixels($0) }
-        let images = (0..<variants).map { Image(x0: $0 * size.width, stride: variants * size.width, size: size, opaque: $0 != 0, repeats: map) }
-        for (variant, encoded) in try encode(images).enumerated() {
-            let gpu = try PNGEncoder(target: .memory, size: size, opaque: variant != 0, compression: .fast)
-            try gpu.finish(encoded: try encoded.get())
-            guard gpu.memoryData == expected[variant] else { throw UnavailableErrors.gpuEncodingDisagrees(context.renderer) }
-        }
-    }
-}
-
-extension GPUContext {
-    /// Whether a session on this context encodes `fast` PNGs with compute passes
-    /// (when they work here): `forced` (`GLSLICE_GPU_ENCODE`) when set, else on
-    /// hardware GPUs only. The one rule: sessions and `doctor` both ask it.
-    package func encodesOnGPU(forced: Bool?) -> Bool { forced ?? !isSoftware }
-
-    /// Whether this context can encode `fast` PNGs (its compute programs compile,
-    /// link and write the CPU's files for three small images), for `doctor`:
-    /// nil when it can, else why not.
-    package func gpuEncodingProblem() -> String? {
-        do {
-            try GPUEncoder(context: self).selfCheck()
-            return nil
-        } catch {
-            return "\(error)"
-        }
     }
 }

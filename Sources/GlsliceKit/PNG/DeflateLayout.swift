@@ -18,6 +18,7 @@ struct DeflateLayout {
         var final: Bool
     }
 
+    /// Tokens per block, each block with its own code: the CPU's blocks and the GPU's.
     static let blockTokens = 1 << 15
     let rows: Int
     let rowBytes: Int

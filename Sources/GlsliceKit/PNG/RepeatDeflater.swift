@@ -21,27 +21,27 @@ import Foundation
 /// gives the same bytes on any thread (`SegmentedZlib` runs pieces in
 /// parallel). The tokens are coded by `DeflateBlockWriter`.
 struct RepeatDeflater: Sendable {
-    private let rowBytes: Int
+    let rowBytes: Int
     /// The matcher's "one pixel back", in bytes (1 for indices).
-    private let pixelBytes: Int
-    private let map: RepeatMap
+    let pixelBytes: Int
+    let map: RepeatMap
     /// Whether rows are filtered (`RowFilter`), so a copy needs equal rows above too.
-    private let filtersRows: Bool
+    let filtersRows: Bool
     /// A row in parts, left to right from the filter byte: runs of bytes that
     /// repeat `period` bytes back (their x span's period), or with `period` 0,
     /// left to the matcher. A handful per x span, whatever the width.
-    private let parts: [(end: Int, period: Int)]
-    /// Tokens per block: each block gets its own Huffman tables.
-    private static let blockTokens = 1 << 15
+    let parts: [(end: Int, period: Int)]
     static let maxDistance = 32768
     /// The matcher's hash table holds at most this many bytes of the row above (its
     /// last ones): as many as the table has entries.
-    private static let hashReach = 4096
+    static let hashReach = 4096
+    /// The hash table's size at most: 1 << 12 entries, one a byte of `hashReach`.
+    static let maxHashBits = 12
     /// Parts shorter than this continue the match being gathered where they can, whatever its distance.
-    private static let shortPart = 512
+    static let shortPart = 512
     /// A match the matcher finds shorter than this is weighed against the one a byte on
     /// (lazy evaluation, one step): HD 1.1% smaller at 32, 0.6% at 16 (zlib 6 uses 16 with chains of 128).
-    private static let lazyBelow = 32
+    static let lazyBelow = 32
     /// The hash's multiplier, libdeflate's: with 2,654,435,761 (Knuth's), words one apart in
     /// every byte (a gradient's) gave one slot, their product's difference 0x00622AB1.
     static let hashMultiplier: UInt32 = 0x1E35_A7BD
@@ -116,7 +116,7 @@ struct RepeatDeflater: Sendable {
     /// GPU invocation keeps one in private memory.
     static func hashBits(rowBytes: Int) -> Int {
         var bits = 8
-        while bits < 12 && 1 << bits < 2 * rowBytes { bits += 1 }
+        while bits < maxHashBits && 1 << bits < 2 * rowBytes { bits += 1 }
         return bits
     }
 
@@ -143,7 +143,7 @@ struct RepeatDeflater: Sendable {
         // Rows append to one array, passed inout (a closure capturing it cost a
         // dynamic exclusivity check a token); full blocks go out after each unit.
         // At most a token a byte, and two blocks' worth (256 KiB) at most: a small output's buffer is small.
-        var tokens = TokenBuffer(capacity: min(2 * Self.blockTokens, rows * rowBytes + 16))
+        var tokens = TokenBuffer(capacity: min(2 * DeflateLayout.blockTokens, rows * rowBytes + 16))
         defer { tokens.deallocate() }
         let hashBits = Self.hashBits(rowBytes: rowBytes)
         // Where each 4-byte hash was last seen, piece-relative, and (from 2^hashBits on) where before
@@ -172,129 +172,17 @@ struct RepeatDeflater: Sendable {
                 }
                 match.flush(data, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
             }
-            if tokens.count >= Self.blockTokens {
+            if tokens.count >= DeflateLayout.blockTokens {
                 var sent = 0
-                while tokens.count - sent >= Self.blockTokens {
-                    block(tokens.array(sent..<(sent + Self.blockTokens))[...])
-                    sent += Self.blockTokens
+                while tokens.count - sent >= DeflateLayout.blockTokens {
+                    block(tokens.array(sent..<(sent + DeflateLayout.blockTokens))[...])
+                    sent += DeflateLayout.blockTokens
                 }
                 tokens.removeFirst(sent)
             }
         }
         return tokens.array(0..<tokens.count)
     }
-
-    /// The rows `0..<backs.count` in units, each chosen by one GPU invocation with its
-    /// state carried from row to row (issue 51): a copy run (`RowCopy`) is a unit of its
-    /// own; other rows go together while their bytes stay within `unitBytes` (6 KiB), never
-    /// across a piece's start (every `pieceRows` rows). A row's tokens are those that start in it.
-    func units(backs: [Int32], pieceRows: Int) -> [Range<Int>] {
-        let runs = parts.count == 1, rows = backs.count
-        var units: [Range<Int>] = []
-        var start = 0
-        while start < rows {
-            var end = start + 1
-            let pieceEnd = min(rows, (start / pieceRows + 1) * pieceRows)
-            if runs, backs[start] > 0 {
-                while end < pieceEnd, backs[end] == backs[start] { end += 1 }
-            } else {
-                while end < pieceEnd, !(runs && backs[end] > 0), (end + 1 - start) * rowBytes <= Self.unitBytes { end += 1 }
-            }
-            units.append(start..<end)
-            start = end
-        }
-        return units
-    }
-
-    /// Per row of `firstRow..<firstRow + rows`: how many bytes back an equal row
-    /// lies (with an equal row above it too, when rows are filtered), where one does
-    /// within reach (32 KiB, and no further back than the `history` bytes before
-    /// `firstRow`), else 0.
-    func copyBacks(firstRow: Int, rows: Int, history: Int) -> [Int32] {
-        let reach = min(history, Self.maxDistance)
-        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes, aboveToo: filtersRows)
-        var backs = [Int32](repeating: 0, count: rows)
-        for (r, earlier) in earlier.enumerated() where earlier >= 0 {
-            let back = (firstRow + r - Int(earlier)) * rowBytes
-            if back <= reach + r * rowBytes && back <= Self.maxDistance { backs[r] = Int32(back) }
-        }
-        return backs
-    }
-
-    /// A row's planned copy as a GPU invocation needs it (`GPUDeflater`): bytes back
-    /// to an equal row (0: none) and, for a row of a copy run, where the row sits in it.
-    ///
-    /// A copy run is a run of rows within one piece, each a whole copy (no periodic
-    /// part) the same distance back: a stretch's or a tall tile's repeated rows. Its
-    /// bytes are one match, cut into tokens as `appendMatch` cuts it (`choose`), though
-    /// each invocation chooses one row's tokens: a row writes the tokens that start in
-    /// it, and they may reach into the rows after. A 1 × 20,000,000 tiled gradient wrote
-    /// a 4-byte match a row before (64 times zlib's bytes). 32-bit fields: a piece's
-    /// rows are a few hundred thousand on a tall output.
-    struct RowCopy: Equatable {
-        var back: Int32
-        /// Bytes from the run's start to the row's, reduced: under 258 as they are,
-        /// else 258 plus their remainder modulo 258. The cuts before the row are whole
-        /// 258s either way, and those after fall alike.
-        var runAt: Int32 = 0
-        /// Bytes from the row's end to the run's, at most `runReach`.
-        var runAhead: Int32 = 0
-    }
-
-    /// How far past a row's end its copy run is told: the last token starting in the row
-    /// is a whole 258 bytes when at least this many follow.
-    static let runReach = 261
-
-    /// Per row of `firstRow..<firstRow + rows`: its `RowCopy`, with `history` bytes
-    /// readable before the rows, copy runs cut where a piece starts (every `pieceRows` rows).
-    func rowCopies(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> [RowCopy] {
-        invocations(firstRow: firstRow, rows: rows, history: history, pieceRows: pieceRows).copies
-    }
-
-    /// What a GPU dispatch needs of those rows: each row's `RowCopy`, and the units it
-    /// takes, one invocation each: `units`, but a copy run's rows one by one (each writes
-    /// the tokens that start in it).
-    func invocations(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> (copies: [RowCopy], units: [Range<Int>]) {
-        let backs = copyBacks(firstRow: firstRow, rows: rows, history: history)
-        var copies = backs.map { RowCopy(back: $0) }
-        let units = units(backs: backs, pieceRows: pieceRows)
-        guard parts.count == 1 else { return (copies, units) } // periodic parts: a copied row is its parts' matches
-        copies.withUnsafeMutableBufferPointer { copies in
-            // A division only once every 258 bytes (two a row were most of a tall output's token time).
-            for unit in units where backs[unit.lowerBound] > 0 {
-                var at = 0, remainder = 0 // at % 258
-                for r in unit {
-                    copies[r].runAt = Int32(at < 258 ? at : 258 + remainder)
-                    copies[r].runAhead = Int32(min(Self.runReach, (unit.upperBound - 1 - r) * rowBytes))
-                    at += rowBytes
-                    remainder += rowBytes
-                    if remainder >= 258 { remainder %= 258 } // once every 258 bytes at most
-                }
-            }
-        }
-        // A copy run's rows one unit each.
-        var split: [Range<Int>] = []
-        split.reserveCapacity(units.count)
-        for unit in units {
-            if backs[unit.lowerBound] > 0 {
-                for r in unit { split.append(r..<(r + 1)) }
-            } else {
-                split.append(unit)
-            }
-        }
-        return (copies, split)
-    }
-
-    /// Adds the row's parts as a GPU reads them (`GPUDeflater`) to `words`: (end, period) pairs.
-    func appendPackedParts(to words: inout [UInt32]) {
-        for part in parts {
-            words.append(UInt32(part.end))
-            words.append(UInt32(part.period))
-        }
-    }
-
-    /// The shape a GPU needs to choose this deflater's tokens.
-    var rowBytesAndPixelBytes: (rowBytes: Int, pixelBytes: Int) { (rowBytes, pixelBytes) }
 
     /// A match of `length` bytes at `at`, `distance` back, as tokens of up to 258
     /// bytes (none left of 1 or 2), and literals for what is under 3. A token whose bytes
@@ -303,7 +191,7 @@ struct RepeatDeflater: Sendable {
     /// an equal row) is right but dear where a run of one colour lies, as in a `space`
     /// gap, 8 to 10 extra bits a token against none (the bench manifest 2.0% smaller).
     @inline(__always)
-    private static func appendMatch(_ data: UnsafePointer<UInt8>, at start: Int, length total: Int, distance: Int,
+    static func appendMatch(_ data: UnsafePointer<UInt8>, at start: Int, length total: Int, distance: Int,
                                     pixel: Int, oldest: Int, tokens: inout TokenBuffer) {
         var at = start, left = total
         let cheaper = distance > pixel && extraBits(pixel) < extraBits(distance)
@@ -381,95 +269,6 @@ struct RepeatDeflater: Sendable {
         }
     }
 
-    /// The matcher of one row (`chooseRow`): the longest match at `i` of 4 bytes or more, ending in
-    /// the row, among one pixel back, one row back, the last match's distance and the last two places
-    /// with the same four bytes (entering `i` there); a tie keeps the one tried first. A shorter one is
-    /// never taken, so a candidate is tried only where its first four bytes agree. Its hash table holds
-    /// the bytes from `firstHashed` (the row above, its last `hashReach` bytes) up to the byte being
-    /// matched: the row above is entered whole when the matcher is first asked, the row's own bytes as
-    /// it is asked. State in a struct, as `Shaders/deflate_tokens.comp` keeps it in variables (nested
-    /// functions sharing the match state cost a dynamic exclusivity check and heap boxes a row).
-    private struct Matcher {
-        let data: UnsafePointer<UInt8>
-        let rowStart: Int, rowEnd: Int, rowBytes: Int, pixelBytes: Int, oldest: Int, firstHashed: Int
-        /// The row's parts (`RepeatDeflater.parts`), for entering the row above part by part.
-        let parts: [(end: Int, period: Int)]
-        /// From where every byte of the row before, but its last 3, was entered as it was asked.
-        let enteredAbove: Int
-        let hashShift: UInt32
-        /// Where each 4-byte hash was last seen, and (`seen2`) where before that.
-        let seen: UnsafeMutablePointer<Int32>, seen2: UnsafeMutablePointer<Int32>
-        var hashedRowAbove = false
-
-        init(data: UnsafePointer<UInt8>, rowStart: Int, rowBytes: Int, pixelBytes: Int, parts: [(end: Int, period: Int)], oldest: Int,
-             firstHashed: Int, enteredAbove: Int, hashBits: Int, seen: UnsafeMutablePointer<Int32>) {
-            self.data = data
-            self.parts = parts
-            self.rowStart = rowStart
-            rowEnd = rowStart + rowBytes
-            self.rowBytes = rowBytes
-            self.pixelBytes = pixelBytes
-            self.oldest = oldest
-            self.firstHashed = firstHashed
-            self.enteredAbove = enteredAbove
-            hashShift = UInt32(32 - hashBits)
-            self.seen = seen
-            seen2 = seen + (1 << hashBits)
-        }
-
-        @inline(__always) private func word(_ i: Int) -> UInt32 { UnsafeRawPointer(data + i).loadUnaligned(as: UInt32.self) }
-
-        /// The match at `i` from `candidate`, if its first four bytes agree and it is within reach and
-        /// longer than `best`: then `best` and `bestDistance` become its length and distance.
-        @inline(__always)
-        private func consider(_ candidate: Int, at i: Int, here: UInt32, limit: Int, best: inout Int, bestDistance: inout Int) {
-            let distance = i - candidate
-            guard candidate >= oldest, distance > 0, distance <= RepeatDeflater.maxDistance, word(candidate) == here else { return }
-            let length = RepeatDeflater.agreeing(data, candidate, i, from: 4, limit: limit)
-            if length > best { (best, bestDistance) = (length, distance) }
-        }
-
-        /// The longest match at `i` (length 0: none of 4 bytes), `lastDistance` the last match's distance.
-        mutating func longest(_ i: Int, lastDistance: Int) -> (length: Int, distance: Int) {
-            let limit = min(258, rowEnd - i)
-            guard limit >= 4 else { return (0, 0) }
-            let here = word(i)
-            var best = 0, bestDistance = 0
-            consider(i - pixelBytes, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
-            if best < limit { consider(i - rowBytes, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance) }
-            if best < limit, lastDistance > 0, lastDistance != pixelBytes, lastDistance != rowBytes {
-                consider(i - lastDistance, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
-            }
-            if !hashedRowAbove {
-                hashedRowAbove = true
-                enterRowAbove()
-            }
-            let h = Int((UInt32(littleEndian: here) &* RepeatDeflater.hashMultiplier) >> hashShift)
-            if best < limit, seen[h] >= Int32(firstHashed) {
-                consider(Int(seen[h]), at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
-            }
-            if best < limit, seen2[h] >= Int32(firstHashed) {
-                consider(Int(seen2[h]), at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
-            }
-            seen2[h] = seen[h]
-            seen[h] = Int32(i)
-            return (best, bestDistance)
-        }
-
-        /// Enters the row above from `firstHashed` (only its last 3 bytes when the row before entered
-        /// every other one as it was asked), part by part, so a tiled part skips what its period
-        /// repeats (`gs_hash_enter`).
-        private func enterRowAbove() {
-            var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed
-            let above = rowStart - rowBytes
-            for part in parts where above + part.end > j {
-                let to = above + part.end
-                gs_hash_enter(data, j, to, rowStart, seen, seen2, hashShift, part.period > 0 ? part.period : pixelBytes, RepeatDeflater.hashMultiplier)
-                j = to
-            }
-        }
-    }
-
     /// How many bytes of a planned part at `at` (`partLeft` bytes, `planned` back) the match
     /// being gathered takes first, where it ends at `at` at another distance: as many as still
     /// agree at its distance, up to the end of its last token (258 bytes), so that token is
@@ -481,88 +280,5 @@ struct RepeatDeflater: Sendable {
         let fill = (258 - match.length % 258) % 258
         guard fill > 0, fill < partLeft else { return 0 }
         return Self.agreeing(data, i - match.distance, i, from: 0, limit: fill)
-    }
-
-    /// How many bytes from `from` on agree at `a` and `b`, up to `limit`: 8 at a time,
-    /// the first that differs found from their difference's lowest set bit (little-endian).
-    @inline(__always)
-    private static func agreeing(_ data: UnsafePointer<UInt8>, _ a: Int, _ b: Int, from: Int, limit: Int) -> Int {
-        var n = from
-        while n + 8 <= limit {
-            let x = UnsafeRawPointer(data + a + n).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(data + b + n).loadUnaligned(as: UInt64.self)
-            if x != 0 { return n + UInt64(littleEndian: x).trailingZeroBitCount >> 3 }
-            n += 8
-        }
-        while n < limit, data[a + n] == data[b + n] { n += 1 }
-        return n
-    }
-
-    /// The match being gathered, carried from row to row within a unit: `length`
-    /// bytes from `start`, `distance` back (the matcher's "last match's distance"
-    /// after it is flushed, until the unit ends).
-    fileprivate struct MatchRun {
-        var start = 0
-        var length = 0
-        var distance = 0
-
-        /// Writes the match as tokens, if any.
-        mutating func flush(_ data: UnsafePointer<UInt8>, pixel: Int, oldest: Int, tokens: inout TokenBuffer) {
-            RepeatDeflater.appendMatch(data, at: start, length: length, distance: distance, pixel: pixel, oldest: oldest, tokens: &tokens)
-            length = 0
-        }
-
-        /// `count` bytes at `at`, `distance` back: the same match where it meets this one at its
-        /// distance, else a new one (this one written first).
-        @inline(__always)
-        mutating func extend(at: Int, count: Int, distance: Int, _ data: UnsafePointer<UInt8>, pixel: Int, oldest: Int,
-                             tokens: inout TokenBuffer) {
-            if length > 0, distance == self.distance, start + length == at {
-                length += count
-            } else {
-                flush(data, pixel: pixel, oldest: oldest, tokens: &tokens)
-                (start, length, self.distance) = (at, count, distance)
-            }
-        }
-    }
-}
-
-extension RepeatDeflater {
-    /// The tokens being chosen, in memory of their own: an append is a store and
-    /// a count (an array's append checked its uniqueness and capacity each time,
-    /// a token a byte on noise). Freed by its owner (`deallocate`).
-    fileprivate struct TokenBuffer {
-        private var base: UnsafeMutablePointer<DeflateToken>
-        private var capacity: Int
-        private(set) var count = 0
-
-        init(capacity: Int) {
-            self.capacity = max(16, capacity)
-            base = .allocate(capacity: self.capacity)
-        }
-
-        @inline(__always)
-        mutating func append(_ token: DeflateToken) {
-            if count == capacity { grow() }
-            (base + count).initialize(to: token)
-            count += 1
-        }
-
-        private mutating func grow() {
-            let larger = UnsafeMutablePointer<DeflateToken>.allocate(capacity: 2 * capacity)
-            larger.moveInitialize(from: base, count: count)
-            base.deallocate()
-            (base, capacity) = (larger, 2 * capacity)
-        }
-
-        /// Tokens `range`, copied out.
-        func array(_ range: Range<Int>) -> [DeflateToken] { Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) }
-
-        /// Drops the first `n` tokens, moving the rest to the front.
-        mutating func removeFirst(_ n: Int) {
-            base.moveUpdate(from: base + n, count: count - n)
-            count -= n
-        }
-
-        func deallocate() { base.deallocate() }
     }
 }

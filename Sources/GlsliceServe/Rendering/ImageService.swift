@@ -7,7 +7,7 @@ import NIOCore
 /// (`QueryOptions`), the format (`FormatNegotiation`), the memo of what a key
 /// rendered to (`RequestMemo`), the cache of encoded answers
 /// (`ResponseCache`), and coalescing with a per-request timeout
-/// (`RenderFlights`). `execute` and `encode` run on the render pool.
+/// (`RenderFlights`). `execute` and `encode` (ImageService+Execute.swift) run on the render pool.
 final class ImageService: Sendable {
     let options: ServeOptions
     let metrics: ServeMetrics
@@ -19,16 +19,16 @@ final class ImageService: Sendable {
     /// What renders draw with: `cpu`, or `gpu (RENDERER)`.
     let backendDescription: String
     /// Renders handed to the GPU thread and not yet back on a render thread.
-    private let atGPU = Locked(0)
+    let atGPU = Locked(0)
     /// `hybrid`, or `auto` on a hardware GPU: a render thread draws on the CPU
     /// itself when the GPU thread already has a render per render thread.
-    private let drawsOnBoth: Bool
-    private let sources: SourceCache
-    private let cache: ResponseCache
+    let drawsOnBoth: Bool
+    let sources: SourceCache
+    let cache: ResponseCache
     let memo: RequestMemo
-    private let flights = RenderFlights<EncodedAnswer>()
+    let flights = RenderFlights<EncodedAnswer>()
     /// `--answer-mb`: a WebP's encoding memory is held in it too (`WebPAdmission`).
-    private let answers: AnswerBudget
+    let answers: AnswerBudget
     /// Runs on the render thread just before a render (tests hold renders here).
     let beforeRender: (@Sendable () -> Void)?
 
@@ -115,95 +115,6 @@ final class ImageService: Sendable {
             defer { updateGauges() }
             return pool.submit { [self] in execute(key: key, id: id, file: file, request: request, negotiated: negotiated) }
         }
-    }
-
-    /// On a render thread: source, plan, digest, cache; then the draw (on the
-    /// shared GPU thread, or here on the CPU) and the encode, here.
-    private func execute(key: String, id: UInt64, file: String, request: RenderRequest, negotiated: Bool) {
-        defer { updateGauges() }
-        guard flights.isWanted(key, id: id) else { return } // every request timed out while queued
-        updateGauges()
-        let started = ContinuousClock.now
-        var job: PreparedJob
-        let digest: String, held: Int
-        do {
-            var stamps = FileStamp.contents(of: file, in: options.root.scope).map { [$0] } ?? []
-            let source = try sources.resolve(input: file, outputScale: request.outputScale) { stamps.append(FileStamp(path: $0, in: options.root.scope)) }
-            job = try PreparedJob(request: request, source: source, limits: options.limits)
-            if job.request.format == .webp, let why = answers.webPRefusal(job.size) {
-                guard negotiated else { throw why }
-                job = job.written(as: .png)
-            }
-            digest = job.digest // once: it encodes the request as JSON and hashes it
-            metrics.stageTimes.add(.prepare, ContinuousClock.now - started, items: 1)
-            memo.remember(key, RequestMemo.Entry(digest: digest, format: job.request.format ?? .png, stamps: stamps))
-            if let image = cache.get(digest) {
-                return flights.finish(key, id: id, .success(EncodedAnswer(image: image, digest: digest, format: job.request.format ?? .png)))
-            }
-            held = job.request.format == .webp ? AnswerBudget.webPEncoding(job.size) : 0
-            guard held == 0 || answers.reserveEncoding(held) else {
-                metrics.answersRefused.increment()
-                return flights.finish(key, id: id, .failure(.webPEncodesFull))
-            }
-            beforeRender?()
-        } catch {
-            return fail(key: key, id: id, error, file: file)
-        }
-        let image = job.source.image
-        let refusal = gpu?.limits.refusal(sourceWidth: image.width, sourceHeight: image.height)
-        if let refusal, !drawsOnBoth { // --backend gpu: refused before a GL call, whichever thread took it
-            answers.releaseEncoding(held)
-            return fail(key: key, id: id, refusal, file: file)
-        }
-        // Hybrid draws what the GPU cannot take on the CPU, so a URL never succeeds or fails by chance.
-        guard let gpu, refusal == nil, !(drawsOnBoth && atGPU.withLock({ $0 }) >= pool.workers) else {
-            return encode(job, digest: digest, drawing: .here, key: key, id: id, file: file, started: started, held: held)
-        }
-        // The render thread goes back to the pool while the job waits for the GPU thread;
-        // once drawn, the encoding is queued on the pool again (it was admitted already).
-        atGPU.withLock { $0 += 1 }
-        let drawnJob = job
-        gpu.draw(drawnJob) { [self] drawn in
-            atGPU.withLock { $0 -= 1 }
-            let queued = pool.resume { [self] in
-                switch drawn {
-                case .success(let drawing):
-                    encode(drawnJob, digest: digest, drawing: drawing, key: key, id: id, file: file, started: started, held: held)
-                case .failure(let error):
-                    answers.releaseEncoding(held)
-                    fail(key: key, id: id, error, file: file)
-                }
-            }
-            if !queued {
-                answers.releaseEncoding(held)
-                fail(key: key, id: id, UnavailableErrors.serverStopping(), file: file)
-            }
-        }
-    }
-
-    /// On a render thread: the encode step into memory, the cache, the answer.
-    /// `held` bytes of `--answer-mb` (a WebP's encoding memory) are let go once encoded.
-    private func encode(_ job: PreparedJob, digest: String, drawing: Drawing, key: String, id: UInt64, file: String,
-                        started: ContinuousClock.Instant, held: Int) {
-        do {
-            let data: [UInt8]
-            do { // the encoding memory goes before the answer is handed on
-                defer { answers.releaseEncoding(held) }
-                data = try Engine.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
-            }
-            let image = ByteBuffer(bytes: data)
-            cache.put(digest, image)
-            metrics.renders.increment()
-            metrics.renderSeconds.record(ContinuousClock.now - started)
-            flights.finish(key, id: id, .success(EncodedAnswer(image: image, digest: digest, format: job.request.format ?? .png)))
-        } catch {
-            fail(key: key, id: id, error, file: file)
-        }
-    }
-
-    private func fail(key: String, id: UInt64, _ error: any Error, file: String) {
-        metrics.renderFailures.increment()
-        flights.finish(key, id: id, .failure(Refusal(error, file: file, root: options.root)))
     }
 
     /// Sets the gauges from what is held now (also before `/metrics` is answered, so GPU bytes are current).

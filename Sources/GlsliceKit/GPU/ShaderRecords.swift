@@ -1,0 +1,110 @@
+/// What the CPU's encoder and its GLSL twins must agree on, named once here (issue 53): the
+/// deflate's constants and the word positions of every record the compute passes read. Swift
+/// fills the records through these names; each compute shader gets them as `#define`s put after
+/// its `#version` line (`ComputeProgram`), so no shader spells a constant or a position itself
+/// (`ShaderRecordsTests` fails when one does).
+enum ShaderRecords {
+    /// Per row of a token pass's plan (`deflate_tokens.comp`): its first byte in the scanlines, its
+    /// first token's room, the copy's distance | its run ahead << 16, its job << 10 | its copy run's
+    /// reduced start (`RepeatDeflater.RowCopy`).
+    enum PlanRow: Int, ShaderRecord {
+        case firstByte, firstToken, copy, jobAndRunStart
+        static let words = allCases.count
+    }
+    /// Per unit of rows an invocation chooses (`RepeatDeflater.units`).
+    enum PlanUnit: Int, ShaderRecord {
+        case firstRow, rows
+        static let words = allCases.count
+    }
+    /// Per segment of scanlines whose Adler-32 sums one invocation makes.
+    enum PlanSegment: Int, ShaderRecord {
+        case start, end
+        static let words = allCases.count
+    }
+    /// Per job: its shape, where its matches may reach, and its parts (`RepeatDeflater`).
+    enum PlanJob: Int, ShaderRecord {
+        case rowBytes, pixelBytes, hashBits, oldest, partsAt
+        static let words = allCases.count
+    }
+    /// Per row of the coding passes (`deflate_pack.comp`): its first token's index in its piece,
+    /// the piece's first block, the bit its first token goes at (the last pass), its first token
+    /// in the tokens, and how many it has (0: left out).
+    enum CodeRow: Int, ShaderRecord {
+        case firstInPiece, pieceBlock, bit, firstToken, count
+        static let words = allCases.count
+    }
+    /// Per image of `scanlines.comp`: its shape and place, its colour table, its scanlines' layout
+    /// and its first invocation in each mode.
+    enum Image: Int, ShaderRecord {
+        case width, height, x0, y0, stride, table, channels, bitDepth, rowBytes, scanlineWords, firstWord
+        case colourRuns, wordRuns, base, rowRuns, paletteRuns
+        static let words = allCases.count
+    }
+
+    /// A block's symbol counts (the first coding pass's output): 286 literal/length symbols, then 30 distances.
+    static let literalSymbols = 286
+    static let distanceSymbols = 30
+    static let blockCountWords = literalSymbols + distanceSymbols
+    /// A block's code (`BlockCode`) as the coding passes read it: code | length << 16 for the 288
+    /// literal/length symbols, then the 30 distances, then the bits between the block before's
+    /// last token and this one's first (its end code and this head), then a spare word.
+    static let distanceCodesAt = 288
+    static let gapWord = distanceCodesAt + distanceSymbols
+    static let blockTableWords = gapWord + 2
+
+    /// Every `#define`, in the order a shader gets them.
+    static var defines: [(name: String, value: String)] {
+        var all: [(String, String)] = [
+            ("MAX_DISTANCE", "\(RepeatDeflater.maxDistance)"),
+            ("SHORT_PART", "\(RepeatDeflater.shortPart)"),
+            ("HASH_REACH", "\(RepeatDeflater.hashReach)"),
+            ("HASH_SLOTS", "\(1 << RepeatDeflater.maxHashBits)"),
+            ("HASH_MULTIPLIER", "\(RepeatDeflater.hashMultiplier)u"),
+            ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
+            ("BLOCK_TOKENS", "\(DeflateLayout.blockTokens)u"),
+            ("LITERAL_SYMBOLS", "\(literalSymbols)u"),
+            ("BLOCK_COUNT_WORDS", "\(blockCountWords)u"),
+            ("DISTANCE_CODES_AT", "\(distanceCodesAt)u"),
+            ("GAP_WORD", "\(gapWord)u"),
+            ("BLOCK_TABLE_WORDS", "\(blockTableWords)u"),
+            ("COLOUR_SLOTS", "\(GPUEncoder.slots)u"),
+            ("RUN", "\(GPUEncoder.run)u"),
+            ("NO_COLOUR", "\(GPUEncoder.none)u"),
+        ]
+        all += record(PlanRow.self, "PLAN_ROW") + record(PlanUnit.self, "PLAN_UNIT") + record(PlanSegment.self, "PLAN_SEGMENT")
+        all += record(PlanJob.self, "PLAN_JOB") + record(CodeRow.self, "CODE_ROW") + record(Image.self, "IMAGE")
+        return all
+    }
+
+    /// A record's fields as `PREFIX_FIELD_NAME` word positions, and `PREFIX_WORDS`, its length.
+    private static func record<R: ShaderRecord>(_: R.Type, _ prefix: String) -> [(String, String)] {
+        R.allCases.map { field in ("\(prefix)_\(macroName(String(describing: field)))", "\(field.rawValue)u") }
+            + [("\(prefix)_WORDS", "\(R.words)u")]
+    }
+
+    /// `firstByte` as `FIRST_BYTE`.
+    static func macroName(_ field: String) -> String {
+        field.reduce(into: "") { name, c in
+            if c.isUppercase { name += "_" }
+            name += c.uppercased()
+        }
+    }
+
+    /// `source` with every define after its `#version` line (the line GLSL wants first).
+    static func defining(_ source: String) -> String {
+        let header = defines.map { "#define \($0.name) \($0.value)\n" }.joined()
+        guard let newline = source.firstIndex(of: "\n") else { return source + "\n" + header }
+        return String(source[...newline]) + header + String(source[source.index(after: newline)...])
+    }
+}
+
+/// A record's fields, word by word: `field.at(n)` is the field's word in the `n`th record.
+protocol ShaderRecord: CaseIterable, RawRepresentable where RawValue == Int {
+    /// Words a record: one a field.
+    static var words: Int { get }
+}
+
+extension ShaderRecord {
+    @inline(__always)
+    func at(_ record: Int) -> Int { record * Self.words + rawValue }
+}

@@ -1,0 +1,177 @@
+import CPNG
+import Foundation
+
+/// `RepeatDeflater`'s state while it chooses a row: the matcher, the match being gathered, and the tokens.
+extension RepeatDeflater {
+    /// The matcher of one row (`chooseRow`): the longest match at `i` of 4 bytes or more, ending in
+    /// the row, among one pixel back, one row back, the last match's distance and the last two places
+    /// with the same four bytes (entering `i` there); a tie keeps the one tried first. A shorter one is
+    /// never taken, so a candidate is tried only where its first four bytes agree. Its hash table holds
+    /// the bytes from `firstHashed` (the row above, its last `hashReach` bytes) up to the byte being
+    /// matched: the row above is entered whole when the matcher is first asked, the row's own bytes as
+    /// it is asked. State in a struct, as `Shaders/deflate_tokens.comp` keeps it in variables (nested
+    /// functions sharing the match state cost a dynamic exclusivity check and heap boxes a row).
+    struct Matcher {
+        let data: UnsafePointer<UInt8>
+        let rowStart: Int, rowEnd: Int, rowBytes: Int, pixelBytes: Int, oldest: Int, firstHashed: Int
+        /// The row's parts (`RepeatDeflater.parts`), for entering the row above part by part.
+        let parts: [(end: Int, period: Int)]
+        /// From where every byte of the row before, but its last 3, was entered as it was asked.
+        let enteredAbove: Int
+        let hashShift: UInt32
+        /// Where each 4-byte hash was last seen, and (`seen2`) where before that.
+        let seen: UnsafeMutablePointer<Int32>, seen2: UnsafeMutablePointer<Int32>
+        var hashedRowAbove = false
+
+        init(data: UnsafePointer<UInt8>, rowStart: Int, rowBytes: Int, pixelBytes: Int, parts: [(end: Int, period: Int)], oldest: Int,
+             firstHashed: Int, enteredAbove: Int, hashBits: Int, seen: UnsafeMutablePointer<Int32>) {
+            self.data = data
+            self.parts = parts
+            self.rowStart = rowStart
+            rowEnd = rowStart + rowBytes
+            self.rowBytes = rowBytes
+            self.pixelBytes = pixelBytes
+            self.oldest = oldest
+            self.firstHashed = firstHashed
+            self.enteredAbove = enteredAbove
+            hashShift = UInt32(32 - hashBits)
+            self.seen = seen
+            seen2 = seen + (1 << hashBits)
+        }
+
+        @inline(__always) private func word(_ i: Int) -> UInt32 { UnsafeRawPointer(data + i).loadUnaligned(as: UInt32.self) }
+
+        /// The match at `i` from `candidate`, if its first four bytes agree and it is within reach and
+        /// longer than `best`: then `best` and `bestDistance` become its length and distance.
+        @inline(__always)
+        private func consider(_ candidate: Int, at i: Int, here: UInt32, limit: Int, best: inout Int, bestDistance: inout Int) {
+            let distance = i - candidate
+            guard candidate >= oldest, distance > 0, distance <= RepeatDeflater.maxDistance, word(candidate) == here else { return }
+            let length = RepeatDeflater.agreeing(data, candidate, i, from: 4, limit: limit)
+            if length > best { (best, bestDistance) = (length, distance) }
+        }
+
+        /// The longest match at `i` (length 0: none of 4 bytes), `lastDistance` the last match's distance.
+        mutating func longest(_ i: Int, lastDistance: Int) -> (length: Int, distance: Int) {
+            let limit = min(258, rowEnd - i)
+            guard limit >= 4 else { return (0, 0) }
+            let here = word(i)
+            var best = 0, bestDistance = 0
+            consider(i - pixelBytes, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            if best < limit { consider(i - rowBytes, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance) }
+            if best < limit, lastDistance > 0, lastDistance != pixelBytes, lastDistance != rowBytes {
+                consider(i - lastDistance, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            }
+            if !hashedRowAbove {
+                hashedRowAbove = true
+                enterRowAbove()
+            }
+            let h = Int((UInt32(littleEndian: here) &* RepeatDeflater.hashMultiplier) >> hashShift)
+            if best < limit, seen[h] >= Int32(firstHashed) {
+                consider(Int(seen[h]), at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            }
+            if best < limit, seen2[h] >= Int32(firstHashed) {
+                consider(Int(seen2[h]), at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            }
+            seen2[h] = seen[h]
+            seen[h] = Int32(i)
+            return (best, bestDistance)
+        }
+
+        /// Enters the row above from `firstHashed` (only its last 3 bytes when the row before entered
+        /// every other one as it was asked), part by part, so a tiled part skips what its period
+        /// repeats (`gs_hash_enter`).
+        private func enterRowAbove() {
+            var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed
+            let above = rowStart - rowBytes
+            for part in parts where above + part.end > j {
+                let to = above + part.end
+                gs_hash_enter(data, j, to, rowStart, seen, seen2, hashShift, part.period > 0 ? part.period : pixelBytes, RepeatDeflater.hashMultiplier)
+                j = to
+            }
+        }
+    }
+
+    /// How many bytes from `from` on agree at `a` and `b`, up to `limit`: 8 at a time,
+    /// the first that differs found from their difference's lowest set bit (little-endian).
+    @inline(__always)
+    static func agreeing(_ data: UnsafePointer<UInt8>, _ a: Int, _ b: Int, from: Int, limit: Int) -> Int {
+        var n = from
+        while n + 8 <= limit {
+            let x = UnsafeRawPointer(data + a + n).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(data + b + n).loadUnaligned(as: UInt64.self)
+            if x != 0 { return n + UInt64(littleEndian: x).trailingZeroBitCount >> 3 }
+            n += 8
+        }
+        while n < limit, data[a + n] == data[b + n] { n += 1 }
+        return n
+    }
+
+    /// The match being gathered, carried from row to row within a unit: `length`
+    /// bytes from `start`, `distance` back (the matcher's "last match's distance"
+    /// after it is flushed, until the unit ends).
+    struct MatchRun {
+        var start = 0
+        var length = 0
+        var distance = 0
+
+        /// Writes the match as tokens, if any.
+        mutating func flush(_ data: UnsafePointer<UInt8>, pixel: Int, oldest: Int, tokens: inout TokenBuffer) {
+            RepeatDeflater.appendMatch(data, at: start, length: length, distance: distance, pixel: pixel, oldest: oldest, tokens: &tokens)
+            length = 0
+        }
+
+        /// `count` bytes at `at`, `distance` back: the same match where it meets this one at its
+        /// distance, else a new one (this one written first).
+        @inline(__always)
+        mutating func extend(at: Int, count: Int, distance: Int, _ data: UnsafePointer<UInt8>, pixel: Int, oldest: Int,
+                             tokens: inout TokenBuffer) {
+            if length > 0, distance == self.distance, start + length == at {
+                length += count
+            } else {
+                flush(data, pixel: pixel, oldest: oldest, tokens: &tokens)
+                (start, length, self.distance) = (at, count, distance)
+            }
+        }
+    }
+}
+
+extension RepeatDeflater {
+    /// The tokens being chosen, in memory of their own: an append is a store and
+    /// a count (an array's append checked its uniqueness and capacity each time,
+    /// a token a byte on noise). Freed by its owner (`deallocate`).
+    struct TokenBuffer {
+        private var base: UnsafeMutablePointer<DeflateToken>
+        private var capacity: Int
+        private(set) var count = 0
+
+        init(capacity: Int) {
+            self.capacity = max(16, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        @inline(__always)
+        mutating func append(_ token: DeflateToken) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: token)
+            count += 1
+        }
+
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<DeflateToken>.allocate(capacity: 2 * capacity)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            (base, capacity) = (larger, 2 * capacity)
+        }
+
+        /// Tokens `range`, copied out.
+        func array(_ range: Range<Int>) -> [DeflateToken] { Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) }
+
+        /// Drops the first `n` tokens, moving the rest to the front.
+        mutating func removeFirst(_ n: Int) {
+            base.moveUpdate(from: base + n, count: count - n)
+            count -= n
+        }
+
+        func deallocate() { base.deallocate() }
+    }
+}

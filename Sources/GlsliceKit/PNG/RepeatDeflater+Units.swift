@@ -1,0 +1,115 @@
+/// What a GPU invocation needs of a `RepeatDeflater`'s rows (`GPUDeflater`): its units of rows,
+/// each row's planned copy, and the row's parts as words.
+extension RepeatDeflater {
+    /// The rows `0..<backs.count` in units, each chosen by one GPU invocation with its
+    /// state carried from row to row (issue 51): a copy run (`RowCopy`) is a unit of its
+    /// own; other rows go together while their bytes stay within `unitBytes` (6 KiB), never
+    /// across a piece's start (every `pieceRows` rows). A row's tokens are those that start in it.
+    func units(backs: [Int32], pieceRows: Int) -> [Range<Int>] {
+        let runs = parts.count == 1, rows = backs.count
+        var units: [Range<Int>] = []
+        var start = 0
+        while start < rows {
+            var end = start + 1
+            let pieceEnd = min(rows, (start / pieceRows + 1) * pieceRows)
+            if runs, backs[start] > 0 {
+                while end < pieceEnd, backs[end] == backs[start] { end += 1 }
+            } else {
+                while end < pieceEnd, !(runs && backs[end] > 0), (end + 1 - start) * rowBytes <= Self.unitBytes { end += 1 }
+            }
+            units.append(start..<end)
+            start = end
+        }
+        return units
+    }
+
+    /// Per row of `firstRow..<firstRow + rows`: how many bytes back an equal row
+    /// lies (with an equal row above it too, when rows are filtered), where one does
+    /// within reach (32 KiB, and no further back than the `history` bytes before
+    /// `firstRow`), else 0.
+    func copyBacks(firstRow: Int, rows: Int, history: Int) -> [Int32] {
+        let reach = min(history, Self.maxDistance)
+        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes, aboveToo: filtersRows)
+        var backs = [Int32](repeating: 0, count: rows)
+        for (r, earlier) in earlier.enumerated() where earlier >= 0 {
+            let back = (firstRow + r - Int(earlier)) * rowBytes
+            if back <= reach + r * rowBytes && back <= Self.maxDistance { backs[r] = Int32(back) }
+        }
+        return backs
+    }
+
+    /// A row's planned copy as a GPU invocation needs it (`GPUDeflater`): bytes back
+    /// to an equal row (0: none) and, for a row of a copy run, where the row sits in it.
+    ///
+    /// A copy run is a run of rows within one piece, each a whole copy (no periodic
+    /// part) the same distance back: a stretch's or a tall tile's repeated rows. Its
+    /// bytes are one match, cut into tokens as `appendMatch` cuts it (`choose`), though
+    /// each invocation chooses one row's tokens: a row writes the tokens that start in
+    /// it, and they may reach into the rows after. A 1 × 20,000,000 tiled gradient wrote
+    /// a 4-byte match a row before (64 times zlib's bytes). 32-bit fields: a piece's
+    /// rows are a few hundred thousand on a tall output.
+    struct RowCopy: Equatable {
+        var back: Int32
+        /// Bytes from the run's start to the row's, reduced: under 258 as they are,
+        /// else 258 plus their remainder modulo 258. The cuts before the row are whole
+        /// 258s either way, and those after fall alike.
+        var runAt: Int32 = 0
+        /// Bytes from the row's end to the run's, at most `runReach`.
+        var runAhead: Int32 = 0
+    }
+
+    /// How far past a row's end its copy run is told: the last token starting in the row
+    /// is a whole 258 bytes when at least this many follow.
+    static let runReach = 261
+
+    /// Per row of `firstRow..<firstRow + rows`: its `RowCopy`, with `history` bytes
+    /// readable before the rows, copy runs cut where a piece starts (every `pieceRows` rows).
+    func rowCopies(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> [RowCopy] {
+        invocations(firstRow: firstRow, rows: rows, history: history, pieceRows: pieceRows).copies
+    }
+
+    /// What a GPU dispatch needs of those rows: each row's `RowCopy`, and the units it
+    /// takes, one invocation each: `units`, but a copy run's rows one by one (each writes
+    /// the tokens that start in it).
+    func invocations(firstRow: Int, rows: Int, history: Int, pieceRows: Int) -> (copies: [RowCopy], units: [Range<Int>]) {
+        let backs = copyBacks(firstRow: firstRow, rows: rows, history: history)
+        var copies = backs.map { RowCopy(back: $0) }
+        let units = units(backs: backs, pieceRows: pieceRows)
+        guard parts.count == 1 else { return (copies, units) } // periodic parts: a copied row is its parts' matches
+        copies.withUnsafeMutableBufferPointer { copies in
+            // A division only once every 258 bytes (two a row were most of a tall output's token time).
+            for unit in units where backs[unit.lowerBound] > 0 {
+                var at = 0, remainder = 0 // at % 258
+                for r in unit {
+                    copies[r].runAt = Int32(at < 258 ? at : 258 + remainder)
+                    copies[r].runAhead = Int32(min(Self.runReach, (unit.upperBound - 1 - r) * rowBytes))
+                    at += rowBytes
+                    remainder += rowBytes
+                    if remainder >= 258 { remainder %= 258 } // once every 258 bytes at most
+                }
+            }
+        }
+        // A copy run's rows one unit each.
+        var split: [Range<Int>] = []
+        split.reserveCapacity(units.count)
+        for unit in units {
+            if backs[unit.lowerBound] > 0 {
+                for r in unit { split.append(r..<(r + 1)) }
+            } else {
+                split.append(unit)
+            }
+        }
+        return (copies, split)
+    }
+
+    /// Adds the row's parts as a GPU reads them (`GPUDeflater`) to `words`: (end, period) pairs.
+    func appendPackedParts(to words: inout [UInt32]) {
+        for part in parts {
+            words.append(UInt32(part.end))
+            words.append(UInt32(part.period))
+        }
+    }
+
+    /// The shape a GPU needs to choose this deflater's tokens.
+    var rowBytesAndPixelBytes: (rowBytes: Int, pixelBytes: Int) { (rowBytes, pixelBytes) }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GlsliceKit
+import NIOCore
+
+/// What a render thread does with a request `ImageService.answer` queued: prepare, draw (on the shared
+/// GPU thread, or here), encode, cache and answer.
+extension ImageService {
+    /// On a render thread: source, plan, digest, cache; then the draw (on the
+    /// shared GPU thread, or here on the CPU) and the encode, here.
+    func execute(key: String, id: UInt64, file: String, request: RenderRequest, negotiated: Bool) {
+        defer { updateGauges() }
+        guard flights.isWanted(key, id: id) else { return } // every request timed out while queued
+        updateGauges()
+        let started = ContinuousClock.now
+        var job: PreparedJob
+        let digest: String, held: Int
+        do {
+            var stamps = FileStamp.contents(of: file, in: options.root.scope).map { [$0] } ?? []
+            let source = try sources.resolve(input: file, outputScale: request.outputScale) { stamps.append(FileStamp(path: $0, in: options.root.scope)) }
+            job = try PreparedJob(request: request, source: source, limits: options.limits)
+            if job.request.format == .webp, let why = answers.webPRefusal(job.size) {
+                guard negotiated else { throw why }
+                job = job.written(as: .png)
+            }
+            digest = job.digest // once: it encodes the request as JSON and hashes it
+            metrics.stageTimes.add(.prepare, ContinuousClock.now - started, items: 1)
+            memo.remember(key, RequestMemo.Entry(digest: digest, format: job.request.format ?? .png, stamps: stamps))
+            if let image = cache.get(digest) {
+                return flights.finish(key, id: id, .success(EncodedAnswer(image: image, digest: digest, format: job.request.format ?? .png)))
+            }
+            held = job.request.format == .webp ? AnswerBudget.webPEncoding(job.size) : 0
+            guard held == 0 || answers.reserveEncoding(held) else {
+                metrics.answersRefused.increment()
+                return flights.finish(key, id: id, .failure(.webPEncodesFull))
+            }
+            beforeRender?()
+        } catch {
+            return fail(key: key, id: id, error, file: file)
+        }
+        let image = job.source.image
+        let refusal = gpu?.limits.refusal(sourceWidth: image.width, sourceHeight: image.height)
+        if let refusal, !drawsOnBoth { // --backend gpu: refused before a GL call, whichever thread took it
+            answers.releaseEncoding(held)
+            return fail(key: key, id: id, refusal, file: file)
+        }
+        // Hybrid draws what the GPU cannot take on the CPU, so a URL never succeeds or fails by chance.
+        guard let gpu, refusal == nil, !(drawsOnBoth && atGPU.withLock({ $0 }) >= pool.workers) else {
+            return encode(job, digest: digest, drawing: .here, key: key, id: id, file: file, started: started, held: held)
+        }
+        // The render thread goes back to the pool while the job waits for the GPU thread;
+        // once drawn, the encoding is queued on the pool again (it was admitted already).
+        atGPU.withLock { $0 += 1 }
+        let drawnJob = job
+        gpu.draw(drawnJob) { [self] drawn in
+            atGPU.withLock { $0 -= 1 }
+            let queued = pool.resume { [self] in
+                switch drawn {
+                case .success(let drawing):
+                    encode(drawnJob, digest: digest, drawing: drawing, key: key, id: id, file: file, started: started, held: held)
+                case .failure(let error):
+                    answers.releaseEncoding(held)
+                    fail(key: key, id: id, error, file: file)
+                }
+            }
+            if !queued {
+                answers.releaseEncoding(held)
+                fail(key: key, id: id, UnavailableErrors.serverStopping(), file: file)
+            }
+        }
+    }
+
+    /// On a render thread: the encode step into memory, the cache, the answer.
+    /// `held` bytes of `--answer-mb` (a WebP's encoding memory) are let go once encoded.
+    func encode(_ job: PreparedJob, digest: String, drawing: Drawing, key: String, id: UInt64, file: String,
+                        started: ContinuousClock.Instant, held: Int) {
+        do {
+            let data: [UInt8]
+            do { // the encoding memory goes before the answer is handed on
+                defer { answers.releaseEncoding(held) }
+                data = try Engine.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
+            }
+            let image = ByteBuffer(bytes: data)
+            cache.put(digest, image)
+            metrics.renders.increment()
+            metrics.renderSeconds.record(ContinuousClock.now - started)
+            flights.finish(key, id: id, .success(EncodedAnswer(image: image, digest: digest, format: job.request.format ?? .png)))
+        } catch {
+            fail(key: key, id: id, error, file: file)
+        }
+    }
+
+    func fail(key: String, id: UInt64, _ error: any Error, file: String) {
+        metrics.renderFailures.increment()
+        flights.finish(key, id: id, .failure(Refusal(error, file: file, root: options.root)))
+    }
+}
