@@ -51,7 +51,8 @@ struct ParityCommand: ParsableCommand {
 
     func run() throws {
         guard (1...10_000_000).contains(cases) else { throw UsageErrors.outOfRange("--cases", 1...10_000_000, got: cases) }
-        let resolved = try BackendResolution.resolve(.gpu, for: .parity, device: gpuDevice(gpu))
+        // Parity holds the GPU's encoder to the CPU's wherever it takes a job, on llvmpipe too.
+        let resolved = try BackendResolution.resolve(.gpu, for: .parity, device: gpuDevice(gpu), gpuEncoding: true)
         if !json { print("parity: \(cases) jobs, seed \(seed), cpu vs \(resolved.description)") }
         let report = try Parity.run(cases: cases, seed: seed, candidate: resolved.backend)
         if json {

@@ -31,10 +31,12 @@ package enum Backend {
 
     /// Opens a GPU session on this thread. With `acceptSoftware` false (`auto`),
     /// a software rasteriser is declined with `auto`'s reason (`Declined`).
-    static func openSession(device: Int?, memory: GPUMemory = GPUMemory(), acceptSoftware: Bool = true) throws -> GPUSession {
+    /// `gpuEncoding` forces GPU encoding on or off (nil: the context's default).
+    static func openSession(device: Int?, memory: GPUMemory = GPUMemory(), acceptSoftware: Bool = true,
+                            gpuEncoding: Bool? = nil) throws -> GPUSession {
         let context = try GPUContext.make(device: device)
         try admit(context, acceptSoftware: acceptSoftware)
-        return try GPUSession(context: context, memory: memory)
+        return try GPUSession(context: context, memory: memory, gpuEncoding: gpuEncoding)
     }
 
     /// Throws `Declined` when `context` is a software rasteriser (llvmpipe,

@@ -65,10 +65,11 @@ extension BackendResolution where GPU == GPUSession {
     package var backend: Backend { gpu.map(Backend.gpu) ?? .cpu }
 
     /// Settles `choice` for `use` with a GPU session opened on this thread.
+    /// `gpuEncoding` forces the session's GPU encoding on or off (nil: the context's default).
     package static func resolve(_ choice: BackendChoice, for use: BackendUse, device: Int?,
-                                memory: GPUMemory = GPUMemory()) throws -> BackendResolution {
+                                memory: GPUMemory = GPUMemory(), gpuEncoding: Bool? = nil) throws -> BackendResolution {
         try resolve(choice, for: use) { acceptSoftware in
-            let session = try Backend.openSession(device: device, memory: memory, acceptSoftware: acceptSoftware)
+            let session = try Backend.openSession(device: device, memory: memory, acceptSoftware: acceptSoftware, gpuEncoding: gpuEncoding)
             return (session, session.context.renderer)
         }
     }

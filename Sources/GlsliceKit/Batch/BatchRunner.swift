@@ -53,7 +53,7 @@ public final class BatchRunner: Sendable {
         try reader.outputs.create()
         let results = try options.results.map { try ResultsLog(path: $0, append: options.resume, manifest: options.manifest) }
         let resolved = try BackendResolution.resolve(options.backend, for: .batch, device: options.device,
-                                                     memory: GPUMemory(budget: options.gpu.budgetBytes))
+                                                     memory: GPUMemory(budget: options.gpu.budgetBytes), gpuEncoding: options.gpu.gpuEncoding)
         let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
                                      backend: resolved.description, onError: onError, onProgress: onProgress)
         let start = Date()

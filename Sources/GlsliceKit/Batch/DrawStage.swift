@@ -12,7 +12,6 @@ struct DrawStage {
     static func gpu(_ session: GPUSession, settings: GPUSettings, budget: MemoryBudget, recorder: BatchRecorder,
                     times: StageTimes, strips: Strips = Strips()) -> DrawStage {
         DrawStage(limits: session.context.limits) { input, output in try WorkerThreads.named("glslice-gpu") {
-            if let encoding = settings.gpuEncoding { session.gpuEncoding = encoding }
             let ring = try (settings.pixelPackRing ?? !session.context.isSoftware) ? PixelPackRing(count: 8, times: times) : nil
             var loop = GPUDrawLoop<BatchJob>(gpu: session, budget: budget, times: times, ring: ring)
             loop.strips = strips

@@ -46,8 +46,7 @@ package final class GPUDrawThread: Sendable {
         thread = WorkerThreads(count: 1, name: "glslice-gpu") { _ in
             let gpu: GPUSession
             do {
-                gpu = try Backend.openSession(device: device, memory: memory, acceptSoftware: acceptSoftware)
-                if let gpuEncoding { gpu.gpuEncoding = gpuEncoding }
+                gpu = try Backend.openSession(device: device, memory: memory, acceptSoftware: acceptSoftware, gpuEncoding: gpuEncoding)
                 opened.withLock { $0 = .success((gpu.context.renderer, gpu.context.limits)) }
             } catch {
                 opened.withLock { $0 = .failure(error) }

@@ -45,9 +45,9 @@ extension GPUEncoder {
 }
 
 extension GPUContext {
-    /// Whether a session on this context encodes `fast` PNGs with compute passes
-    /// (when they work here): `forced` (`GLSLICE_GPU_ENCODE`) when set, else on
-    /// hardware GPUs only. The one rule: sessions and `doctor` both ask it.
+    /// Whether a session on this context encodes glslice's deflate PNGs with compute passes
+    /// (when they work here): `forced` (`GLSLICE_GPU_ENCODE`) when set, else on hardware GPUs
+    /// only. The one decision: `GPUSession.init` applies it, and `doctor` reports it.
     package func encodesOnGPU(forced: Bool?) -> Bool { forced ?? !isSoftware }
 
     /// Whether this context can encode `fast` PNGs (its compute programs compile,

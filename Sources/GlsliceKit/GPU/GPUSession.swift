@@ -27,11 +27,12 @@ package final class GPUSession {
          min(context.limits.maxRenderbufferSize, context.limits.maxViewport.height))
     }
 
-    /// Whether `fast` PNGs are encoded with compute passes here (issue 43): by
-    /// default on hardware GPUs only, since llvmpipe's compute is slower than the
-    /// CPU's own encoder (docs/BENCHMARKS.md); `GLSLICE_GPU_ENCODE` decides in the CLI
-    /// (`GPUContext.encodesOnGPU`, the one rule doctor reports too).
-    lazy var gpuEncoding = context.encodesOnGPU(forced: nil)
+    /// Whether glslice's deflate PNGs are encoded with compute passes here (issue 43):
+    /// decided once, as the session is made, by `GPUContext.encodesOnGPU` (the one rule
+    /// doctor reports too): on hardware GPUs only, since llvmpipe's compute is slower than
+    /// the CPU's own encoder (docs/BENCHMARKS.md), unless forced (`GLSLICE_GPU_ENCODE`).
+    /// Tests set it.
+    var gpuEncoding: Bool
 
     /// The compute encoder (`GPUSession+Encoding.swift`): made on first use and
     /// checked against the CPU's encoder (`GPUEncoder.selfCheck`); a failure where the
@@ -65,9 +66,11 @@ package final class GPUSession {
     var maxTapRows: Int { min(context.limits.maxTextureSize, 8192) }
     static let floatsPerVertex = attributes.reduce(0) { $0 + $1.size }
 
-    package init(context: GPUContext, memory: GPUMemory = GPUMemory()) throws {
+    /// - Parameter gpuEncoding: forces GPU encoding on or off (nil: `encodesOnGPU`'s default).
+    package init(context: GPUContext, memory: GPUMemory = GPUMemory(), gpuEncoding forced: Bool? = nil) throws {
         self.context = context
         self.memory = memory
+        gpuEncoding = context.encodesOnGPU(forced: forced)
         try context.makeCurrent()
         let program = try ShaderProgram.link(vertex: ShaderSource.vertex, fragment: ShaderSource.fragment)
         func location(_ name: String) throws -> GLint {

@@ -172,7 +172,6 @@ package enum Parity {
     package static func run(cases: Int, seed: UInt64, reference: Backend = .cpu, candidate: Backend,
                            progress: (Int) -> Void = { _ in }) throws -> Report {
         var report = Report()
-        if let session = candidate.gpu { session.gpuEncoding = true }
         for index in 0..<cases {
             let job = job(index: index, seed: seed)
             let strips = Strips(maxRows: job.stripRows)

@@ -41,8 +41,7 @@ public enum Render {
         let job = try PreparedJob(request: request, source: source, limits: limits)
         do {
             // Why `auto` took the CPU (no context, or only llvmpipe) is said by `doctor`, never as a warning here.
-            let resolved = try BackendResolution.resolve(backend, for: .oneOutput(job.size), device: device)
-            if let gpuEncoding, let gpu = resolved.backend.gpu { gpu.gpuEncoding = gpuEncoding }
+            let resolved = try BackendResolution.resolve(backend, for: .oneOutput(job.size), device: device, gpuEncoding: gpuEncoding)
             let encoded = try Engine.encode(job, drawing: try drawing(job, on: resolved.backend, tell: tell), backend: resolved.backend, to: target)
             return Result(size: job.size, bytes: encoded.byteCount)
         } catch let error as GlsliceError {

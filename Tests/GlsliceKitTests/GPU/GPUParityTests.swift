@@ -10,7 +10,7 @@ struct GPUParityTests {
     static let seed: UInt64 = 2026
 
     @Test func randomJobsAgree() throws {
-        let gpu = try GPUTestSupport.backend()
+        let gpu = try GPUTestSupport.backend(gpuEncoding: true) // as `glslice parity` opens it
         let report = try Parity.run(cases: Self.cases, seed: Self.seed, candidate: gpu)
         #expect(report.cases == Self.cases)
         #expect(report.violations.isEmpty, "\(report.violations.prefix(5).joined(separator: "\n"))")

@@ -19,9 +19,9 @@ enum GPUTestSupport {
     static let softwareOnly: Bool = MachineGL.softwareOnly
 
     /// A fresh GPU backend for the calling thread (contexts are per thread).
-    static func backend() throws -> Backend {
+    static func backend(gpuEncoding: Bool? = nil) throws -> Backend {
         do {
-            return .gpu(try Backend.openSession(device: nil))
+            return .gpu(try Backend.openSession(device: nil, gpuEncoding: gpuEncoding))
         } catch {
             Issue.record("GLSLICE_REQUIRE_GPU is set but no GPU context: \(error)")
             throw error
