@@ -55,19 +55,8 @@ final class CapturedLog: Sendable {
     let lines = Locked<[(message: String, metadata: Logger.Metadata)]>([])
 
     var logger: Logger {
-        Logger(label: "glslice-test") { _ in Handler(log: self) }
-    }
-
-    struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            log.lines.withLock { $0.append((event.message.description, event.metadata ?? [:])) }
+        Logger(label: "glslice-test") { _ in
+            EventHandler { [self] _, message, metadata in lines.withLock { $0.append((message.description, metadata)) } }
         }
     }
 

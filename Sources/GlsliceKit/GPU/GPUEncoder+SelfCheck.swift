@@ -27,12 +27,7 @@ extension GPUEncoder {
                     all.replaceSubrange(to..<(to + 4), with: pixels[at..<(at + 4)])
                 }
             }
-            let cpu = try PNGEncoder(target: .memory, size: size, opaque: variant != 0, compression: .fast, repeats: map, threads: 1)
-            try pixels.withUnsafeBufferPointer { rows in
-                if let base = rows.baseAddress { try cpu.write(premultipliedRows: base, count: size.height) }
-            }
-            try cpu.finish()
-            expected.append(cpu.memoryData)
+            expected.append(try PNGEncoder.memoryFile(pixels, size: size, opaque: variant != 0, compression: .fast, repeats: map))
         }
         try all.withUnsafeBytes { try setPixels($0) }
         let images = (0..<variants).map { Image(x0: $0 * size.width, stride: variants * size.width, size: size, opaque: $0 != 0, repeats: map) }

@@ -10,13 +10,9 @@ enum ShaderProgram {
             glShaderSource(shader, 1, &pointer, nil)
         }
         glCompileShader(shader)
-        var status: GLint = 0
-        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &status)
-        guard status == GL_TRUE else {
-            var log = [GLchar](repeating: 0, count: 2048)
-            glGetShaderInfoLog(shader, GLsizei(log.count), nil, &log)
+        if let log = failureLog(shader, GL_COMPILE_STATUS, status: glGetShaderiv, log: glGetShaderInfoLog) {
             glDeleteShader(shader)
-            throw InternalErrors.shaderCompileFailed(name, log: cMessage(log))
+            throw InternalErrors.shaderCompileFailed(name, log: log)
         }
         try GLCheck.gl("glCompileShader(\(name))")
         return shader
@@ -37,19 +33,27 @@ enum ShaderProgram {
         return try link([shader], name: name)
     }
 
+    /// The driver's log for a shader or program whose `pname` status (compile or link) is not
+    /// GL_TRUE, read with that object's two getters; nil when it is.
+    private static func failureLog(_ object: GLuint, _ pname: Int32, status: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+                                   log: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void) -> String? {
+        var state: GLint = 0
+        status(object, GLenum(pname), &state)
+        guard state != GL_TRUE else { return nil }
+        var text = [GLchar](repeating: 0, count: 2048)
+        log(object, GLsizei(text.count), nil, &text)
+        return cMessage(text)
+    }
+
     /// Links compiled `shaders` into a program; a failure carries the driver's log.
     private static func link(_ shaders: [GLuint], name: String) throws -> GLuint {
         let program = glCreateProgram()
         guard program != 0 else { throw InternalErrors.glFailed("glCreateProgram", GLCheck.glErrorName(glGetError())) }
         for shader in shaders { glAttachShader(program, shader) }
         glLinkProgram(program)
-        var status: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &status)
-        guard status == GL_TRUE else {
-            var log = [GLchar](repeating: 0, count: 2048)
-            glGetProgramInfoLog(program, GLsizei(log.count), nil, &log)
+        if let log = failureLog(program, GL_LINK_STATUS, status: glGetProgramiv, log: glGetProgramInfoLog) {
             glDeleteProgram(program)
-            throw InternalErrors.programLinkFailed(name, log: cMessage(log))
+            throw InternalErrors.programLinkFailed(name, log: log)
         }
         try GLCheck.gl("glLinkProgram(\(name))")
         return program

@@ -25,13 +25,20 @@ extension PNGEncoder {
 
     /// The PNG of a whole premultiplied image, in memory.
     package static func encode(_ image: PremultipliedImage, compression: Compression = .default) throws -> Data {
-        let writer = try PNGEncoder(target: .memory, size: PixelSize(width: image.width, height: image.height),
-                                   opaque: image.rgba.isOpaque, compression: compression)
-        try image.rgba.pixels.withUnsafeBufferPointer { buffer in
+        Data(try memoryFile(image.rgba.pixels, size: PixelSize(width: image.width, height: image.height), opaque: image.rgba.isOpaque,
+                            compression: compression))
+    }
+
+    /// The PNG of whole premultiplied RGBA8 `pixels` in memory, on one thread: the CPU's
+    /// reference file that the GPU's encodings are held to (with the plan's `repeats`).
+    package static func memoryFile(_ pixels: [UInt8], size: PixelSize, opaque: Bool, compression: Compression = .default,
+                                   repeats: RepeatMap = .none) throws -> [UInt8] {
+        let writer = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: compression, repeats: repeats, threads: 1)
+        try pixels.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            try writer.write(premultipliedRows: base, count: image.height)
+            try writer.write(premultipliedRows: base, count: size.height)
         }
         _ = try writer.finish()
-        return Data(writer.memoryData ?? [])
+        return writer.memoryData ?? []
     }
 }

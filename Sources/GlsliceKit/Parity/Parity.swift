@@ -74,6 +74,18 @@ package enum Parity {
         return Job(index: index, source: source, plan: plan, stripRows: strips, chunkWidth: chunks)
     }
 
+    /// Opaque noise, the same on every machine: no two neighbours alike in practice, nothing one
+    /// colour (the worst case for texture caches, memory budgets and encoders; tests use it).
+    package static func noise(width: Int, height: Int, seed: UInt64 = 12345) -> PremultipliedImage {
+        var rng = SeededGenerator(seed: seed)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let bits = rng.next()
+            for c in 0..<3 { pixels[i + c] = UInt8(truncatingIfNeeded: bits >> (8 * c)) }
+        }
+        return PremultipliedImage(RGBAImage(width: width, height: height, pixels: pixels))
+    }
+
     /// Premultiplied pixels from random straight colours: opaque, random alpha, or on/off alpha.
     static func randomImage(width: Int, height: Int, rng: inout SeededGenerator) -> PremultipliedImage {
         let style = Int.random(in: 0..<3, using: &rng)
@@ -193,12 +205,7 @@ package enum Parity {
                                into report: inout Report) throws {
         let map = RepeatMap(plan: job.plan, source: job.source), size = job.plan.size, opaque = reference.rgba.isOpaque
         func cpuFile(_ image: PremultipliedImage) throws -> [UInt8] {
-            let writer = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast, repeats: map, threads: 1)
-            try image.rgba.pixels.withUnsafeBufferPointer { pixels in
-                if let base = pixels.baseAddress { try writer.write(premultipliedRows: base, count: size.height) }
-            }
-            try writer.finish()
-            return writer.memoryData ?? []
+            try PNGEncoder.memoryFile(image.rgba.pixels, size: size, opaque: opaque, compression: .fast, repeats: map)
         }
         let expected = try cpuFile(reference)
         var written: [UInt8]?

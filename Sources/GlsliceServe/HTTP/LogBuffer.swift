@@ -42,24 +42,11 @@ public final class LogBuffer: Sendable {
     public var dropped: Int { dropped_.withLock { $0 } }
 
     /// A swift-log handler that writes through this buffer, as `StreamLogHandler` formats.
-    public func handler(label: String) -> any LogHandler { Handler(label: label, buffer: self) }
-
-    struct Handler: LogHandler {
-        let label: String
-        let buffer: LogBuffer
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            let fields = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    public func handler(label: String) -> any LogHandler {
+        EventHandler { [self] level, message, metadata in
+            let fields = metadata.isEmpty ? "" : " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             let time = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withInternetDateTime])
-            buffer.add("\(time) \(event.level) \(label):\(fields) \(event.message)")
+            add("\(time) \(level) \(label):\(fields) \(message)")
         }
     }
 }

@@ -4,7 +4,7 @@ import GlsliceKit
 /// The preview page's "Write to image set": the caps the page shows written
 /// into an image set's `Contents.json` (`ImageSetCapInsets`), beneath the root
 /// only. Served only on a loopback server without a key (`ServeRoutes`).
-struct ImageSetSaver: Sendable {
+struct ImageSetSaver: PreviewSaver {
     let root: SourceRoot
     let limits: Limits
     let pool: WorkerPool
@@ -21,12 +21,7 @@ struct ImageSetSaver: Sendable {
         var images: [String]
     }
 
-    func save(_ request: Request) async -> Result<Saved, Refusal> {
-        let answer = await pool.perform { [self] in save(request) }
-        return answer ?? .failure(.busy)
-    }
-
-    private func save(_ request: Request) -> Result<Saved, Refusal> {
+    func write(_ request: Request) -> Result<Saved, Refusal> {
         guard let file = root.file(forEscaped: Substring(request.source)) else { return .failure(.notFound) }
         guard ImageSet.isImageSet(path: file) else {
             return .failure(.notAnImageSet(file))

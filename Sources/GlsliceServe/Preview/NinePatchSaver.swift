@@ -6,7 +6,7 @@ import GlsliceKit
 /// root only, through the same containment as every read (a name that
 /// leaves the root, or a folder on the way that links out, is refused).
 /// Served only on a loopback server without a key (`ServeRoutes`).
-struct NinePatchSaver: Sendable {
+struct NinePatchSaver: PreviewSaver {
     let root: SourceRoot
     let limits: Limits
     let pool: WorkerPool
@@ -25,12 +25,7 @@ struct NinePatchSaver: Sendable {
         var bytes: Int
     }
 
-    func save(_ request: Request) async -> Result<Saved, Refusal> {
-        let answer = await pool.perform { [self] in save(request) }
-        return answer ?? .failure(.busy)
-    }
-
-    private func save(_ request: Request) -> Result<Saved, Refusal> {
+    func write(_ request: Request) -> Result<Saved, Refusal> {
         guard let file = root.file(forEscaped: Substring(request.source)) else { return .failure(.notFound) }
         guard let output = root.file(forEscaped: Substring(request.output)), output.lowercased().hasSuffix(".9.png") else {
             return .failure(.notANinePatchName)

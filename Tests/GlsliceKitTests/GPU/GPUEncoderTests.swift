@@ -10,9 +10,7 @@ struct GPUEncoderTests {
     static func files(_ plan: Plan, source: PremultipliedImage, drawn: RGBAImage, encoder: GPUEncoder,
                       atlas: (x: Int, y: Int, width: Int)? = nil) throws -> (cpu: [UInt8], gpu: [UInt8]) {
         let map = RepeatMap(plan: plan, source: source)
-        let cpu = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
-        try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
-        try cpu.finish()
+        let cpuFile = try PNGEncoder.memoryFile(drawn.pixels, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
         // The output placed in a wider buffer, as in an atlas: garbage around it.
         let place = atlas ?? (0, 0, drawn.width)
         var buffer = [UInt8](repeating: 0x5A, count: (place.y + drawn.height + 1) * place.width * 4)
@@ -25,7 +23,7 @@ struct GPUEncoderTests {
                                                        repeats: map))
         let gpu = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
         try gpu.finish(encoded: data)
-        return (cpu.memoryData ?? [], gpu.memoryData ?? [1])
+        return (cpuFile, gpu.memoryData ?? [1])
     }
 
     /// The shapes at the limits (widths 1 to 16,383, heights to 20,000, every mode on each axis,
@@ -42,9 +40,7 @@ struct GPUEncoderTests {
         for (plan, source, label) in try FastCompressionTests.extremePlans(size) {
             let drawn = try Backend.cpu.image(plan, source: source).rgba
             let map = RepeatMap(plan: plan, source: source)
-            let cpu = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
-            try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
-            try cpu.finish()
+            let cpuFile = try PNGEncoder.memoryFile(drawn.pixels, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
             #expect(session.encodes(.png, .fast, size: plan.size) && session.encodes(.png, .default, size: plan.size), "\(label)")
             #expect(!session.encodes(.png, .zlib, size: plan.size) && !session.encodes(.png, .small, size: plan.size), "\(label)")
             let data: EncodedImageData
@@ -57,7 +53,7 @@ struct GPUEncoderTests {
             }
             let file = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.isOpaque, compression: .fast)
             try file.finish(encoded: data)
-            #expect(file.memoryData == cpu.memoryData, "\(label): the GPU's file is not the CPU's")
+            #expect(file.memoryData == cpuFile, "\(label): the GPU's file is not the CPU's")
             encoded += 1
         }
         // Widths to 16,383 px go past llvmpipe's limit when rows are long and matches scarce; most still encode there.
@@ -89,10 +85,7 @@ struct GPUEncoderTests {
             let size = plan.size
             let drawn = try Backend.cpu.image(plan, source: noise).rgba
             let map = RepeatMap(plan: plan, source: noise)
-            let cpu = try PNGEncoder(target: .memory, size: size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
-            try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
-            try cpu.finish()
-            let expected = cpu.memoryData ?? []
+            let expected = try PNGEncoder.memoryFile(drawn.pixels, size: size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
             // Strips are for outputs too large for a palette: the CPU's file must not be one.
             #expect(expected.count > 26 && expected[25] != 3, "\(size): the CPU wrote a palette")
             var strips = 0
@@ -124,10 +117,8 @@ struct GPUEncoderTests {
         for (k, plan) in plans.enumerated() {
             let drawn = try Backend.cpu.image(plan, source: noise).rgba
             let map = RepeatMap(plan: plan, source: noise)
-            let cpu = try PNGEncoder(target: .memory, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
-            try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
-            try cpu.finish()
-            expected.append(cpu.memoryData)
+            let cpuFile = try PNGEncoder.memoryFile(drawn.pixels, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
+            expected.append(cpuFile)
             outputs.append(GPUSession.OutputToEncode(size: plan.size, opaque: drawn.isOpaque, repeats: map) {
                 (try session.upload(plan, source: noise), 64 + 100 * k)
             })
@@ -198,10 +189,8 @@ struct GPUEncoderTests {
                 index += 1
                 let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
                 let map = RepeatMap(plan: job.plan, source: job.source)
-                let cpu = try PNGEncoder(target: .memory, size: job.plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map, threads: 1)
-                try drawn.pixels.withUnsafeBufferPointer { try cpu.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
-                try cpu.finish()
-                members.append((job, drawn, cpu.memoryData ?? []))
+                let cpuFile = try PNGEncoder.memoryFile(drawn.pixels, size: job.plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
+                members.append((job, drawn, cpuFile))
             }
             // Left to right, a column of garbage between, on rows 2 on.
             let width = members.reduce(0) { $0 + $1.drawn.width + 1 }, height = 2 + (members.map(\.drawn.height).max() ?? 0)

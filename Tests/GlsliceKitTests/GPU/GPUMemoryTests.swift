@@ -18,17 +18,7 @@ struct GPUMemoryTests {
     }
 
     /// An opaque image whose every pixel differs from its neighbours (nothing is one colour).
-    static func noise(width: Int, height: Int) -> PremultipliedImage {
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        var state: UInt32 = 12345
-        for i in 0..<width * height {
-            for c in 0..<3 {
-                state = state &* 1_664_525 &+ 1_013_904_223
-                pixels[i * 4 + c] = UInt8(truncatingIfNeeded: state >> 24)
-            }
-        }
-        return PremultipliedImage(RGBAImage(width: width, height: height, pixels: pixels))
-    }
+    static func noise(width: Int, height: Int) -> PremultipliedImage { Parity.noise(width: width, height: height) }
 
     /// The encoded PNG of `job` as `drawing` gives it.
     func encoded(_ job: PreparedJob, _ drawing: Drawing) throws -> [UInt8] {

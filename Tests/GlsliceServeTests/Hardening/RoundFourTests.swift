@@ -67,7 +67,7 @@ struct RoundFourGPUTests {
         let world = try ServeWorld()
         defer { world.remove() }
         let limit = try GPUContext.make().limits.maxTextureSize
-        let wide = NoiseImage.noise(width: limit + 3616, height: 2)
+        let wide = Parity.noise(width: limit + 3616, height: 2)
         try PNGEncoder.write(wide, to: .file(world.root.appendingPathComponent("wide.png").path))
         let reference = world.folder.appendingPathComponent("wide-cpu.png")
         let cli = try runGlslice(["render", world.root.appendingPathComponent("wide.png").path, "--pixels", "300x4", "--insets", "0,8,0,8",
@@ -98,21 +98,5 @@ struct RoundFourGPUTests {
             #expect(refused.status == .badRequest)
             #expect(refused.errorMessage?.contains("above this GPU's texture limit of \(limit)") == true, "\(refused.text)")
         }
-    }
-}
-
-/// A noise image with no one-colour run, as GPUMemoryTests makes (a test target of its own,
-/// so the few lines are written again rather than shared through the library).
-enum NoiseImage {
-    static func noise(width: Int, height: Int) -> PremultipliedImage {
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        var state: UInt32 = 12345
-        for i in 0..<width * height {
-            for c in 0..<3 {
-                state = state &* 1_664_525 &+ 1_013_904_223
-                pixels[i * 4 + c] = UInt8(truncatingIfNeeded: state >> 24)
-            }
-        }
-        return PremultipliedImage(RGBAImage(width: width, height: height, pixels: pixels))
     }
 }
