@@ -1,5 +1,6 @@
-/// How an output is cut into strips of rows, and the one strip loop: memory
-/// is bounded by one strip, whichever drawer draws it.
+/// How many rows an output's strips hold, and the loop that draws them into an encoder (rows
+/// cut by `Range.strips(of:)`, as every strip loop cuts them): memory is bounded by one strip,
+/// whichever drawer draws it.
 package struct Strips: Sendable {
     /// Bytes of premultiplied rows held at once.
     var stripBytes: Int
@@ -19,11 +20,6 @@ package struct Strips: Sendable {
         return max(1, rows)
     }
 
-    /// The strips of a `height`-row output, in order, `rows` at a time.
-    static func ranges(height: Int, rows: Int) -> [Range<Int>] {
-        stride(from: 0, to: height, by: max(1, rows)).map { $0..<min($0 + max(1, rows), height) }
-    }
-
     /// Draws `size` strip by strip with `drawer` and hands each strip to `sink`
     /// in order, holding one strip in memory. `drawn` is told each strip's draw time.
     package func draw(_ drawer: any Drawer, size: PixelSize, into sink: any StripSink,
@@ -32,7 +28,7 @@ package struct Strips: Sendable {
         let rows = self.rows(width: size.width, height: size.height, drawer: drawer)
         let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: rows * size.width * 4)
         defer { strip.deallocate() }
-        for range in Self.ranges(height: size.height, rows: rows) {
+        for range in (0..<size.height).strips(of: rows) {
             let start = clock.now
             try drawer.drawRows(range, into: strip)
             drawn(clock.now - start)

@@ -132,7 +132,7 @@ struct GPUDrawLoop<Item: Sendable> {
             // A strip, drawn and read back, within its share of the GPU budget.
             var strips = self.strips
             strips.stripBytes = min(strips.stripBytes, gpu.memory.stripBytes(readBackSlots: ring?.count ?? 0))
-            let ranges = Strips.ranges(height: size.height, rows: strips.rows(width: size.width, height: size.height, drawer: drawer))
+            let ranges = (0..<size.height).strips(of: strips.rows(width: size.width, height: size.height, drawer: drawer))
             for range in ranges {
                 let count = range.count, last = range.upperBound == size.height
                 if let ring, drawer.drawsStripsWhole {

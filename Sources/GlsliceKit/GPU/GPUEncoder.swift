@@ -99,10 +99,10 @@ final class GPUEncoder {
         for (i, image) in images.enumerated() {
             let layout = layouts[i], height = image.size.height, coder = layout.deflater(image)
             let jobRows = dispatchRows(rowBytes: layout.rowBytes)
-            for first in stride(from: 0, to: height, by: jobRows) {
-                let rows = min(jobRows, height - first)
-                jobs.append((i, GPUDeflater.Job(deflater: coder, firstRowByte: layout.start + first * layout.rowBytes,
-                                                oldest: layout.start, firstRow: first, rows: rows, endsImage: first + rows == height)))
+            for range in (0..<height).strips(of: jobRows) {
+                jobs.append((i, GPUDeflater.Job(deflater: coder, firstRowByte: layout.start + range.lowerBound * layout.rowBytes,
+                                                oldest: layout.start, firstRow: range.lowerBound, rows: range.count,
+                                                endsImage: range.upperBound == height)))
             }
         }
         let deflated = try deflater.deflate(jobs.map(\.job))
@@ -143,9 +143,9 @@ final class GPUEncoder {
         let historyRows = (RepeatDeflater.maxDistance + rowBytes - 1) / rowBytes
         var zlib = SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: rowBytes * size.height), flevel: 0)
         var adler: UInt = 1, history: [UInt8] = []
-        for first in stride(from: 0, to: size.height, by: stripRows) {
-            let rows = min(stripRows, size.height - first), strip = PixelSize(width: size.width, height: rows)
-            try draw(first..<(first + rows), try pixelBuffer(bytes: strip.width * strip.height * 4))
+        for range in (0..<size.height).strips(of: stripRows) {
+            let (first, rows) = (range.lowerBound, range.count), strip = PixelSize(width: size.width, height: rows)
+            try draw(range, try pixelBuffer(bytes: strip.width * strip.height * 4))
             try context.makeCurrent()
             let layout = try scanlines([Image(stride: size.width, size: strip, opaque: opaque, repeats: .none)], palettes: [[]], tables: [0],
                                        history: history)[0]

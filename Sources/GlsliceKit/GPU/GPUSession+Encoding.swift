@@ -68,11 +68,10 @@ extension GPUSession {
                 drawing += clock.now - start
                 drawingGL = drawingGL + (GLTally.here - glBefore)
             }
-            for first in stride(from: rows.lowerBound, to: rows.upperBound, by: max(1, stripRows)) {
-                let strip = first..<min(rows.upperBound, first + max(1, stripRows))
+            for strip in rows.strips(of: stripRows) {
                 try drawer.drawStrip(strip)
                 try readPixels(width: width, height: strip.count, rowLength: width, intoBuffer: pixels,
-                               offset: offset + (first - rows.lowerBound) * width * 4)
+                               offset: offset + (strip.lowerBound - rows.lowerBound) * width * 4)
             }
         }
         /// Uploads an output's cells (timed as drawing).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Whole images to PNG in one call (tests, previews, the optimiser): the encoder fed in strips.
+/// Whole images to PNG in one call (tests, previews, the optimiser): the image, already in memory, written at once.
 extension PNGEncoder {
     /// Writes a whole premultiplied image; RGB when every pixel is opaque.
     @discardableResult
@@ -10,15 +10,9 @@ extension PNGEncoder {
         let size = PixelSize(width: image.width, height: image.height)
         let writer = try PNGEncoder(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression,
                                    text: text)
-        let strip = 64
         try image.rgba.pixels.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            var y = 0
-            while y < image.height {
-                let count = min(strip, image.height - y)
-                try writer.write(premultipliedRows: base + y * image.width * 4, count: count)
-                y += count
-            }
+            try writer.write(premultipliedRows: base, count: image.height)
         }
         return try writer.finish()
     }
