@@ -9,8 +9,14 @@ package enum Backend {
     func drawer(_ plan: Plan, source: PremultipliedImage) throws -> any Drawer {
         switch self {
         case .cpu: CPUDrawer(plan: plan, source: source)
-        case .gpu(let session): try session.upload(plan, source: source)
+        case .gpu(let session): try Self.gpuDrawer(plan, source: source, on: session)
         }
+    }
+
+    /// A GPU drawer, for the GPU's own loops (atlases, strip streams, GPU encoding) that draw
+    /// with its GL calls: `plan`'s cells uploaded to `session`, cached under `key` (the source's).
+    static func gpuDrawer(_ plan: Plan, source: PremultipliedImage, key: SourceKey? = nil, on session: GPUSession) throws -> GPUDrawer {
+        try session.upload(plan, source: source, sourceKey: key)
     }
 
     /// Draws `plan` into memory, strip by strip as the engine does (parity, the asset tools, tests).

@@ -48,7 +48,7 @@ struct GPUDrawLoop<Item: Sendable> {
             if items.isEmpty { break }
             let large = atlas.place(items, size: { job($0).size }, upload: { item in
                 let prepared = job(item)
-                return try gpu.upload(prepared.plan, source: prepared.source.image, sourceKey: prepared.source.key)
+                return try Backend.gpuDrawer(prepared.plan, source: prepared.source.image, key: prepared.source.key, on: gpu)
             }, failed: { item, error in deliver(item, .failure(error)) })
             atlas.flush()
             // Large outputs the GPU encodes go in groups whose pixels fit its buffer together; the rest stream.
@@ -88,7 +88,7 @@ struct GPUDrawLoop<Item: Sendable> {
             let prepared = job(item)
             return GPUSession.OutputToEncode(size: prepared.size, opaque: prepared.isOpaque,
                                              repeats: prepared.repeats) { [gpu] in
-                let drawer = try gpu.upload(prepared.plan, source: prepared.source.image, sourceKey: prepared.source.key)
+                let drawer = try Backend.gpuDrawer(prepared.plan, source: prepared.source.image, key: prepared.source.key, on: gpu)
                 return (drawer, strips.rows(width: prepared.size.width, height: prepared.size.height, drawer: drawer))
             }
         }
@@ -126,7 +126,7 @@ struct GPUDrawLoop<Item: Sendable> {
         let clock = ContinuousClock()
         do {
             var start = clock.now
-            let drawer = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
+            let drawer = try Backend.gpuDrawer(job.plan, source: job.source.image, key: job.source.key, on: gpu)
             times.add(.draw, clock.now - start, items: 1)
             let size = job.size, stride = size.width * 4
             // A strip, drawn and read back, within its share of the GPU budget.

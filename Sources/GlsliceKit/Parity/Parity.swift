@@ -212,7 +212,7 @@ package enum Parity {
         if let session = backend.gpu, session.encodes(.png, .fast, size: size) {
             do {
                 let data = try session.encode(GPUSession.OutputToEncode(size: size, opaque: opaque, repeats: map) {
-                    (try session.upload(job.plan, source: job.source), job.stripRows ?? size.height)
+                    (try Backend.gpuDrawer(job.plan, source: job.source, on: session), job.stripRows ?? size.height)
                 }, times: nil)
                 let writer = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast)
                 try writer.finish(encoded: data)

@@ -63,7 +63,7 @@ public enum Render {
         strips.stripBytes = min(strips.stripBytes, gpu.memory.encodingStripBytes)
         let output = GPUSession.OutputToEncode(size: job.size, opaque: job.isOpaque,
                                                repeats: job.repeats) { [strips] in
-            let drawer = try gpu.upload(job.plan, source: job.source.image, sourceKey: job.source.key)
+            let drawer = try Backend.gpuDrawer(job.plan, source: job.source.image, key: job.source.key, on: gpu)
             return (drawer, strips.rows(width: job.size.width, height: job.size.height, drawer: drawer))
         }
         do {
