@@ -46,7 +46,9 @@ final class PrepareStage: Sendable {
             }
             let target = try job.target(outputScope: outputScope)
             try outputs.ensureFolder(for: job.output, target: target)
-            return BatchJob(manifest: job, prepared: prepared, started: started, target: target)
+            var ready = prepared
+            ready.prepareRepeats()
+            return BatchJob(manifest: job, prepared: ready, started: started, target: target)
         } catch {
             recorder.fail(job, error, started: started)
             return nil

@@ -6,16 +6,24 @@ package struct PreparedJob: Sendable {
     package var request: RenderRequest
     package var source: ResolvedSource
     package var plan: Plan
-    /// What repeats in the output, for glslice's deflate (`.none` for the zlib levels and
-    /// WebP): made here, on the thread that prepares the job, so the GPU thread
-    /// that encodes it never does (issue 52).
-    package private(set) var repeats: RepeatMap
+    /// The repeat map made ahead by `prepareRepeats()`, where a job is prepared for encoding.
+    private var preparedRepeats: RepeatMap?
 
     package init(request: RenderRequest, source: ResolvedSource, limits: Limits) throws {
         self.request = request
         self.source = source
         plan = try PlanBuilder.plan(request, source: source.source, limits: limits)
-        repeats = Self.repeats(request, plan: plan, source: source)
+    }
+
+    /// What repeats in the output, for glslice's deflate (`.none` for the zlib levels and WebP):
+    /// the map `prepareRepeats()` made, else made now.
+    package var repeats: RepeatMap { preparedRepeats ?? Self.repeats(request, plan: plan, source: source) }
+
+    /// Makes the repeat map now, on the thread that prepares the job (batch's prepare stage,
+    /// serve's render thread), so the GPU thread that encodes it never does (issue 52). Jobs that
+    /// are only drawn (a contact sheet's) never make one.
+    package mutating func prepareRepeats() {
+        preparedRepeats = Self.repeats(request, plan: plan, source: source)
     }
 
     private static func repeats(_ request: RenderRequest, plan: Plan, source: ResolvedSource) -> RepeatMap {
@@ -33,7 +41,7 @@ package struct PreparedJob: Sendable {
     package func written(as format: ImageFormat) -> PreparedJob {
         var job = self
         job.request.format = format
-        job.repeats = Self.repeats(job.request, plan: plan, source: source)
+        if preparedRepeats != nil { job.prepareRepeats() }
         return job
     }
 

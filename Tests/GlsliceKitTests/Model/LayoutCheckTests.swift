@@ -28,7 +28,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: copy) }
         let design = copy.appendingPathComponent("docs/DESIGN.md")
         let text = try String(contentsOf: design, encoding: .utf8)
-        try text.replacingOccurrences(of: "`Strips` (how outputs", with: "`Banding` (how outputs")
+        try text.replacingOccurrences(of: "`Strips` (how many rows", with: "`Banding` (how many rows")
             .write(to: design, atomically: true, encoding: .utf8)
         let broken = try runScript(copy.appendingPathComponent("Scripts/check-flow.py"))
         #expect(broken.status == 1 && broken.text.contains("row for Backend/ names `Banding`, which is not declared there"), "\(broken.text)")
