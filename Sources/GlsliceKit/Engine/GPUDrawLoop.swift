@@ -81,17 +81,7 @@ struct GPUDrawLoop<Item: Sendable> {
     /// to the CPU's encoder; when the call itself fails (a GL error in the passes,
     /// out of memory say), each output is tried again alone.
     private func encodeOnGPU(_ items: [Item], _ job: (Item) -> PreparedJob, deliver: (Item, Result<Drawing, any Error>) -> Void) {
-        var sized = self.strips
-        sized.stripBytes = min(sized.stripBytes, gpu.memory.encodingStripBytes)
-        let strips = sized
-        let outputs = items.map { item in
-            let prepared = job(item)
-            return GPUSession.OutputToEncode(size: prepared.size, opaque: prepared.isOpaque,
-                                             repeats: prepared.repeats) { [gpu] in
-                let drawer = try Backend.gpuDrawer(prepared.plan, source: prepared.source.image, key: prepared.source.key, on: gpu)
-                return (drawer, strips.rows(width: prepared.size.width, height: prepared.size.height, drawer: drawer))
-            }
-        }
+        let outputs = items.map { job($0).encodingOnGPU(gpu, strips: strips) }
         let results: [Result<EncodedImageData, any Error>]
         do {
             results = try gpu.encode(outputs, times: times)

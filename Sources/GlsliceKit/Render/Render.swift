@@ -59,15 +59,8 @@ public enum Render {
             tell("\(job.size.width)x\(job.size.height) drawn on the \(backend.gpu == nil ? "CPU" : "GPU"), encoded on the CPU")
             return .here
         }
-        var strips = Strips()
-        strips.stripBytes = min(strips.stripBytes, gpu.memory.encodingStripBytes)
-        let output = GPUSession.OutputToEncode(size: job.size, opaque: job.isOpaque,
-                                               repeats: job.repeats) { [strips] in
-            let drawer = try Backend.gpuDrawer(job.plan, source: job.source.image, key: job.source.key, on: gpu)
-            return (drawer, strips.rows(width: job.size.width, height: job.size.height, drawer: drawer))
-        }
         do {
-            let data = try gpu.encode(output, times: nil)
+            let data = try gpu.encode(job.encodingOnGPU(gpu), times: nil)
             tell("\(job.size.width)x\(job.size.height) drawn and encoded on the GPU (compute shaders)")
             return .encoded(data)
         } catch {
