@@ -77,8 +77,11 @@ func main() throws {
         return (try PlanBuilder.plan(job.request, sourceSize: PixelSize(width: source.width, height: source.height),
                                      file: job.source), source)
     }
-    @Sendable func encode(_ index: Int, _ image: PremultipliedImage, _ plan: Plan) throws -> Int {
-        try PNGEncoder.write(image, to: .file("\(args.out)/\(index).png"), compression: jobs[index].request.compression)
+    /// The output as the product writes it: glslice's deflate gets the plan's repeat map, as the engine gives it.
+    @Sendable func encode(_ index: Int, _ image: PremultipliedImage, _ plan: Plan, _ source: PremultipliedImage) throws -> Int {
+        let compression = jobs[index].request.compression
+        return try PNGEncoder.write(image, to: .file("\(args.out)/\(index).png"), compression: compression,
+                                    repeats: compression.writesPlanRepeats ? RepeatMap(plan: plan, source: source) : .none)
     }
     var rendererName = "cpu"
     let start = Date()
@@ -89,7 +92,7 @@ func main() throws {
             while index < jobs.count {
                 do {
                     let (plan, source) = try plan(index)
-                    localBytes += try encode(index, Backend.cpu.image(plan, source: source), plan)
+                    localBytes += try encode(index, Backend.cpu.image(plan, source: source), plan, source)
                     localPixels += plan.size.pixelCount
                 } catch {
                     totals.withLock { $0.failures.append("job \(index): \(error)") }
@@ -115,7 +118,7 @@ func main() throws {
                 encoders.async(group: group) {
                     defer { slots.signal() }
                     do {
-                        let written = try encode(index, image, plan)
+                        let written = try encode(index, image, plan, source)
                         totals.withLock { $0.bytes += written; $0.pixels += plan.size.pixelCount }
                     } catch {
                         totals.withLock { $0.failures.append("job \(index): \(error)") }

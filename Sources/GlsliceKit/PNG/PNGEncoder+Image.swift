@@ -4,12 +4,13 @@ import Foundation
 extension PNGEncoder {
     /// Writes a whole premultiplied image; RGB when every pixel is opaque.
     @discardableResult
+    /// `repeats`: what the plan says repeats, for glslice's deflate (as the engine gives it).
     package static func write(_ image: PremultipliedImage, to target: OutputTarget,
-                             compression: Compression = .default,
+                             compression: Compression = .default, repeats: RepeatMap = .none,
                              text: (key: String, value: String)? = nil) throws -> Int {
         let size = PixelSize(width: image.width, height: image.height)
         let writer = try PNGEncoder(target: target, size: size, opaque: image.rgba.isOpaque, compression: compression,
-                                   text: text)
+                                   repeats: repeats, text: text)
         try image.rgba.pixels.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             try writer.write(premultipliedRows: base, count: image.height)
