@@ -4,7 +4,7 @@
 # off (GLSLICE_GPU_ENCODE=0, the GPU only draws), in one run on one machine. Medians of 3
 # alternated runs; outputs go to tmpfs. From the project root on the device machine:
 #   source .gpu/prelude.sh; bash Scripts/gpu-encode-table.sh 2>&1 | tee $OUT/encode.md
-# ENCODE_ROWS="hd uhd" picks rows (default: m2400 m20k hd uhd). On llvmpipe GPU encoding is off
+# ENCODE_ROWS="hd uhd" picks rows (default: m2400 m20k hd uhd; " " runs only the own-work table). On llvmpipe GPU encoding is off
 # unless GLSLICE_GPU_ENCODE=1 (it is slower than the CPU's encoder there).
 set -u
 : "${G:?source .gpu/prelude.sh first (G: glslice, B: glslice-bench, FX: fixtures)}"
@@ -58,6 +58,33 @@ print(f"| {name} | {n / c:,.0f}/s | {n / d:,.0f}/s | {n / g:,.0f}/s | {n / h:,.0
 PY
   unset S
 done
+# Issue 52's bound on this node, from the same binary: the GL thread's own work (`gpu-own`) per
+# GPU-encoded output against the CPU backend's draw + encode per output, on the bench manifest's
+# first 600 jobs and the HD set's first 40 (as `make bench-gpu-own` measures it; one run each).
+echo; echo "## the GL thread's own work (issue 52): gpu-own per GPU-encoded output against cpu draw + encode per output"
+echo "| set | cpu draw + encode per output | gpu-own per output | ratio | goal | GPU-encoded | dispatches a call | waits a call |"
+echo "|---|---|---|---|---|---|---|---|"
+head -n 600 "$T/m2400.jsonl" > "$T/own-small.jsonl"; head -n 40 "$T/hd.jsonl" > "$T/own-hd.jsonl"
+for set in small hd; do
+  for b in cpu gpu; do rm -rf "$T/o"; "$G" batch "$T/own-$set.jsonl" --backend $b --stats --json --out-dir "$T/o" > "$T/own-$b.json" 2>/dev/null; done
+  python3 - "$set" "$T/own-cpu.json" "$T/own-gpu.json" <<'PY'
+import json, sys
+name, cpu, gpu = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+c = {s["stage"]: s for s in cpu["stages"]}
+g = {s["stage"]: s for s in gpu["stages"]}
+per_cpu = (c["draw"]["seconds"] + c["encode"]["seconds"]) / max(1, cpu["rendered"])
+items = g.get("gpu-own", {}).get("items", 0)
+per_own = g["gpu-own"]["seconds"] / items if items else float("nan")
+calls = max(1, gpu.get("gpuEncodeCalls") or 0)
+gl = gpu.get("gpuEncodeGL") or {"dispatches": 0, "waits": 0}
+goal = {"small": "1/4.2", "hd": "1/17"}[name]
+ratio = f"1/{per_cpu / per_own:.1f}" if items and per_own > 0 else "n/a (nothing GPU-encoded)"
+print(f"| {name} | {per_cpu * 1000:.3f} ms | {per_own * 1000:.3f} ms | {ratio} | {goal} | {items} of {gpu['rendered']} "
+      f"| {gl['dispatches'] / calls:.1f} | {gl['waits'] / calls:.1f} |", flush=True)
+PY
+done
+
+[ -n "${rows// }" ] || { rm -rf "$T"; exit 0; }
 # Same bytes, and each side's share: the last row's files, cpu against gpu; the stages of gpu and hybrid.
 last=${rows##* }
 rm -rf "$T/c" "$T/g"; "$G" batch "$T/$last.jsonl" --backend cpu --out-dir "$T/c" 2>/dev/null; "$G" batch "$T/$last.jsonl" --backend gpu --out-dir "$T/g" 2>/dev/null
