@@ -15,6 +15,14 @@ package struct PreparedJob: Sendable {
         plan = try PlanBuilder.plan(request, source: source.source, limits: limits)
     }
 
+    /// A job whose plan was built elsewhere: parity's random jobs, whose plans carry strips,
+    /// column chunks and fills no request says. Written as a PNG of glslice's deflate.
+    package init(plan: Plan, source: ResolvedSource) {
+        self.request = RenderRequest(size: .pixels(plan.size))
+        self.source = source
+        self.plan = plan
+    }
+
     /// What repeats in the output, for glslice's deflate (`.none` for the zlib levels and WebP):
     /// the map `prepareRepeats()` made, else made now.
     package var repeats: RepeatMap { preparedRepeats ?? Self.repeats(request, plan: plan, source: source) }

@@ -192,42 +192,44 @@ package enum Parity {
             let a = try reference.image(job.plan, source: job.source, strips: strips)
             let b = try candidate.image(job.plan, source: job.source, strips: strips)
             compare(job, reference: a, candidate: b, into: &report)
-            try compareEncoded(job, reference: a, candidate: b, on: candidate, into: &report)
+            try compareEncoded(job, seed: seed, reference: reference, candidate: candidate, into: &report)
             progress(index + 1)
         }
         return report
     }
 
-    /// Issue 43's rule: the job's `fast` PNG written from the reference's pixels
-    /// on the CPU, and by the candidate (on its GPU's compute encoder, from pixels
-    /// drawn there, where it takes the job; else on the CPU from its pixels), are the same bytes.
-    static func compareEncoded(_ job: Job, reference: PremultipliedImage, candidate: PremultipliedImage, on backend: Backend,
-                               into report: inout Report) throws {
-        let map = RepeatMap(plan: job.plan, source: job.source), size = job.plan.size, opaque = reference.rgba.isOpaque
-        func cpuFile(_ image: PremultipliedImage) throws -> [UInt8] {
-            try PNGEncoder.memoryFile(image.rgba.pixels, size: size, opaque: opaque, compression: .fast, repeats: map)
+    /// The job as the engine takes it: a prepared job over its random source, keyed by seed and
+    /// index (one source, one key, so GPU textures are shared only by the same pixels).
+    static func prepared(_ job: Job, seed: UInt64) -> PreparedJob {
+        let key = SourceKey(contentHash: "parity:\(seed):\(job.index)", recipe: .plain)
+        return PreparedJob(plan: job.plan, source: ResolvedSource(source: SourceImage(image: job.source, file: "parity job \(job.index)"), key: key))
+    }
+
+    /// Issue 43's rule, through the engine's encode step as batch, serve and render take it: the
+    /// job's PNG (glslice's deflate, the default) drawn and encoded by `reference`, and by `candidate`
+    /// (on its GPU's compute encoder where that takes the job, else drawn there and encoded on the
+    /// CPU, as batch does), are the same bytes.
+    static func compareEncoded(_ job: Job, seed: UInt64, reference: Backend, candidate: Backend, into report: inout Report) throws {
+        let prepared = Self.prepared(job, seed: seed), strips = Strips(maxRows: job.stripRows)
+        func file(_ drawing: Drawing, on backend: Backend) throws -> [UInt8] {
+            try Engine.encode(prepared, drawing: drawing, backend: backend, to: .memory, strips: strips).data ?? []
         }
-        let expected = try cpuFile(reference)
+        let expected = try file(.here, on: reference)
         var written: [UInt8]?
-        if let session = backend.gpu, session.encodes(.png, .fast, size: size) {
+        if let session = candidate.gpu, session.encodes(.png, prepared.request.compression, size: prepared.size) {
             do {
-                let data = try session.encode(GPUSession.OutputToEncode(size: size, opaque: opaque, repeats: map) {
-                    (try Backend.gpuDrawer(job.plan, source: job.source, on: session), job.stripRows ?? size.height)
-                }, times: nil)
-                let writer = try PNGEncoder(target: .memory, size: size, opaque: opaque, compression: .fast)
-                try writer.finish(encoded: data)
-                written = writer.memoryData ?? []
+                written = try file(.encoded(try session.encode(prepared.encodingOnGPU(session, strips: strips), times: nil)), on: candidate)
                 report.encodedOnGPU += 1
             } catch let error as GlsliceError where error.kind == .unavailable {
-                // The GPU cannot encode this one (llvmpipe's loop limit): its pixels are encoded on the CPU, as batch does.
+                // The GPU cannot encode this one (llvmpipe's loop limit): drawn there, encoded on the CPU, as batch does.
             }
         }
-        let candidateFile = try written ?? cpuFile(candidate)
+        let candidateFile = try written ?? file(.here, on: candidate)
         report.encoded += 1
         if candidateFile != expected {
             let at = zip(candidateFile, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(candidateFile.count, expected.count)
-            report.violations.append("\(job.description): its fast PNG differs at byte \(at) (\(candidateFile.count) bytes against \(expected.count))")
+            report.violations.append("\(job.description): its PNG differs at byte \(at) (\(candidateFile.count) bytes against \(expected.count))")
         }
     }
 }
