@@ -131,7 +131,7 @@ struct DeflateLayout {
         }
         /// ORs `bits` low bits of `value` (up to 57) in from `bit`, a byte at a time.
         func or(_ value: UInt64, bits: Int, at bit: Int) {
-            let value = (bits < 64 ? value & (1 << UInt64(bits) - 1) : value) << UInt64(bit % 8)
+            let value = (value & (1 << UInt64(bits) - 1)) << UInt64(bit % 8)
             for k in 0..<((bit % 8 + bits + 7) / 8) { bytes[bit / 8 + k] |= UInt8(truncatingIfNeeded: value >> UInt64(8 * k)) }
         }
         for head in placement.heads {

@@ -192,7 +192,7 @@ package enum Parity {
             let a = try reference.image(job.plan, source: job.source, strips: strips)
             let b = try candidate.image(job.plan, source: job.source, strips: strips)
             compare(job, reference: a, candidate: b, into: &report)
-            try compareEncoded(job, seed: seed, reference: reference, candidate: candidate, into: &report)
+            try compareEncoded(job, seed: seed, reference: a, candidate: b, on: candidate, into: &report)
             progress(index + 1)
         }
         return report
@@ -206,25 +206,33 @@ package enum Parity {
     }
 
     /// Issue 43's rule, through the engine's encode step as batch, serve and render take it: the
-    /// job's PNG (glslice's deflate, the default) drawn and encoded by `reference`, and by `candidate`
-    /// (on its GPU's compute encoder where that takes the job, else drawn there and encoded on the
-    /// CPU, as batch does), are the same bytes.
-    static func compareEncoded(_ job: Job, seed: UInt64, reference: Backend, candidate: Backend, into report: inout Report) throws {
-        let prepared = Self.prepared(job, seed: seed), strips = Strips(maxRows: job.stripRows)
-        func file(_ drawing: Drawing, on backend: Backend) throws -> [UInt8] {
-            try Engine.encode(prepared, drawing: drawing, backend: backend, to: .memory, strips: strips).data ?? []
+    /// job's PNG (glslice's deflate, the default) encoded from the reference's pixels, and by the
+    /// candidate (on its GPU's compute encoder where that takes the job, else from its own pixels,
+    /// as batch encodes an atlas's strip), are the same bytes.
+    static func compareEncoded(_ job: Job, seed: UInt64, reference: PremultipliedImage, candidate drawn: PremultipliedImage,
+                               on candidate: Backend, into report: inout Report) throws {
+        let prepared = Self.prepared(job, seed: seed)
+        func file(_ drawing: Drawing) throws -> [UInt8] { try Engine.encode(prepared, drawing: drawing, to: .memory).data ?? [] }
+        /// Pixels drawn already, handed to the engine as one strip (as an atlas's are).
+        func strip(_ image: PremultipliedImage) -> Drawing {
+            let buffer = PixelBuffer(byteCount: image.rgba.pixels.count, budget: nil)
+            image.rgba.pixels.withUnsafeBufferPointer { pixels in
+                if let from = pixels.baseAddress { buffer.base.update(from: from, count: pixels.count) }
+            }
+            return .strip(Strip(buffer: buffer, offset: 0, rows: image.height, rowStride: image.width * 4))
         }
-        let expected = try file(.here, on: reference)
+        let expected = try file(strip(reference))
         var written: [UInt8]?
         if let session = candidate.gpu, session.encodes(.png, prepared.request.compression, size: prepared.size) {
             do {
-                written = try file(.encoded(try session.encode(prepared.encodingOnGPU(session, strips: strips), times: nil)), on: candidate)
+                let strips = Strips(maxRows: job.stripRows)
+                written = try file(.encoded(try session.encode(prepared.encodingOnGPU(session, strips: strips), times: nil)))
                 report.encodedOnGPU += 1
             } catch let error as GlsliceError where error.kind == .unavailable {
-                // The GPU cannot encode this one (llvmpipe's loop limit): drawn there, encoded on the CPU, as batch does.
+                // The GPU cannot encode this one (llvmpipe's loop limit): its pixels are encoded on the CPU, as batch does.
             }
         }
-        let candidateFile = try written ?? file(.here, on: candidate)
+        let candidateFile = try written ?? file(strip(drawn))
         report.encoded += 1
         if candidateFile != expected {
             let at = zip(candidateFile, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset

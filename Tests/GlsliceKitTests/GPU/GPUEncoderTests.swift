@@ -10,7 +10,7 @@ struct GPUEncoderTests {
     static func files(_ plan: Plan, source: PremultipliedImage, drawn: RGBAImage, encoder: GPUEncoder,
                       atlas: (x: Int, y: Int, width: Int)? = nil) throws -> (cpu: [UInt8], gpu: [UInt8]) {
         let map = RepeatMap(plan: plan, source: source)
-        let cpuFile = try PNGEncoder.memoryFile(drawn.pixels, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
+        let cpuFile = try PNGEncoder.memoryFile(PremultipliedImage(drawn), compression: .fast, repeats: map)
         // The output placed in a wider buffer, as in an atlas: garbage around it.
         let place = atlas ?? (0, 0, drawn.width)
         var buffer = [UInt8](repeating: 0x5A, count: (place.y + drawn.height + 1) * place.width * 4)
@@ -40,7 +40,7 @@ struct GPUEncoderTests {
         for (plan, source, label) in try FastCompressionTests.extremePlans(size) {
             let drawn = try Backend.cpu.image(plan, source: source).rgba
             let map = RepeatMap(plan: plan, source: source)
-            let cpuFile = try PNGEncoder.memoryFile(drawn.pixels, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
+            let cpuFile = try PNGEncoder.memoryFile(PremultipliedImage(drawn), compression: .fast, repeats: map)
             #expect(session.encodes(.png, .fast, size: plan.size) && session.encodes(.png, .default, size: plan.size), "\(label)")
             #expect(!session.encodes(.png, .zlib, size: plan.size) && !session.encodes(.png, .small, size: plan.size), "\(label)")
             let data: EncodedImageData
@@ -85,7 +85,7 @@ struct GPUEncoderTests {
             let size = plan.size
             let drawn = try Backend.cpu.image(plan, source: noise).rgba
             let map = RepeatMap(plan: plan, source: noise)
-            let expected = try PNGEncoder.memoryFile(drawn.pixels, size: size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
+            let expected = try PNGEncoder.memoryFile(PremultipliedImage(drawn), compression: .fast, repeats: map)
             // Strips are for outputs too large for a palette: the CPU's file must not be one.
             #expect(expected.count > 26 && expected[25] != 3, "\(size): the CPU wrote a palette")
             var strips = 0
@@ -117,7 +117,7 @@ struct GPUEncoderTests {
         for (k, plan) in plans.enumerated() {
             let drawn = try Backend.cpu.image(plan, source: noise).rgba
             let map = RepeatMap(plan: plan, source: noise)
-            let cpuFile = try PNGEncoder.memoryFile(drawn.pixels, size: plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
+            let cpuFile = try PNGEncoder.memoryFile(PremultipliedImage(drawn), compression: .fast, repeats: map)
             expected.append(cpuFile)
             outputs.append(GPUSession.OutputToEncode(size: plan.size, opaque: drawn.isOpaque, repeats: map) {
                 (try session.upload(plan, source: noise), 64 + 100 * k)
@@ -189,7 +189,7 @@ struct GPUEncoderTests {
                 index += 1
                 let drawn = try Backend.cpu.image(job.plan, source: job.source).rgba
                 let map = RepeatMap(plan: job.plan, source: job.source)
-                let cpuFile = try PNGEncoder.memoryFile(drawn.pixels, size: job.plan.size, opaque: drawn.isOpaque, compression: .fast, repeats: map)
+                let cpuFile = try PNGEncoder.memoryFile(PremultipliedImage(drawn), compression: .fast, repeats: map)
                 members.append((job, drawn, cpuFile))
             }
             // Left to right, a column of garbage between, on rows 2 on.
