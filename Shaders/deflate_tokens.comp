@@ -73,8 +73,26 @@ int runDistance;
 
 uint byteAt(int i) { return (scanlines[uint(i) >> 2] >> ((uint(i) & 3u) * 8u)) & 0xFFu; }
 
+// Bytes i..i+3, little-endian (past the buffer's end, zeros): the matcher compares a word a
+// step, so llvmpipe's loop iterations (65,535 an invocation) go four times as far.
+uint wordAt(int i) {
+    uint at = uint(i) >> 2;
+    uint shift = (uint(i) & 3u) * 8u;
+    uint low = scanlines[at] >> shift;
+    if (shift == 0u) return low;
+    uint high = at + 1u < uint(scanlines.length()) ? scanlines[at + 1u] : 0u;
+    return low | high << (32u - shift);
+}
+
+// How many of two words' bytes agree, from the first (low) byte: 0-4.
+int agreeing(uint a, uint b) {
+    uint x = a ^ b;
+    return x == 0u ? 4 : findLSB(x) >> 3;
+}
+
+// The hash of bytes i..i+2 (RepeatDeflater.Matcher: a little-endian word's low 24 bits).
 uint hashAt(int i) {
-    uint word = byteAt(i) | byteAt(i + 1) << 8 | byteAt(i + 2) << 16 | byteAt(i + 3) << 24;
+    uint word = byteAt(i) | byteAt(i + 1) << 8 | byteAt(i + 2) << 16;
     return (word * HASH_MULTIPLIER) >> (32u - hashBits);
 }
 
@@ -176,18 +194,22 @@ void sums(uint segment) {
     adler[2u * segment + 1u] = loopsRan() ? b : tooLong;
 }
 
-// From where every byte of the row before, but its last 3, was entered in the hash
+// From where every byte of the row before, but its last 2, was entered in the hash
 // table as it was asked (RepeatDeflater.chooseRow's `entered`): the row above is then
-// entered again only from its last 3. A unit's first row enters it whole.
+// entered again only from its last 2. A unit's first row enters it whole.
 int entered;
 
+// The shortest match taken, and how near one that short must be (RepeatDeflater.minMatch, shortMatchReach).
+const int minMatch = MIN_MATCH;
+const int shortMatchReach = SHORT_MATCH_REACH;
+
 // Whether a match at `i` from `candidate` may be tried: within reach, and its first
-// four bytes agree (a shorter match is never taken).
+// three bytes agree (a shorter match is never taken).
 bool startsMatch(int i, int candidate, int oldest) {
     int distance = i - candidate;
     return candidate >= oldest && distance > 0 && distance <= maxDistance
         && byteAt(candidate) == byteAt(i) && byteAt(candidate + 1) == byteAt(i + 1)
-        && byteAt(candidate + 2) == byteAt(i + 2) && byteAt(candidate + 3) == byteAt(i + 3);
+        && byteAt(candidate + 2) == byteAt(i + 2);
 }
 
 // The matcher's five candidates at a byte: one pixel back, one row back, the last
@@ -211,7 +233,7 @@ int l4;
 uint candidateHash;
 
 // Sets up the candidates at `i` (none unless the matcher is `asked`), each tried only where its
-// first four bytes agree; reads the hash table without entering `i` (`enter`).
+// first three bytes agree; reads the hash table without entering `i` (`enter`).
 void findCandidates(bool asked, int i, int oldest, int pixel, int row, int firstHashed) {
     c0 = i - pixel;
     c1 = i - row;
@@ -245,13 +267,15 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
 
 bool comparing() { return go0 || go1 || go2 || go3 || go4; }
 
-// Byte `k` of each candidate still being compared against `b`, byte `k` at `i`.
-void compareCandidates(int k, uint b) {
-    if (go0) { if (byteAt(c0 + k) == b) l0 = k + 1; else go0 = false; }
-    if (go1) { if (byteAt(c1 + k) == b) l1 = k + 1; else go1 = false; }
-    if (go2) { if (byteAt(c2 + k) == b) l2 = k + 1; else go2 = false; }
-    if (go3) { if (byteAt(c3 + k) == b) l3 = k + 1; else go3 = false; }
-    if (go4) { if (byteAt(c4 + k) == b) l4 = k + 1; else go4 = false; }
+// Bytes `k`..`k` + 3 of each candidate still being compared against `w`, those at `i`: its
+// length grows by those that agree, up to `limit`, and it stops at the first that does not.
+void compareCandidates(int k, uint w, int limit) {
+    int n;
+    if (go0) { n = agreeing(wordAt(c0 + k), w); l0 = min(k + n, limit); go0 = n == 4; }
+    if (go1) { n = agreeing(wordAt(c1 + k), w); l1 = min(k + n, limit); go1 = n == 4; }
+    if (go2) { n = agreeing(wordAt(c2 + k), w); l2 = min(k + n, limit); go2 = n == 4; }
+    if (go3) { n = agreeing(wordAt(c3 + k), w); l3 = min(k + n, limit); go3 = n == 4; }
+    if (go4) { n = agreeing(wordAt(c4 + k), w); l4 = min(k + n, limit); go4 = n == 4; }
 }
 
 // Enters `i` in the hash table as the matcher is asked there.
@@ -260,29 +284,37 @@ void enter(int i) {
     seen[candidateHash] = i;
 }
 
-// The longest candidate, the first tried on a tie.
+// The longest candidate, the first tried on a tie; one of `minMatch` bytes only from within `shortMatchReach`.
 int bestLength;
 int bestDistance;
 
+void consider(int length, int distance) {
+    if (length > bestLength && (length > minMatch || distance <= shortMatchReach)) {
+        bestLength = length;
+        bestDistance = distance;
+    }
+}
+
 void pickBest(int i) {
-    bestLength = l0;
-    bestDistance = i - c0;
-    if (l1 > bestLength) { bestLength = l1; bestDistance = i - c1; }
-    if (l2 > bestLength) { bestLength = l2; bestDistance = i - c2; }
-    if (l3 > bestLength) { bestLength = l3; bestDistance = i - c3; }
-    if (l4 > bestLength) { bestLength = l4; bestDistance = i - c4; }
+    bestLength = 0;
+    bestDistance = 0;
+    consider(l0, i - c0);
+    consider(l1, i - c1);
+    consider(l2, i - c2);
+    consider(l3, i - c3);
+    consider(l4, i - c4);
 }
 
 // RepeatDeflater.lazyBelow: a match shorter than this is weighed against the one a byte on.
 const int lazyBelow = LAZY_BELOW;
 
 // The matcher at `i` alone (the lazy step one byte on), entering `i`: `bestLength` and
-// `bestDistance`, a length of 4 or more ending in the row, or 0.
+// `bestDistance`, a length of `minMatch` or more ending in the row, or 0.
 void matchAt(int i, int rowEnd, int oldest, int pixel, int row, int firstHashed) {
     int limit = min(258, rowEnd - i);
-    findCandidates(limit >= 4, i, oldest, pixel, row, firstHashed);
-    if (limit >= 4) enter(i);
-    for (int k = 0; comparing() && k < limit; k++) compareCandidates(k, byteAt(i + k));
+    findCandidates(limit >= minMatch, i, oldest, pixel, row, firstHashed);
+    if (limit >= minMatch) enter(i);
+    for (int k = 0; comparing() && k < limit; k += 4) compareCandidates(k, wordAt(i + k), limit);
     pickBest(i);
 }
 
@@ -298,7 +330,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
     if (copy == 0) {
         // The row above, entered before the matcher is asked (the CPU enters it when first
         // asked: entries before `firstHashed` are never read, so either way gives the same table).
-        int j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed;
+        int j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - (minMatch - 1)) : firstHashed;
         for (; j < rowStart; j++) {
             uint hj = hashAt(j);
             seenBefore[hj] = seen[hj];
@@ -322,7 +354,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         int addCount = 0;
         int addDistance = 0;
         bool literal = false;
-        // Compared together, a byte a step, in one loop (llvmpipe counts every loop reached):
+        // Compared together, a word a step, in one loop (llvmpipe counts every loop reached):
         // whether the match being gathered covers the rest of the part (C), and, for the
         // matcher, one pixel back, one row back, the last match's distance and the hash's two (0-4).
         int partLeft = end - i;
@@ -338,12 +370,16 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         int reachC = goC ? partLeft : fill;
         bool goR = reachC > 0;
         int limit = min(258, rowEnd - i);
-        findCandidates(planned == 0 && limit >= 4, i, oldest, pixel, row, firstHashed);
+        findCandidates(planned == 0 && limit >= minMatch, i, oldest, pixel, row, firstHashed);
         int lC = 0;
-        for (int k = 0; (goR && k < reachC) || (comparing() && k < limit); k++) {
-            uint b = byteAt(i + k);
-            if (goR && k < reachC) { if (byteAt(i - runDistance + k) == b) lC = k + 1; else goR = false; }
-            if (k < limit) compareCandidates(k, b);
+        for (int k = 0; (goR && k < reachC) || (comparing() && k < limit); k += 4) {
+            uint w = wordAt(i + k);
+            if (goR && k < reachC) {
+                int n = agreeing(wordAt(i - runDistance + k), w);
+                lC = min(k + n, reachC);
+                goR = n == 4;
+            }
+            if (k < limit) compareCandidates(k, w, limit);
         }
         if (goC && lC == partLeft) {
             // The match being gathered covers this part too.
@@ -359,14 +395,14 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
             i = end;
             entered = i;
         } else {
-            // The matcher's choice: the longest of 4 bytes or more, ending in the row, the
+            // The matcher's choice: the longest of `minMatch` bytes or more, ending in the row, the
             // first tried on a tie; the byte is entered in the hash table as it is asked.
-            if (limit >= 4) enter(i);
+            if (limit >= minMatch) enter(i);
             pickBest(i);
             int best = bestLength;
             int distance = bestDistance;
             bool lazy = false;
-            if (best >= 4 && best < lazyBelow && i + 1 < end) {
+            if (best >= minMatch && best < lazyBelow && i + 1 < end) {
                 // One byte on, a longer match: this byte is a literal (zlib's lazy evaluation, one step).
                 matchAt(i + 1, rowEnd, oldest, pixel, row, firstHashed);
                 lazy = bestLength > best;
@@ -378,7 +414,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
                 addDistance = bestDistance;
                 i += 1 + bestLength;
                 entered = i;
-            } else if (best >= 4) {
+            } else if (best >= minMatch) {
                 addCount = best;
                 addDistance = distance;
                 i += best;

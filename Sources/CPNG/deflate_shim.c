@@ -148,6 +148,7 @@ void gs_hash_enter(const uint8_t *data, long from, long to, long end, int32_t *l
         }
         uint32_t word;
         memcpy(&word, data + j, 4);
+        word &= 0xFFFFFFu;
         uint32_t slot = (word * multiplier) >> shift;
         older[slot] = latest[slot];
         latest[slot] = (int32_t)j;

@@ -31,7 +31,7 @@ void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
                         uint64_t *as_is, uint64_t *less);
 
 /* Enters positions `from`..`to` - 1 of `data` in `fast`'s hash table: each position's
-   4-byte word, times `multiplier`, shifted right by `shift`, is a slot; the slot's
+   first 3 bytes (a little-endian word's low 24 bits), times `multiplier`, shifted right by `shift`, is a slot; the slot's
    position moves to `older` and the position goes in `latest`. A position whose word
    recurs `period` and 2 x `period` bytes on, both before `end` (entered by this call or
    the next ones, up to `end`), is skipped: it would end as neither of its slot's last

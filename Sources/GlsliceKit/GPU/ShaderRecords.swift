@@ -61,6 +61,8 @@ enum ShaderRecords {
             ("HASH_SLOTS", "\(1 << RepeatDeflater.maxHashBits)"),
             ("HASH_MULTIPLIER", "\(RepeatDeflater.hashMultiplier)u"),
             ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
+            ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),
+            ("SHORT_MATCH_REACH", "\(RepeatDeflater.shortMatchReach)"),
             ("BLOCK_TOKENS", "\(DeflateLayout.blockTokens)u"),
             ("LITERAL_SYMBOLS", "\(literalSymbols)u"),
             ("BLOCK_COUNT_WORDS", "\(blockCountWords)u"),

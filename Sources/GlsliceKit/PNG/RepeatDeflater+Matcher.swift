@@ -3,10 +3,10 @@ import Foundation
 
 /// `RepeatDeflater`'s state while it chooses a row: the matcher, the match being gathered, and the tokens.
 extension RepeatDeflater {
-    /// The matcher of one row (`chooseRow`): the longest match at `i` of 4 bytes or more, ending in
-    /// the row, among one pixel back, one row back, the last match's distance and the last two places
-    /// with the same four bytes (entering `i` there); a tie keeps the one tried first. A shorter one is
-    /// never taken, so a candidate is tried only where its first four bytes agree. Its hash table holds
+    /// The matcher of one row (`chooseRow`): the longest match at `i` of `minMatch` (3) bytes or more
+    /// (3 only within `shortMatchReach`), ending in the row, among one pixel back, one row back, the last
+    /// match's distance and the last two places with the same three bytes (entering `i` there); a tie
+    /// keeps the one tried first. A candidate is tried only where its first three bytes agree. Its hash table holds
     /// the bytes from `firstHashed` (the row above, its last `hashReach` bytes) up to the byte being
     /// matched: the row above is entered whole when the matcher is first asked, the row's own bytes as
     /// it is asked. State in a struct, as `Shaders/deflate_tokens.comp` keeps it in variables (nested
@@ -16,10 +16,10 @@ extension RepeatDeflater {
         let rowStart: Int, rowEnd: Int, rowBytes: Int, pixelBytes: Int, oldest: Int, firstHashed: Int
         /// The row's parts (`RepeatDeflater.parts`), for entering the row above part by part.
         let parts: [(end: Int, period: Int)]
-        /// From where every byte of the row before, but its last 3, was entered as it was asked.
+        /// From where every byte of the row before, but its last 2, was entered as it was asked.
         let enteredAbove: Int
         let hashShift: UInt32
-        /// Where each 4-byte hash was last seen, and (`seen2`) where before that.
+        /// Where each 3-byte hash was last seen, and (`seen2`) where before that.
         let seen: UnsafeMutablePointer<Int32>, seen2: UnsafeMutablePointer<Int32>
         var hashedRowAbove = false
 
@@ -39,22 +39,26 @@ extension RepeatDeflater {
             seen2 = seen + (1 << hashBits)
         }
 
-        @inline(__always) private func word(_ i: Int) -> UInt32 { UnsafeRawPointer(data + i).loadUnaligned(as: UInt32.self) }
+        /// Bytes `i..<i + 3`, little-endian: what is hashed and first compared.
+        @inline(__always) private func word(_ i: Int) -> UInt32 {
+            UInt32(UInt16(littleEndian: UnsafeRawPointer(data + i).loadUnaligned(as: UInt16.self))) | UInt32(data[i + 2]) << 16
+        }
 
-        /// The match at `i` from `candidate`, if its first four bytes agree and it is within reach and
-        /// longer than `best`: then `best` and `bestDistance` become its length and distance.
+        /// The match at `i` from `candidate`, if its first three bytes agree, it is within reach and
+        /// longer than `best`, and not 3 bytes from further than `shortMatchReach`: then `best` and
+        /// `bestDistance` become its length and distance.
         @inline(__always)
         private func consider(_ candidate: Int, at i: Int, here: UInt32, limit: Int, best: inout Int, bestDistance: inout Int) {
             let distance = i - candidate
             guard candidate >= oldest, distance > 0, distance <= RepeatDeflater.maxDistance, word(candidate) == here else { return }
-            let length = RepeatDeflater.agreeing(data, candidate, i, from: 4, limit: limit)
-            if length > best { (best, bestDistance) = (length, distance) }
+            let length = RepeatDeflater.agreeing(data, candidate, i, from: 3, limit: limit)
+            if length > best, length > RepeatDeflater.minMatch || distance <= RepeatDeflater.shortMatchReach { (best, bestDistance) = (length, distance) }
         }
 
-        /// The longest match at `i` (length 0: none of 4 bytes), `lastDistance` the last match's distance.
+        /// The longest match at `i` (length 0: none of 3 bytes), `lastDistance` the last match's distance.
         mutating func longest(_ i: Int, lastDistance: Int) -> (length: Int, distance: Int) {
             let limit = min(258, rowEnd - i)
-            guard limit >= 4 else { return (0, 0) }
+            guard limit >= RepeatDeflater.minMatch else { return (0, 0) }
             let here = word(i)
             var best = 0, bestDistance = 0
             consider(i - pixelBytes, at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
@@ -66,7 +70,7 @@ extension RepeatDeflater {
                 hashedRowAbove = true
                 enterRowAbove()
             }
-            let h = Int((UInt32(littleEndian: here) &* RepeatDeflater.hashMultiplier) >> hashShift)
+            let h = Int((here &* RepeatDeflater.hashMultiplier) >> hashShift)
             if best < limit, seen[h] >= Int32(firstHashed) {
                 consider(Int(seen[h]), at: i, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
             }
@@ -78,11 +82,11 @@ extension RepeatDeflater {
             return (best, bestDistance)
         }
 
-        /// Enters the row above from `firstHashed` (only its last 3 bytes when the row before entered
+        /// Enters the row above from `firstHashed` (only its last 2 bytes when the row before entered
         /// every other one as it was asked), part by part, so a tiled part skips what its period
         /// repeats (`gs_hash_enter`).
         private func enterRowAbove() {
-            var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - 3) : firstHashed
+            var j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - (RepeatDeflater.minMatch - 1)) : firstHashed
             let above = rowStart - rowBytes
             for part in parts where above + part.end > j {
                 let to = above + part.end

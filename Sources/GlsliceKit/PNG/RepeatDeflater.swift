@@ -11,7 +11,7 @@ import Foundation
 /// - Any other row: each x span's periodic part is matches one period back;
 ///   what is left (caps, gradients, a period's first copy) goes to a matcher
 ///   that tries four places per byte: one pixel back, one row back, the last
-///   match's distance, and the last two places the same four bytes were seen (a
+///   match's distance, and the last two places the same three bytes were seen (a
 ///   hash table with chains of two).
 /// - A part the match being gathered also covers continues it, where that
 ///   costs no more bits (docs/DESIGN.md, "The deflate writer"); else that match
@@ -42,6 +42,12 @@ struct RepeatDeflater: Sendable {
     /// A match the matcher finds shorter than this is weighed against the one a byte on
     /// (lazy evaluation, one step): HD 1.1% smaller at 32, 0.6% at 16 (zlib 6 uses 16 with chains of 128).
     static let lazyBelow = 32
+    /// The shortest match the matcher takes, and how near a match that short must be (zlib's
+    /// `TOO_FAR`): three bytes cost about what three literals do further back. Four until
+    /// session 7: RGB pixels come three bytes apiece, and a cap's pixel seen in the row
+    /// before was three literals (a 20,000 x 1,000 tile 1.5% smaller, HD 0.8%, stretched noise 0.9%).
+    static let minMatch = 3
+    static let shortMatchReach = 4096
     /// The hash's multiplier, libdeflate's: with 2,654,435,761 (Knuth's), words one apart in
     /// every byte (a gradient's) gave one slot, their product's difference 0x00622AB1.
     static let hashMultiplier: UInt32 = 0x1E35_A7BD
@@ -130,8 +136,8 @@ struct RepeatDeflater: Sendable {
     /// - in a row the map says is a copy: a match to the end of the byte's part,
     ///   one period back in a periodic part, else back to that row;
     /// - elsewhere in a periodic part: a match to the part's end, one period back;
-    /// - elsewhere: the matcher's longest match of 4 bytes or more, ending in the
-    ///   row, or a literal; under 32 bytes, a longer one a byte on makes this byte a literal;
+    /// - elsewhere: the matcher's longest match of 3 bytes or more (3 only within
+    ///   4 KiB), ending in the row, or a literal; under 32 bytes, a longer one a byte on makes this byte a literal;
     /// - but a part the match being gathered also covers continues it, where the
     ///   part is short or that distance costs no more extra bits; else, a planned part's
     ///   first bytes it covers, up to the end of its last token (`fillLength`).
@@ -146,7 +152,7 @@ struct RepeatDeflater: Sendable {
         var tokens = TokenBuffer(capacity: min(2 * DeflateLayout.blockTokens, rows * rowBytes + 16))
         defer { tokens.deallocate() }
         let hashBits = Self.hashBits(rowBytes: rowBytes)
-        // Where each 4-byte hash was last seen, piece-relative, and (from 2^hashBits on) where before
+        // Where each 3-byte hash was last seen, piece-relative, and (from 2^hashBits on) where before
         // that: a chain of two (HD 2.3% smaller than one; four, 0.2% more). An entry before the row above is stale.
         let seen = UnsafeMutablePointer<Int32>.allocate(capacity: 2 << hashBits)
         seen.initialize(repeating: Int32.min, count: 2 << hashBits)
@@ -212,8 +218,8 @@ struct RepeatDeflater: Sendable {
     /// than `oldest`. The matcher's hash table holds the bytes from `firstHashed`
     /// (the row above, its last `hashReach` bytes) up to the byte being matched: the row above is
     /// entered whole when the matcher is first asked, the row's own bytes as it is asked.
-    /// `entered`: from where every byte of the row before, but its last 3, was entered as it
-    /// was asked (so entering the row above again is only its last 3); set for the next row.
+    /// `entered`: from where every byte of the row before, but its last 2, was entered as it
+    /// was asked (so entering the row above again is only its last 2); set for the next row.
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
                            hashBits: Int, seen: UnsafeMutablePointer<Int32>, entered: inout Int, match: inout MatchRun,
                            tokens: inout TokenBuffer) {
@@ -244,7 +250,7 @@ struct RepeatDeflater: Sendable {
                 entered = i
             } else {
                 let found = matcher.longest(i, lastDistance: match.distance)
-                if found.length >= 4 {
+                if found.length >= Self.minMatch {
                     if found.length < Self.lazyBelow, i + 1 < end {
                         // One byte on, a longer match: this byte is a literal (zlib's lazy evaluation, one step).
                         let next = matcher.longest(i + 1, lastDistance: match.distance)

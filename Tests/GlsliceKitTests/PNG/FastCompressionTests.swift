@@ -242,7 +242,9 @@ import Testing
         let deflater = RepeatDeflater(map: .none, width: 20, rowBytes: 21, bitsPerPixel: 8)
         let tokens = row.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 1) }
         let l = DeflateToken.literal, m = DeflateToken.match
-        #expect(tokens == row[0..<14].map { l($0) } + [m(6, 8), l(97)], "\(tokens)")
+        // At 13, 10 40 70 100 (4 bytes, 12 back); at 14, 40 70 100 130 160 190 (6 bytes, 8 back):
+        // 13 is a literal. Before, at 6, 40 70 100 is a 3-byte match 4 back (none longer a byte on).
+        #expect(tokens == row[0..<6].map { l($0) } + [m(3, 4)] + row[9..<14].map { l($0) } + [m(6, 8), l(97)], "\(tokens)")
     }
 
     /// Sub-byte palette rows: a period of 3 pixels at 2 bits is 6 bits, so the byte

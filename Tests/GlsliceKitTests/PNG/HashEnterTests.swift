@@ -11,7 +11,7 @@ import Testing
     private func enteredOneByOne(_ data: [UInt8], from: Int, to: Int, bits: Int) -> (latest: [Int32], older: [Int32]) {
         var latest = [Int32](repeating: Int32.min, count: 1 << bits), older = latest
         for j in from..<to {
-            let word = UInt32(data[j]) | UInt32(data[j + 1]) << 8 | UInt32(data[j + 2]) << 16 | UInt32(data[j + 3]) << 24
+            let word = UInt32(data[j]) | UInt32(data[j + 1]) << 8 | UInt32(data[j + 2]) << 16 // the first 3 bytes
             let slot = Int((word &* Self.multiplier) >> UInt32(32 - bits))
             older[slot] = latest[slot]
             latest[slot] = Int32(j)
@@ -62,7 +62,7 @@ import Testing
     @Test func aRunOfOneColourKeepsItsLastTwo() {
         let data = [UInt8](repeating: 7, count: 103)
         let got = enteredSkipping(data, from: 0, calls: [(100, 1)], bits: 8)
-        let word: UInt32 = 0x0707_0707
+        let word: UInt32 = 0x07_0707
         let slot = Int((word &* Self.multiplier) >> 24)
         #expect(got.latest[slot] == 99 && got.older[slot] == 98)
         #expect(got.latest.filter { $0 != Int32.min }.count == 1)
