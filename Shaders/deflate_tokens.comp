@@ -212,24 +212,31 @@ bool startsMatch(int i, int candidate, int oldest) {
         && byteAt(candidate + 2) == byteAt(i + 2);
 }
 
-// The matcher's five candidates at a byte: one pixel back, one row back, the last
-// match's distance, and the hash's two; whether each is still being compared, and the
-// length it has reached. Scalars, not arrays, so each stays in a register.
+// The matcher's seven candidates at a byte: one pixel back, one row back, the last
+// match's distance, the hash's two, and one row back a pixel either side (5, 6); whether
+// each is still being compared, and the length it has reached. Scalars, not arrays, so
+// each stays in a register.
 int c0;
 int c1;
 int c2;
 int c3;
 int c4;
+int c5;
+int c6;
 bool go0;
 bool go1;
 bool go2;
 bool go3;
 bool go4;
+bool go5;
+bool go6;
 int l0;
 int l1;
 int l2;
 int l3;
 int l4;
+int l5;
+int l6;
 uint candidateHash;
 
 // Sets up the candidates at `i` (none unless the matcher is `asked`), each tried only where its
@@ -240,19 +247,27 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     c2 = i - runDistance;
     c3 = -1;
     c4 = -1;
+    c5 = i - row + pixel;
+    c6 = i - row - pixel;
     go0 = false;
     go1 = false;
     go2 = false;
     go3 = false;
     go4 = false;
+    go5 = false;
+    go6 = false;
     l0 = 0;
     l1 = 0;
     l2 = 0;
     l3 = 0;
     l4 = 0;
+    l5 = 0;
+    l6 = 0;
     if (!asked) return;
     go0 = startsMatch(i, c0, oldest);
     go1 = startsMatch(i, c1, oldest);
+    go5 = startsMatch(i, c5, oldest);
+    go6 = startsMatch(i, c6, oldest);
     go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
     candidateHash = hashAt(i);
     if (seen[candidateHash] >= firstHashed) {
@@ -265,7 +280,7 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     }
 }
 
-bool comparing() { return go0 || go1 || go2 || go3 || go4; }
+bool comparing() { return go0 || go1 || go2 || go3 || go4 || go5 || go6; }
 
 // Bytes `k`..`k` + 3 of each candidate still being compared against `w`, those at `i`: its
 // length grows by those that agree, up to `limit`, and it stops at the first that does not.
@@ -276,6 +291,8 @@ void compareCandidates(int k, uint w, int limit) {
     if (go2) { n = agreeing(wordAt(c2 + k), w); l2 = min(k + n, limit); go2 = n == 4; }
     if (go3) { n = agreeing(wordAt(c3 + k), w); l3 = min(k + n, limit); go3 = n == 4; }
     if (go4) { n = agreeing(wordAt(c4 + k), w); l4 = min(k + n, limit); go4 = n == 4; }
+    if (go5) { n = agreeing(wordAt(c5 + k), w); l5 = min(k + n, limit); go5 = n == 4; }
+    if (go6) { n = agreeing(wordAt(c6 + k), w); l6 = min(k + n, limit); go6 = n == 4; }
 }
 
 // Enters `i` in the hash table as the matcher is asked there.
@@ -284,7 +301,7 @@ void enter(int i) {
     seen[candidateHash] = i;
 }
 
-// The longest candidate, the first tried on a tie; one of `minMatch` bytes only from within `shortMatchReach`.
+// The longest candidate, the first tried on a tie (in RepeatDeflater.Matcher's order); one of `minMatch` bytes only from within `shortMatchReach`.
 int bestLength;
 int bestDistance;
 
@@ -300,6 +317,8 @@ void pickBest(int i) {
     bestDistance = 0;
     consider(l0, i - c0);
     consider(l1, i - c1);
+    consider(l5, i - c5);
+    consider(l6, i - c6);
     consider(l2, i - c2);
     consider(l3, i - c3);
     consider(l4, i - c4);
@@ -356,7 +375,8 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         bool literal = false;
         // Compared together, a word a step, in one loop (llvmpipe counts every loop reached):
         // whether the match being gathered covers the rest of the part (C), and, for the
-        // matcher, one pixel back, one row back, the last match's distance and the hash's two (0-4).
+        // matcher, one pixel back, one row back, the last match's distance, the hash's two
+        // and the row above a pixel either side (0-6).
         int partLeft = end - i;
         bool goC = runLength > 0 && runStart + runLength == i
             && (partLeft < shortPart || (planned > 0 && extraBits(runDistance) <= extraBits(planned)));
