@@ -125,9 +125,11 @@ int oldestByte;
 // pixel back where its bytes repeat there and that costs fewer extra bits, else the match's.
 int tokenDistance(int at, int length, int distance) {
     if (distance <= pixelBytes || extraBits(pixelBytes) >= extraBits(distance) || at - pixelBytes < oldestByte) return distance;
+    // A word a step (llvmpipe's loop iterations): every byte of the token agrees one pixel back.
     int k = 0;
-    while (k < length && byteAt(at + k) == byteAt(at - pixelBytes + k)) k++;
-    return k == length ? pixelBytes : distance;
+    bool agree = true;
+    for (; agree && k < length; k += 4) agree = agreeing(wordAt(at + k), wordAt(at - pixelBytes + k)) >= min(4, length - k);
+    return agree ? pixelBytes : distance;
 }
 
 void flushRun() {
@@ -324,6 +326,52 @@ void pickBest(int i) {
     consider(l4, i - c4);
 }
 
+// The job's row in parts (from word `jobParts` of `parts`, `jobPartCount` of them).
+uint jobParts;
+uint jobPartCount;
+
+// One halving of walkedBack's search: how many parts end at or before `offset`.
+#define HALVE(step) if (k + (step) <= last && int(parts[jobParts + 2u * (k + (step) - 1u)]) <= offset) k += (step);
+
+// RepeatDeflater.Matcher.walkedBack: `candidate`, where its match of `length` bytes ran exactly
+// to the end of a periodic part of its row, walked back whole periods to the nearest place from
+// which that part's bytes run on for `reach` bytes (as far as the part's first period, `oldest`
+// and maxDistance allow); else -1. The part is found in 16 halvings written out: no loop.
+int walkedBack(int candidate, int length, int i, int reach, int rowStart, int oldest) {
+    int row = rowBytes;
+    int rowOf = candidate >= rowStart ? rowStart : rowStart - (rowStart - candidate + row - 1) / row * row;
+    int offset = candidate - rowOf;
+    uint k = 0u;
+    uint last = jobPartCount - 1u;
+    // MAX_WALK_PARTS is 1 << 16 (ShaderRecordsTests): 16 halvings.
+    HALVE(MAX_WALK_PARTS >> 1u) HALVE(MAX_WALK_PARTS >> 2u) HALVE(MAX_WALK_PARTS >> 3u) HALVE(MAX_WALK_PARTS >> 4u)
+    HALVE(MAX_WALK_PARTS >> 5u) HALVE(MAX_WALK_PARTS >> 6u) HALVE(MAX_WALK_PARTS >> 7u) HALVE(MAX_WALK_PARTS >> 8u)
+    HALVE(MAX_WALK_PARTS >> 9u) HALVE(MAX_WALK_PARTS >> 10u) HALVE(MAX_WALK_PARTS >> 11u) HALVE(MAX_WALK_PARTS >> 12u)
+    HALVE(MAX_WALK_PARTS >> 13u) HALVE(MAX_WALK_PARTS >> 14u) HALVE(MAX_WALK_PARTS >> 15u) HALVE(MAX_WALK_PARTS >> 16u)
+    int end = int(parts[jobParts + 2u * k]);
+    int period = int(parts[jobParts + 2u * k + 1u]);
+    int start = k > 0u ? int(parts[jobParts + 2u * (k - 1u)]) : 0;
+    if (period == 0 || candidate + length != rowOf + end) return -1;
+    int lowest = max(max(rowOf + start - period, oldest), i - maxDistance);
+    int reaches = rowOf + end - reach;
+    if (candidate <= reaches || candidate - period < lowest) return -1;
+    return candidate - min((candidate - reaches + period - 1) / period, (candidate - lowest) / period) * period;
+}
+
+// After pickBest (RepeatDeflater.Matcher.longest): the best candidate walked back, taken where
+// the (up to 4) bytes after its match agree there too; the next byte's "last match's distance"
+// then runs it on. No loop: one word compared.
+void walkBest(int i, int limit, int rowStart, int oldest) {
+    if (bestLength == 0 || bestLength >= limit || jobPartCount <= 1u || jobPartCount > MAX_WALK_PARTS) return;
+    int c = walkedBack(i - bestDistance, bestLength, i, limit, rowStart, oldest);
+    if (c < 0) return;
+    int n = min(agreeing(wordAt(c + bestLength), wordAt(i + bestLength)), min(4, limit - bestLength));
+    if (n > 0) {
+        bestLength += n;
+        bestDistance = i - c;
+    }
+}
+
 // RepeatDeflater.lazyBelow: a match shorter than this is weighed against the one a byte on.
 const int lazyBelow = LAZY_BELOW;
 
@@ -335,6 +383,7 @@ void matchAt(int i, int rowEnd, int oldest, int pixel, int row, int firstHashed)
     if (limit >= minMatch) enter(i);
     for (int k = 0; comparing() && k < limit; k += 4) compareCandidates(k, wordAt(i + k), limit);
     pickBest(i);
+    walkBest(i, limit, rowEnd - row, oldest);
 }
 
 // One row's tokens (RepeatDeflater.chooseRow), outside a copy run, the match being
@@ -419,6 +468,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
             // first tried on a tie; the byte is entered in the hash table as it is asked.
             if (limit >= minMatch) enter(i);
             pickBest(i);
+            walkBest(i, limit, rowStart, oldest);
             int best = bestLength;
             int distance = bestDistance;
             bool lazy = false;
@@ -477,6 +527,8 @@ void main() {
     pixelBytes = pixel;
     oldestByte = oldest;
     uint partsAt = plan[job + PLAN_JOB_PARTS_AT];
+    jobParts = partsAt;
+    jobPartCount = plan[job + PLAN_JOB_PART_COUNT];
     unitStart = int(plan[first + PLAN_ROW_FIRST_BYTE]);
     unitTokenBase = plan[first + PLAN_ROW_FIRST_TOKEN];
     unitTokens = 0u;

@@ -69,7 +69,7 @@ extension GPUDeflater {
                     segment += 1
                 }
                 for (field, word) in [(JobRecord.rowBytes, rowBytes), (.pixelBytes, pixelBytes), (.hashBits, RepeatDeflater.hashBits(rowBytes: rowBytes)),
-                                      (.oldest, job.oldest), (.partsAt, parts.count)] {
+                                      (.oldest, job.oldest), (.partsAt, parts.count), (.partCount, job.deflater.partCount)] {
                     plan[jobsAt + field.at(j)] = UInt32(word)
                 }
                 job.deflater.appendPackedParts(to: &parts)

@@ -23,7 +23,7 @@ enum ShaderRecords {
     }
     /// Per job: its shape, where its matches may reach, and its parts (`RepeatDeflater`).
     enum PlanJob: Int, ShaderRecord {
-        case rowBytes, pixelBytes, hashBits, oldest, partsAt
+        case rowBytes, pixelBytes, hashBits, oldest, partsAt, partCount
         static let words = allCases.count
     }
     /// Per row of the coding passes (`deflate_pack.comp`): its first token's index in its piece,
@@ -63,6 +63,7 @@ enum ShaderRecords {
             ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
             ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),
             ("SHORT_MATCH_REACH", "\(RepeatDeflater.shortMatchReach)"),
+            ("MAX_WALK_PARTS", "\(RepeatDeflater.maxWalkParts)u"),
             ("BLOCK_TOKENS", "\(DeflateLayout.blockTokens)u"),
             ("LITERAL_SYMBOLS", "\(literalSymbols)u"),
             ("BLOCK_COUNT_WORDS", "\(blockCountWords)u"),

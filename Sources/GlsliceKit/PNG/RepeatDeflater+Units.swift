@@ -110,6 +110,9 @@ extension RepeatDeflater {
         }
     }
 
+    /// How many parts a row has (`parts`).
+    var partCount: Int { parts.count }
+
     /// The shape a GPU needs to choose this deflater's tokens.
     var rowBytesAndPixelBytes: (rowBytes: Int, pixelBytes: Int) { (rowBytes, pixelBytes) }
 }

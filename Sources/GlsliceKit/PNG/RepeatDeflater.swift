@@ -48,6 +48,9 @@ struct RepeatDeflater: Sendable {
     /// before was three literals (a 20,000 x 1,000 tile 1.5% smaller, HD 0.8%, stretched noise 0.9%).
     static let minMatch = 3
     static let shortMatchReach = 4096
+    /// Rows of at most this many parts walk a match back (`Matcher.walkedBack`): the part a byte is
+    /// in is found in 16 halvings, which the GPU's twin writes out (a loop costs llvmpipe's iterations).
+    static let maxWalkParts = 1 << 16
     /// The hash's multiplier, libdeflate's: with 2,654,435,761 (Knuth's), words one apart in
     /// every byte (a gradient's) gave one slot, their product's difference 0x00622AB1.
     static let hashMultiplier: UInt32 = 0x1E35_A7BD
