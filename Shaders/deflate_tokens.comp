@@ -214,10 +214,11 @@ bool startsMatch(int i, int candidate, int oldest) {
         && byteAt(candidate + 2) == byteAt(i + 2);
 }
 
-// The matcher's seven candidates at a byte: one pixel back, one row back, the last
-// match's distance, the hash's two, and one row back a pixel either side (5, 6); whether
-// each is still being compared, and the length it has reached. Scalars, not arrays, so
-// each stays in a register.
+// The matcher's eleven candidates at a byte: one pixel back, one row back, the last
+// match's distance, the hash's two, one row back a pixel either side (5, 6) and two
+// pixels either side (7, 8), and in RGB or RGBA rows two rows back a pixel either side
+// (9, 10); whether each is still being compared, and the length it has reached. Scalars,
+// not arrays, so each stays in a register.
 int c0;
 int c1;
 int c2;
@@ -225,6 +226,10 @@ int c3;
 int c4;
 int c5;
 int c6;
+int c7;
+int c8;
+int c9;
+int c10;
 bool go0;
 bool go1;
 bool go2;
@@ -232,6 +237,10 @@ bool go3;
 bool go4;
 bool go5;
 bool go6;
+bool go7;
+bool go8;
+bool go9;
+bool go10;
 int l0;
 int l1;
 int l2;
@@ -239,6 +248,10 @@ int l3;
 int l4;
 int l5;
 int l6;
+int l7;
+int l8;
+int l9;
+int l10;
 uint candidateHash;
 
 // Sets up the candidates at `i` (none unless the matcher is `asked`), each tried only where its
@@ -251,6 +264,10 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     c4 = -1;
     c5 = i - row + pixel;
     c6 = i - row - pixel;
+    c7 = i - row + 2 * pixel;
+    c8 = i - row - 2 * pixel;
+    c9 = i - 2 * row + pixel;
+    c10 = i - 2 * row - pixel;
     go0 = false;
     go1 = false;
     go2 = false;
@@ -258,6 +275,10 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     go4 = false;
     go5 = false;
     go6 = false;
+    go7 = false;
+    go8 = false;
+    go9 = false;
+    go10 = false;
     l0 = 0;
     l1 = 0;
     l2 = 0;
@@ -265,11 +286,19 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     l4 = 0;
     l5 = 0;
     l6 = 0;
+    l7 = 0;
+    l8 = 0;
+    l9 = 0;
+    l10 = 0;
     if (!asked) return;
     go0 = startsMatch(i, c0, oldest);
     go1 = startsMatch(i, c1, oldest);
     go5 = startsMatch(i, c5, oldest);
     go6 = startsMatch(i, c6, oldest);
+    go7 = startsMatch(i, c7, oldest);
+    go8 = startsMatch(i, c8, oldest);
+    go9 = pixel >= 3 && startsMatch(i, c9, oldest);
+    go10 = pixel >= 3 && startsMatch(i, c10, oldest);
     go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
     candidateHash = hashAt(i);
     if (seen[candidateHash] >= firstHashed) {
@@ -282,7 +311,7 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     }
 }
 
-bool comparing() { return go0 || go1 || go2 || go3 || go4 || go5 || go6; }
+bool comparing() { return go0 || go1 || go2 || go3 || go4 || go5 || go6 || go7 || go8 || go9 || go10; }
 
 // Bytes `k`..`k` + 3 of each candidate still being compared against `w`, those at `i`: its
 // length grows by those that agree, up to `limit`, and it stops at the first that does not.
@@ -295,6 +324,10 @@ void compareCandidates(int k, uint w, int limit) {
     if (go4) { n = agreeing(wordAt(c4 + k), w); l4 = min(k + n, limit); go4 = n == 4; }
     if (go5) { n = agreeing(wordAt(c5 + k), w); l5 = min(k + n, limit); go5 = n == 4; }
     if (go6) { n = agreeing(wordAt(c6 + k), w); l6 = min(k + n, limit); go6 = n == 4; }
+    if (go7) { n = agreeing(wordAt(c7 + k), w); l7 = min(k + n, limit); go7 = n == 4; }
+    if (go8) { n = agreeing(wordAt(c8 + k), w); l8 = min(k + n, limit); go8 = n == 4; }
+    if (go9) { n = agreeing(wordAt(c9 + k), w); l9 = min(k + n, limit); go9 = n == 4; }
+    if (go10) { n = agreeing(wordAt(c10 + k), w); l10 = min(k + n, limit); go10 = n == 4; }
 }
 
 // Enters `i` in the hash table as the matcher is asked there.
@@ -321,9 +354,13 @@ void pickBest(int i) {
     consider(l1, i - c1);
     consider(l5, i - c5);
     consider(l6, i - c6);
+    consider(l7, i - c7);
+    consider(l8, i - c8);
     consider(l2, i - c2);
     consider(l3, i - c3);
     consider(l4, i - c4);
+    consider(l9, i - c9);
+    consider(l10, i - c10);
 }
 
 // The job's row in parts (from word `jobParts` of `parts`, `jobPartCount` of them).
@@ -424,8 +461,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         bool literal = false;
         // Compared together, a word a step, in one loop (llvmpipe counts every loop reached):
         // whether the match being gathered covers the rest of the part (C), and, for the
-        // matcher, one pixel back, one row back, the last match's distance, the hash's two
-        // and the row above a pixel either side (0-6).
+        // matcher's eleven candidates (0-10).
         int partLeft = end - i;
         bool goC = runLength > 0 && runStart + runLength == i
             && (partLeft < shortPart || (planned > 0 && extraBits(runDistance) <= extraBits(planned)));

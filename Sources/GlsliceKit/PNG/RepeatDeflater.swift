@@ -10,9 +10,10 @@ import Foundation
 ///   cut as zlib would cut it (a copy run, `RowCopy`).
 /// - Any other row: each x span's periodic part is matches one period back;
 ///   what is left (caps, gradients, a period's first copy) goes to a matcher
-///   that tries seven places per byte: one pixel back, one row back, the row above
-///   a pixel either side, the last match's distance, and the last two places the
-///   same three bytes were seen (a hash table with chains of two).
+///   that tries up to eleven places per byte: one pixel back, one row back, the row
+///   above one and two pixels either side, the last match's distance, the last two
+///   places the same three bytes were seen (a hash table with chains of two) and, in
+///   RGB or RGBA rows, two rows back a pixel either side.
 /// - A part the match being gathered also covers continues it, where that
 ///   costs no more bits (docs/DESIGN.md, "The deflate writer"); else that match
 ///   takes what it covers of the part up to the end of its last token.

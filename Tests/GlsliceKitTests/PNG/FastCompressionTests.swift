@@ -248,23 +248,23 @@ import Testing
     }
 
     /// Worked by hand (session 7): a match walked back whole periods. Two palette rows of 40
-    /// pixels, caps of 2 and a tile of period 4 between (parts: bytes 1-6 the matcher's, 7-38
-    /// one period back, 39-40 the matcher's). Row 0's tile is 10 11 12 13 ..., row 1's the same
-    /// shifted by two (12 13 10 11 ...). At row 1's first tile byte (41 + 3) the hash's older
-    /// place, row 0's byte 29, matches 10 bytes (15 back) and ends at its part's end (39, the cap);
-    /// walked back 6 periods to byte 5 (39 back) it agrees for those 10 and 4 more (a word): 14.
-    /// A byte on, the same gives 13, not longer. Then the planned part (4 back) and the cap.
+    /// pixels, caps of 2 and a tile of period 8 between (parts: bytes 1-10 the matcher's, 11-38
+    /// eight back, 39-40 the matcher's). Row 0's tile is 10 11 ... 17, row 1's the same shifted by
+    /// four (14 ... 17 10 ... 13: no candidate a pixel or two either side of the row above). At
+    /// row 1's first tile byte (41 + 3) the hash's older place, row 0's byte 23, matches 16 bytes
+    /// (21 back) and ends at its part's end (39, the cap); walked back 2 periods to byte 7 (37
+    /// back) the next word agrees too: 20. A byte on, the same gives 19, not longer. Then the
+    /// planned part (8 back) and the cap.
     @Test func aMatchThatMeetsTheTilesEndIsWalkedBackWholePeriods() {
-        let map = RepeatMap(rowKeys: nil, columnPeriods: [(0..<2, 2), (2..<38, 4), (38..<40, 2)])
-        let tile0: [UInt8] = [10, 11, 12, 13], tile1: [UInt8] = [12, 13, 10, 11]
-        let row0 = [0, 200, 201] + (0..<36).map { tile0[$0 % 4] } + [202, 203]
-        let row1 = [0, 204, 205] + (0..<36).map { tile1[$0 % 4] } + [206, 207]
+        let map = RepeatMap(rowKeys: nil, columnPeriods: [(0..<2, 2), (2..<38, 8), (38..<40, 2)])
+        let row0 = [0, 200, 201] + (0..<36).map { UInt8(10 + $0 % 8) } + [202, 203]
+        let row1 = [0, 204, 205] + (0..<36).map { UInt8(10 + ($0 + 4) % 8) } + [206, 207]
         let data = row0 + row1
         let deflater = RepeatDeflater(map: map, width: 40, rowBytes: 41, bitsPerPixel: 8)
         let tokens = data.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: 2) }
         let l = DeflateToken.literal, m = DeflateToken.match
-        #expect(tokens == [l(0), l(200), l(201), l(10), l(11), l(12), l(13), m(32, 4), l(202), l(203),
-                           l(0), l(204), l(205), m(14, 39), m(22, 4), l(206), l(207)], "\(tokens)")
+        #expect(tokens == row0[0..<11].map { l($0) } + [m(28, 8), l(202), l(203), l(0), l(204), l(205), m(20, 37), m(16, 8), l(206), l(207)],
+                "\(tokens.map { $0.isMatch ? "m\($0.length),\($0.distance)" : "l\($0.literal)" })")
     }
 
     /// Sub-byte palette rows: a period of 3 pixels at 2 bits is 6 bits, so the byte
