@@ -104,8 +104,8 @@ final class GPUDeflater {
     /// `count` bytes of the scanlines from byte `offset`.
     func readScanlines(from offset: Int, count: Int) throws -> [UInt8] {
         let first = offset / 4, words = try buffers.read(Slot.scanlines.rawValue, words: (offset + count + 3) / 4 - first, from: first)
-        let bytes = words.flatMap { word in [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: word >> $0) } }
-        return Array(bytes[(offset - 4 * first)..<(offset - 4 * first + count)])
+        // The words' bytes as they lie: little-endian, the scanlines' order.
+        return words.withUnsafeBytes { Array($0[(offset - 4 * first)..<(offset - 4 * first + count)]) }
     }
 
     /// Each row's tokens for a job whose scanlines hold before its rows every
@@ -235,12 +235,16 @@ final class GPUDeflater {
         try buffers.zero(Slot.out.rawValue, words: words)
         try code(rows: rows, mode: 2)
         let stream = try buffers.read(Slot.out.rawValue, words: words)
-        stream.withUnsafeBufferPointer { stream in
+        try stream.withUnsafeBufferPointer { stream in
             for (j, place) in placed.enumerated() {
                 guard let (layout, placement, word) = place else { continue }
                 let mine = UnsafeBufferPointer(rebasing: stream[word..<(word + placement.byteCount / 4 + 2)])
                 let codes = Array(codes[blockBase[j]..<(blockBase[j] + layout.blocks.count)])
-                results[j] = .success(Deflated(stream: layout.finish(mine, placement: placement, codes: codes), adler: adlers[j]))
+                let stream = layout.finish(mine, placement: placement, codes: codes), rowBytes = jobs[j].deflater.rowBytesAndPixelBytes.rowBytes
+                // Pieces that code larger than stored (noise) are stored, from their scanlines read back.
+                results[j] = .success(Deflated(stream: try layout.storingPieces(stream, placement: placement) { rows in
+                    try readScanlines(from: jobs[j].firstRowByte + rows.lowerBound * rowBytes, count: rows.count * rowBytes)
+                }, adler: adlers[j]))
             }
         }
         // Every job has its result: failed before the bits, or placed.

@@ -69,6 +69,8 @@ struct DeflateLayout {
         var ends: [(bit: Int, block: Int)] = []
         /// Bytes where a sync flush's 00 00 FF FF go.
         var flushes: [Int] = []
+        /// Each piece's bytes in the stream, and whether it holds the final block.
+        var pieces: [(piece: Int, bytes: Range<Int>, final: Bool)] = []
         var byteCount = 0
     }
 
@@ -82,6 +84,7 @@ struct DeflateLayout {
         for (p, range) in pieces.enumerated() {
             let pieceBlocks = blocks.indices.filter { blocks[$0].piece == p }
             guard let first = pieceBlocks.first, let last = pieceBlocks.last else { continue }
+            let pieceStart = bit / 8
             placement.heads.append((bit, first))
             bit += codes[first].headBits
             /// Block `b` begins at `at`: the one before ends there.
@@ -115,9 +118,27 @@ struct DeflateLayout {
                 bit += 32
             }
             bit = (bit + 7) / 8 * 8
+            placement.pieces.append((p, pieceStart..<(bit / 8), blocks[last].final))
         }
         placement.byteCount = bit / 8 + (endsOnCut ? 2 : 0)
         return placement
+    }
+
+    /// `stream` (made by `finish`) with each piece that `StoredBlocks` would store stored: its
+    /// rows' bytes from `rowBytes(rows)`, called only for those pieces (the GPU reads them back).
+    func storingPieces(_ stream: [UInt8], placement: Placement, rowBytes: (Range<Int>) throws -> [UInt8]) rethrows -> [UInt8] {
+        let stored = placement.pieces.filter { StoredBlocks.size(pieces[$0.piece].count * self.rowBytes) < $0.bytes.count }
+        guard !stored.isEmpty else { return stream }
+        var out: [UInt8] = [], at = 0
+        for piece in stored {
+            out += stream[at..<piece.bytes.lowerBound]
+            let raw = try rowBytes(pieces[piece.piece])
+            out += raw.withUnsafeBufferPointer { raw in
+                StoredBlocks.smaller(Array(stream[piece.bytes]), raw.baseAddress!, count: raw.count, last: piece.final)
+            }
+            at = piece.bytes.upperBound
+        }
+        return out + stream[at...]
     }
 
     /// The stream: the coder's `words` (the tokens' bits) with the heads, end

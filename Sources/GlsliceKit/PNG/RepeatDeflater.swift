@@ -101,8 +101,14 @@ struct RepeatDeflater: Sendable {
     /// Raw deflate for `rows` rows starting at row `firstRow`, at `data`, with
     /// `history` bytes before `data` readable (the window before a piece).
     /// Ends on a byte: with the final block when `last`, else with an empty
-    /// stored block (a sync flush), so pieces concatenate.
+    /// stored block (a sync flush), so pieces concatenate. Stored blocks instead,
+    /// where they are fewer bytes (`StoredBlocks`).
     func deflate(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, last: Bool) -> [UInt8] {
+        StoredBlocks.smaller(coded(data, history: history, firstRow: firstRow, rows: rows, last: last), data, count: rows * rowBytes, last: last)
+    }
+
+    /// The piece coded: its tokens in blocks with Huffman codes.
+    private func coded(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, last: Bool) -> [UInt8] {
         var writer = DeflateBlockWriter(capacity: min(1 << 20, rows * rowBytes / 8 + 64))
         let rest = choose(data, history: history, firstRow: firstRow, rows: rows) { writer.writeBlock($0, last: false) }
         if last {

@@ -95,6 +95,19 @@ struct GPUDeflaterTests {
         }
     }
 
+    /// Noise, stored by the CPU (FastCompressionTests.noiseIsStoredAsItIs): the GPU's stream stores
+    /// the same pieces, read back from its scanlines, in one piece and in pieces of 1,500 bytes.
+    @Test func noiseIsStoredAsTheCPUStoresIt() throws {
+        let gpu = try GPUDeflater(context: try GPUContext.make())
+        let deflater = RepeatDeflater(map: .none, width: 100, rowBytes: 301, bitsPerPixel: 24)
+        let bytes = FastCompressionTests.noise(rows: 240, rowBytes: 301)
+        for cuts in [SegmentedZlib.Cuts(pieceBytes: 1500), .standard] {
+            let cpu = try Self.cpuStream(bytes, deflater: deflater, rowBytes: 301, cuts: cuts)
+            #expect(cpu.count < bytes.count + 5 * 60 + 6, "stored: \(cpu.count) bytes for \(bytes.count)")
+            try compareStreams(bytes, deflater: deflater, rowBytes: 301, cuts: cuts, gpu: gpu, "noise in pieces of \(cuts.pieceBytes)")
+        }
+    }
+
     /// Parity's job `index` as scanlines of 4, 3 or 1 bytes a pixel, with its deflater, cut into small pieces or standard ones.
     static func randomCase(_ index: Int, seed: UInt64) throws
         -> (bytes: [UInt8], deflater: RepeatDeflater, rowBytes: Int, rows: Int, cuts: SegmentedZlib.Cuts, label: String) {

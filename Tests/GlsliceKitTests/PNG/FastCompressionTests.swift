@@ -267,6 +267,35 @@ import Testing
                 "\(tokens.map { $0.isMatch ? "m\($0.length),\($0.distance)" : "l\($0.literal)" })")
     }
 
+    /// Rows of noise: every byte its own (a linear congruential generator's top bytes), with no
+    /// map, at 40 and at 240 rows of 301 bytes (12,040 and 72,240: one stored block, then two).
+    static func noise(rows: Int, rowBytes: Int) -> [UInt8] {
+        var state: UInt32 = 2_463_534_242
+        return (0..<(rows * rowBytes)).map { i in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return i % rowBytes == 0 ? 0 : UInt8(truncatingIfNeeded: state >> 24)
+        }
+    }
+
+    /// Noise codes larger than it is, so a piece is stored (RFC 1951 §3.2.4, written out here by
+    /// hand): a header byte (BFINAL, BTYPE 00), LEN and its complement, then the bytes, in blocks
+    /// of at most 65,535.
+    @Test func noiseIsStoredAsItIs() {
+        let deflater = RepeatDeflater(map: .none, width: 100, rowBytes: 301, bitsPerPixel: 24)
+        for rows in [40, 240] {
+            let data = Self.noise(rows: rows, rowBytes: 301)
+            let stream = data.withUnsafeBufferPointer { deflater.deflate($0.baseAddress!, history: 0, firstRow: 0, rows: rows, last: true) }
+            var expected: [UInt8] = [], at = 0
+            while at < data.count {
+                let n = min(65535, data.count - at)
+                expected += [at + n == data.count ? 1 : 0, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8 & 0xFF)]
+                expected += data[at..<(at + n)]
+                at += n
+            }
+            #expect(stream == expected, "\(rows) rows: \(stream.count) bytes against \(expected.count)")
+        }
+    }
+
     /// Sub-byte palette rows: a period of 3 pixels at 2 bits is 6 bits, so the byte
     /// period is 3 bytes (12 pixels), and only bytes wholly in the span and one byte
     /// period in are matched.
