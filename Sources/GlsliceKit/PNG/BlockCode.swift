@@ -9,6 +9,9 @@ package struct BlockCode {
     package let literalCodes: [UInt32], distanceCodes: [UInt32]
     /// The dynamic block's tables as sent; nil for the fixed code.
     let header: Header?
+    /// The whole block's bits: head, symbols, extra bits and end code (what `DeflateBlockWriter`
+    /// writes for it), so a piece's coded size is known before it is written (`StoredBlocks`).
+    package let bits: Int
 
     /// The literal/length (286) and distance (30) counts of `tokens`, without the end-of-block code.
     static func counts(_ tokens: ArraySlice<DeflateToken>) -> (literals: [Int], distances: [Int]) {
@@ -58,6 +61,16 @@ package struct BlockCode {
         }
         let dynamic = header.bits + bits(literalCounts, literalLengths) + bits(distanceCounts, distanceLengths)
         let fixed = bits(literalCounts, Self.fixedLiteralLengths) + bits(distanceCounts, Self.fixedDistanceLengths)
+        // Extra bits, alike in both codes; the lone distance code of a block with no match is never sent.
+        var extra = 0
+        for k in 0..<29 { extra += literalCounts[257 + k] * DeflateToken.lengthExtra[k] }
+        for d in 0..<30 { extra += distancesCounted[d] * DeflateToken.distanceExtra[d] }
+        let fake = distancesCounted.contains(where: { $0 > 0 }) ? 0 : 1 // distanceCounts[0] set above
+        if fixed <= dynamic {
+            self.bits = 3 + fixed + extra - fake * Self.fixedDistanceLengths[0]
+        } else {
+            self.bits = 3 + dynamic + extra - fake * distanceLengths[0]
+        }
         if fixed <= dynamic {
             // Most small blocks: the fixed code's codes, made once.
             self.header = nil

@@ -16,7 +16,11 @@ package struct DeflateBlockWriter {
 
     /// Appends one block holding `tokens` (and its end-of-block code); `last` sets BFINAL.
     package mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, last: Bool) {
-        let code = BlockCode(tokens)
+        writeBlock(tokens, code: BlockCode(tokens), last: last)
+    }
+
+    /// Appends one block holding `tokens` with its `code`, made from them before.
+    package mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, code: BlockCode, last: Bool) {
         writeHead(code, last: last)
         if tokens.count < Self.tabledTokens {
             writeDirectly(tokens, code)

@@ -14,7 +14,11 @@ enum StoredBlocks {
     /// `coded`, or the piece's `count` bytes at `data` as stored blocks where those are fewer
     /// (the last with BFINAL when `last`).
     static func smaller(_ coded: [UInt8], _ data: UnsafePointer<UInt8>, count: Int, last: Bool) -> [UInt8] {
-        guard size(count) < coded.count else { return coded }
+        size(count) < coded.count ? stored(data, count: count, last: last) : coded
+    }
+
+    /// The `count` bytes at `data` as stored blocks (the last with BFINAL when `last`).
+    static func stored(_ data: UnsafePointer<UInt8>, count: Int, last: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(size(count))
         var at = 0

@@ -62,6 +62,12 @@ import Testing
             }
             let expected = Self.expand(tokens)
             #expect(Self.inflate(blocks, expecting: expected.count) == expected, "round \(round): \(tokens.count) tokens in \(blocks.count) blocks")
+            // A block's `bits` (what a piece's stored-or-coded choice is made from) are the bits the writer writes.
+            for block in blocks + [[]] {
+                var writer = DeflateBlockWriter()
+                writer.writeBlock(block, last: false)
+                #expect(writer.bitCount == BlockCode(block[...]).bits, "round \(round): a block of \(block.count) tokens")
+            }
         }
     }
 
