@@ -20,8 +20,9 @@ package enum JobDigest {
     /// palette rows are filtered None or Up (issue 51): other bytes.
     /// 7: `default` is glslice's own deflate (issue 51), the PNG's bytes other than zlib 6's;
     /// `fast` rows copy the nearest row whose row above is equal too.
-    /// 8: `default`'s matcher takes 3-byte matches within 4 KiB, tries the row above a pixel either
-    /// side, and walks a match back whole periods of a tile (session 7): other bytes.
+    /// 8: `default`'s matcher takes 3-byte matches within 4 KiB, tries more places in the rows
+    /// above, walks a match back whole periods of a tile, and stores what codes larger; `small`
+    /// keeps the smaller of zlib 9 and that per piece (session 7): other bytes.
     static let rendererVersion = "glslice-render/8"
 
     /// The first 32 hex digits of the job's SHA-256.

@@ -35,7 +35,7 @@ package struct PreparedJob: Sendable {
     }
 
     private static func repeats(_ request: RenderRequest, plan: Plan, source: ResolvedSource) -> RepeatMap {
-        (request.format ?? .png) == .png && request.compression.writesPlanRepeats ? RepeatMap(plan: plan, classes: source.lineClasses) : .none
+        (request.format ?? .png) == .png && request.compression.readsPlanRepeats ? RepeatMap(plan: plan, classes: source.lineClasses) : .none
     }
 
     /// The digest an output records (tEXt `glslice-job`, a WebP's XMP), and

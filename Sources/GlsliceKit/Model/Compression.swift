@@ -3,15 +3,16 @@
 /// the plan's repeats written as matches without searching, a small matcher for
 /// the rest, `fast`'s palette rows filtered None or Up; the GPU's compute encoder
 /// writes the same bytes. Against zlib 6 (the default before), on this VM: the
-/// bench manifest 0.97x the bytes at 0.59x the encode thread time, the HD set
-/// 1.01x at 0.40x, the giants 1.01x at 0.10x (docs/BENCHMARKS.md).
+/// bench manifest 0.96x the bytes at 0.65x the encode thread time, the HD set
+/// 0.99x at 0.43x, the giants 1.00x at 0.12x (docs/BENCHMARKS.md).
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// glslice's own deflate, as `default` writes it (the name it had before it was the
     /// default); for WebP, libwebp's fastest preset.
     case fast
     /// glslice's own deflate (`PNG/RepeatDeflater.swift`); WebP preset 6.
     case `default`
-    /// zlib level 9: the smallest, at several times the encode time.
+    /// The smallest: each piece the smaller of zlib level 9 and glslice's deflate, at several
+    /// times the encode time.
     case small
     /// zlib level 6, the default before renderer version 7: for files byte-identical to
     /// an older glslice's, and as the benchmarks' yardstick. WebP: as `default`.
@@ -26,4 +27,9 @@ public enum Compression: String, CaseIterable, Sendable, Codable {
 
     /// Whether a PNG's image data is glslice's own deflate (the plan's repeats) rather than zlib's.
     package var writesPlanRepeats: Bool { self == .fast || self == .default }
+
+    /// Whether the encoder is told the plan's repeats and filters palette rows as `default` does:
+    /// every level but `zlib`. `small` keeps, piece by piece, the smaller of zlib 9 and glslice's
+    /// deflate on the same scanlines, so it is never larger than `default`.
+    package var readsPlanRepeats: Bool { self != .zlib }
 }

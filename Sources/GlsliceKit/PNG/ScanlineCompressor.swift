@@ -35,14 +35,15 @@ final class ScanlineCompressor {
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
                              palette: palette, text: text)
         let total = rowBytes * height
-        filtersRows = compression.writesPlanRepeats && channels == 1
+        filtersRows = compression.readsPlanRepeats && channels == 1
         above = .allocate(capacity: filtersRows ? rowBytes : 0)
         raw = .allocate(capacity: filtersRows ? rowBytes : 0)
+        let deflater = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
+                                      filtersRows: filtersRows)
         let coder: SegmentedZlib.Coder = switch compression {
-        case .fast, .default: .repeats(RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
-                                                      filtersRows: filtersRows))
+        case .fast, .default: .repeats(deflater)
         case .zlib: .zlib(level: 6)
-        case .small: .zlib(level: 9)
+        case .small: .smaller(level: 9, deflater)
         }
         zlib = SegmentedZlib(coder: coder, totalBytes: total, rowBytes: rowBytes,
                              threads: total > 2 * cuts.pieceBytes ? threads : 1, cuts: cuts,

@@ -41,6 +41,9 @@ package final class SegmentedZlib {
     enum Coder: Sendable {
         case zlib(level: Int32)
         case repeats(RepeatDeflater)
+        /// Each piece both ways, the fewer bytes kept (zlib's on a tie): pieces of either end on a
+        /// byte and reach back only into the window, so they mix (`small`).
+        case smaller(level: Int32, RepeatDeflater)
     }
 
     private let cuts: Cuts
@@ -106,6 +109,7 @@ package final class SegmentedZlib {
         let flevel = switch coder {
         case .zlib(let level): level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
         case .repeats: 0 // "fastest"
+        case .smaller: 3 // "maximum compression"
         }
         return Self.header(windowBits: windowBits, flevel: flevel)
     }
@@ -201,17 +205,26 @@ package final class SegmentedZlib {
         case .repeats(let deflater):
             piece.bytes = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last)
         case .zlib(let level):
-            var out: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            let status = gs_deflate_piece(data - history, history, data, rows * rowBytes, level, windowBits, last ? 1 : 0, &out, &length)
-            if status == Z_OK, let out {
-                piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
-                free(out)
-            } else {
-                piece.failure = status == Z_OK ? Z_MEM_ERROR : status
-            }
+            zlib(piece, level: level, data: data, history: history, bytes: rows * rowBytes, windowBits: windowBits, last: last)
+        case .smaller(let level, let deflater):
+            zlib(piece, level: level, data: data, history: history, bytes: rows * rowBytes, windowBits: windowBits, last: last)
+            let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last)
+            if piece.failure == Z_OK, ours.count < piece.bytes.count { piece.bytes = ours }
         }
         piece.done.signal()
+    }
+
+    /// zlib's deflate of the piece into `piece.bytes`, or its failure.
+    private static func zlib(_ piece: Piece, level: Int32, data: UnsafePointer<UInt8>, history: Int, bytes: Int, windowBits: Int32, last: Bool) {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = gs_deflate_piece(data - history, history, data, bytes, level, windowBits, last ? 1 : 0, &out, &length)
+        if status == Z_OK, let out {
+            piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
+            free(out)
+        } else {
+            piece.failure = status == Z_OK ? Z_MEM_ERROR : status
+        }
     }
 
     /// Holds at most two pieces per thread in flight, writing the oldest first.

@@ -65,6 +65,30 @@ import Testing
         #expect(palettes > cases / 4)
     }
 
+    /// `small` keeps, piece by piece, the smaller of zlib 9 and glslice's deflate: never larger than
+    /// `default`, and libpng reads back the drawn pixels (pieces of 2 KiB, so the two mix).
+    @Test func smallIsNeverLargerThanDefault() throws {
+        var smaller = 0
+        for index in 0..<120 {
+            var job = Parity.job(index: index, seed: 7043)
+            if index % 2 == 1 { job.source = Self.quantized(job.source, colours: [2, 5, 17, 200][index % 4]) }
+            let drawn = try Backend.cpu.image(job.plan, source: job.source), map = RepeatMap(plan: job.plan, source: job.source)
+            var files: [Compression: [UInt8]] = [:]
+            for compression in [Compression.small, .default] {
+                let writer = try PNGEncoder(target: .memory, size: job.plan.size, opaque: drawn.rgba.isOpaque, compression: compression,
+                                            repeats: map, threads: 1, cuts: SegmentedZlibTests.smallCuts)
+                try drawn.rgba.pixels.withUnsafeBufferPointer { try writer.write(premultipliedRows: $0.baseAddress!, count: drawn.height) }
+                try writer.finish()
+                files[compression] = writer.memoryData ?? []
+            }
+            let small = files[.small] ?? [], plain = files[.default] ?? []
+            #expect(small.count <= plain.count, "\(job): small \(small.count) bytes, default \(plain.count)")
+            if small.count < plain.count { smaller += 1 }
+            #expect(try PNGDecoder.decode(data: Data(small), maxPixels: 1 << 28) == drawn.straight(), "\(job)")
+        }
+        #expect(smaller > 20)
+    }
+
     /// Shapes at the limits the issue names: widths 1 to 16,383, heights to 20,000,
     /// each mode on each axis, 1 to 3 lattice runs, palette and RGBA sources.
     @Test(arguments: [
