@@ -98,44 +98,6 @@ struct RepeatDeflater: Sendable {
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
     private static func lcm(_ a: Int, _ b: Int) -> Int { a / gcd(a, b) * b }
 
-    /// Raw deflate for `rows` rows starting at row `firstRow`, at `data`, with
-    /// `history` bytes before `data` readable (the window before a piece).
-    /// Ends on a byte: with the final block when `last`, else with an empty
-    /// stored block (a sync flush), so pieces concatenate. Stored blocks instead,
-    /// where they are fewer bytes (`StoredBlocks`).
-    func deflate(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, last: Bool) -> [UInt8] {
-        let raw = rows * rowBytes
-        var writer = DeflateBlockWriter(capacity: min(1 << 20, raw / 8 + 64))
-        // Where the piece's first block codes no smaller than its bytes (noise), its blocks are held
-        // with their codes rather than written: if the piece is then stored, they never are.
-        var holding: Bool?, held: [(tokens: [DeflateToken], code: BlockCode)] = [], heldBits = 0
-        let rest = choose(data, history: history, firstRow: firstRow, rows: rows) { block in
-            let code = BlockCode(block)
-            if holding == nil { holding = code.bits >= 8 * Self.bytes(block) }
-            if holding == true {
-                held.append((Array(block), code))
-                heldBits += code.bits
-            } else {
-                writer.writeBlock(block, code: code, last: false)
-            }
-        }
-        let restCode = last || !rest.isEmpty ? BlockCode(rest[...]) : nil
-        var bits = writer.bitCount + heldBits + (restCode?.bits ?? 0)
-        if !last { bits = (bits + 3 + 7) / 8 * 8 + 32 } // the sync flush: an empty stored block
-        if holding == true, StoredBlocks.size(raw) < (bits + 7) / 8 {
-            return StoredBlocks.stored(data, count: raw, last: last)
-        }
-        for block in held { writer.writeBlock(block.tokens[...], code: block.code, last: false) }
-        if let restCode { writer.writeBlock(rest[...], code: restCode, last: last) }
-        if !last { writer.writeEmptyStoredBlock() }
-        return StoredBlocks.smaller(writer.finish(), data, count: raw, last: last)
-    }
-
-    /// The bytes `tokens` stand for.
-    private static func bytes(_ tokens: ArraySlice<DeflateToken>) -> Int {
-        tokens.reduce(0) { $0 + ($1.isMatch ? $1.length : 1) }
-    }
-
     /// Every token for those rows, in one array (for tests).
     func tokens(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int) -> [DeflateToken] {
         var all: [DeflateToken] = []
@@ -170,7 +132,7 @@ struct RepeatDeflater: Sendable {
     /// Matches at the same distance that meet are joined before they are cut
     /// into tokens of up to 258 bytes. Each full block of tokens goes to `block`
     /// as it fills (memory stays at one block, however long a row); the rest is returned.
-    private func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
+    func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
                         block: (ArraySlice<DeflateToken>) -> Void) -> [DeflateToken] {
         // Rows append to one array, passed inout (a closure capturing it cost a
         // dynamic exclusivity check a token); full blocks go out after each unit.
