@@ -142,6 +142,7 @@ package final class PNGEncoder: StripSink {
         defer { self.palette = palette }
         let width = self.width, first = rowsWritten
         if indices.isEmpty { indices = [UInt8](repeating: 0, count: width * size.height) }
+        let parts = indexParts
         return indices.withUnsafeMutableBufferPointer { indices in
             guard let plane = indices.baseAddress else { return 0 }
             for row in 0..<count {
@@ -151,11 +152,41 @@ package final class PNGEncoder: StripSink {
                     out.update(from: out - width, count: width)
                     continue
                 }
-                if !palette.index(premultipliedRow: pixels, width: width, into: out) { return row }
+                for part in parts {
+                    if part.period > 0 {
+                        // A tiled span past its first period: each pixel is the one a period to its left,
+                        // so indices are copied from whole periods back, in chunks that double.
+                        var x = part.range.lowerBound, chunk = part.period
+                        while x < part.range.upperBound {
+                            let n = min(chunk, part.range.upperBound - x)
+                            (out + x).update(from: out + (x - chunk), count: n)
+                            x += n
+                            chunk *= 2
+                        }
+                    } else if !palette.index(premultipliedRow: pixels + 4 * part.range.lowerBound, width: part.range.count,
+                                             into: out + part.range.lowerBound) {
+                        return row
+                    }
+                }
             }
             return count
         }
     }
+
+    /// A row's pixels in parts, left to right: ranges to look up in the palette (period 0), and
+    /// ranges whose pixels repeat `period` to their left (the plan's column periods, `RepeatMap`),
+    /// whose indices are copied: a tiled row's colours are looked up once a period.
+    private lazy var indexParts: [(range: Range<Int>, period: Int)] = {
+        var parts: [(range: Range<Int>, period: Int)] = [], x = 0
+        for (span, period) in repeats.columnPeriods where period < span.count && span.lowerBound >= x && span.upperBound <= width {
+            let copied = (span.lowerBound + period)..<span.upperBound
+            if x < copied.lowerBound { parts.append((x..<copied.lowerBound, 0)) }
+            parts.append((copied, period))
+            x = copied.upperBound
+        }
+        if x < width { parts.append((x..<width, 0)) }
+        return parts
+    }()
 
     /// A 257th colour: writes the rows held so far as RGB or RGBA, and streams from here on.
     private func streamCollectedRows(_ held: Int) throws {
