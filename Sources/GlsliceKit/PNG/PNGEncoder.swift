@@ -153,9 +153,11 @@ package final class PNGEncoder: StripSink {
                     continue
                 }
                 for part in parts {
-                    if part.period > 0 {
-                        // A tiled span past its first period: each pixel is the one a period to its left,
-                        // so indices are copied from whole periods back, in chunks that double.
+                    if part.period > 0, memcmp(pixels + 4 * part.range.lowerBound, pixels + 4 * (part.range.lowerBound - part.period),
+                                               4 * part.range.count) == 0 {
+                        // A tiled span past its first period: each pixel is the one a period to its left
+                        // (checked: a compare costs less than a lookup a pixel), so indices are copied
+                        // from whole periods back, in chunks that double.
                         var x = part.range.lowerBound, chunk = part.period
                         while x < part.range.upperBound {
                             let n = min(chunk, part.range.upperBound - x)

@@ -89,6 +89,26 @@ import Testing
         #expect(smaller > 20)
     }
 
+    /// Palette indexing copies a tiled span's indices from a period back only where the pixels
+    /// do repeat: a map whose period is wrong (here for half the rows) still gives the drawn
+    /// pixels under zlib, which reads the indices and not the map.
+    @Test func paletteIndicesFollowThePixelsNotTheMap() throws {
+        let width = 40, height = 6
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                // Past x 4 the columns repeat every 3 in even rows; odd rows count on across.
+                let value = UInt8(truncatingIfNeeded: (y % 2 == 0 && x >= 4 ? 4 + (x - 4) % 3 : x) * 6)
+                pixels.replaceSubrange((y * width + x) * 4..<((y * width + x) * 4 + 3), with: [value, 255 - value, value / 2])
+            }
+        }
+        let image = PremultipliedImage(RGBAImage(width: width, height: height, pixels: pixels))
+        let map = RepeatMap(rowKeys: nil, columnPeriods: [(0..<4, 4), (4..<40, 3)])
+        let file = try PNGEncoder.memoryFile(image, compression: .zlib, repeats: map)
+        #expect(file[25] == 3, "a palette file")
+        #expect(try PNGDecoder.decode(data: Data(file), maxPixels: 1 << 20) == image.straight())
+    }
+
     /// Shapes at the limits the issue names: widths 1 to 16,383, heights to 20,000,
     /// each mode on each axis, 1 to 3 lattice runs, palette and RGBA sources.
     @Test(arguments: [
