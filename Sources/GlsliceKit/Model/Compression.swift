@@ -3,7 +3,7 @@
 /// the plan's repeats written as matches without searching, a small matcher for
 /// the rest, `fast`'s palette rows filtered None or Up; the GPU's compute encoder
 /// writes the same bytes. Against zlib 6 (the default before), on this VM: the
-/// bench manifest 0.96x the bytes at 0.65x the encode thread time, the HD set
+/// bench manifest 0.96x the bytes at 0.63x the encode thread time, the HD set
 /// 0.99x at 0.43x, the giants 1.00x at 0.12x (docs/BENCHMARKS.md).
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// glslice's own deflate, as `default` writes it (the name it had before it was the
