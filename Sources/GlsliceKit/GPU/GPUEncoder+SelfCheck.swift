@@ -20,7 +20,7 @@ extension GPUEncoder {
                     let alpha: UInt8 = variant == 0 ? UInt8(truncatingIfNeeded: seed >> 24) | 1 : 255
                     var rgb = [UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16)]
                     if variant == 2 { rgb = [rgb[0] & 0xC0, rgb[1] & 0xC0, 0] } // a palette of at most 20 colours
-                    if x / 5 % 2 == 0 { rgb = [rgb[0], rgb[0], rgb[0]] } // runs a byte apart
+                    if sx / 5 % 2 == 0 { rgb = [rgb[0], rgb[0], rgb[0]] } // runs a byte apart (of the tiled x: the map's period holds)
                     let at = (y * size.width + x) * 4, to = ((y * variants + variant) * size.width + x) * 4
                     for c in 0..<3 { pixels[at + c] = Premultiply.premultiply(rgb[c], alpha: alpha) }
                     pixels[at + 3] = alpha
