@@ -132,10 +132,7 @@ struct DeflateLayout {
         var out: [UInt8] = [], at = 0
         for piece in stored {
             out += stream[at..<piece.bytes.lowerBound]
-            let raw = try rowBytes(pieces[piece.piece])
-            out += raw.withUnsafeBufferPointer { raw in
-                StoredBlocks.smaller(Array(stream[piece.bytes]), raw.baseAddress!, count: raw.count, last: piece.final)
-            }
+            out += try rowBytes(pieces[piece.piece]).withUnsafeBufferPointer { StoredBlocks.stored($0, last: piece.final) }
             at = piece.bytes.upperBound
         }
         return out + stream[at...]

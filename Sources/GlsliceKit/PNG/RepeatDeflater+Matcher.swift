@@ -9,7 +9,8 @@ extension RepeatDeflater {
     /// three bytes (entering `i` there) and, in RGB or RGBA rows, two rows back a pixel either side; a tie
     /// keeps the one tried first. The rows above a pixel or two either side are where a stretched
     /// (linear) gradient's pixels recur, as zlib's chains find them: 64² noise stretched to 4000², 0.6%,
-    /// 0.1% and 0.14% smaller (two rows back made palette rows 0.5% larger). A candidate is tried only where its first three bytes agree. Its hash table holds
+    /// 0.1% and 0.14% smaller (two rows back made palette rows 0.5% larger). A candidate is tried only
+    /// where its first three bytes agree. Its hash table holds
     /// the bytes from `firstHashed` (the row above, its last `hashReach` bytes) up to the byte being
     /// matched: the row above is entered whole when the matcher is first asked, the row's own bytes as
     /// it is asked. State in a struct, as `Shaders/deflate_tokens.comp` keeps it in variables (nested
@@ -72,16 +73,11 @@ extension RepeatDeflater {
             var best = 0, bestDistance = 0
             consider(i - pixelBytes, at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
             // The row above, there and one and two pixels either side: when all five are in reach and
-            // before `i` (as on every row but the first), compared without their checks one by one.
+            // before `i` (as on every row but the first), their first bytes are compared before any check.
             let above = i &- rowBytes, pixel = pixelBytes
-            if above &- 2 &* pixel >= lowest && rowBytes > 2 &* pixel {
-                for candidate in [above, above &+ pixel, above &- pixel, above &+ 2 &* pixel, above &- 2 &* pixel] where best < limit {
-                    if UnsafeRawPointer(data + candidate).loadUnaligned(as: UInt32.self) & 0xFF_FFFF == here {
-                        consider(candidate, at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
-                    }
-                }
-            } else {
-                for candidate in [above, above &+ pixel, above &- pixel, above &+ 2 &* pixel, above &- 2 &* pixel] where best < limit {
+            let aboveInReach = above &- 2 &* pixel >= lowest && rowBytes > 2 &* pixel
+            for candidate in [above, above &+ pixel, above &- pixel, above &+ 2 &* pixel, above &- 2 &* pixel] where best < limit {
+                if !aboveInReach || UnsafeRawPointer(data + candidate).loadUnaligned(as: UInt32.self) & 0xFF_FFFF == here {
                     consider(candidate, at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
                 }
             }
@@ -101,15 +97,9 @@ extension RepeatDeflater {
             }
             if pixel >= 3 {
                 // Two rows back, a pixel either side (RGB and RGBA rows).
-                let twoAbove = above &- rowBytes
-                if twoAbove &- pixel >= lowest {
-                    for candidate in [twoAbove &+ pixel, twoAbove &- pixel] where best < limit {
-                        if UnsafeRawPointer(data + candidate).loadUnaligned(as: UInt32.self) & 0xFF_FFFF == here {
-                            consider(candidate, at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
-                        }
-                    }
-                } else {
-                    for candidate in [twoAbove &+ pixel, twoAbove &- pixel] where best < limit {
+                let twoAbove = above &- rowBytes, inReach = twoAbove &- pixel >= lowest
+                for candidate in [twoAbove &+ pixel, twoAbove &- pixel] where best < limit {
+                    if !inReach || UnsafeRawPointer(data + candidate).loadUnaligned(as: UInt32.self) & 0xFF_FFFF == here {
                         consider(candidate, at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
                     }
                 }

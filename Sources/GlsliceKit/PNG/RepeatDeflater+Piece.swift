@@ -26,7 +26,7 @@ extension RepeatDeflater {
         var bits = writer.bitCount + heldBits + (restCode?.bits ?? 0)
         if !last { bits = (bits + 3 + 7) / 8 * 8 + 32 } // the sync flush: an empty stored block
         if holding == true, StoredBlocks.size(raw) < (bits + 7) / 8 {
-            return StoredBlocks.stored(data, count: raw, last: last)
+            return StoredBlocks.stored(UnsafeBufferPointer(start: data, count: raw), last: last)
         }
         for block in held { writer.writeBlock(block.tokens[...], code: block.code, last: false) }
         if let restCode { writer.writeBlock(rest[...], code: restCode, last: last) }

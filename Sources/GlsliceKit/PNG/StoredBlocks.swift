@@ -14,21 +14,21 @@ enum StoredBlocks {
     /// `coded`, or the piece's `count` bytes at `data` as stored blocks where those are fewer
     /// (the last with BFINAL when `last`).
     static func smaller(_ coded: [UInt8], _ data: UnsafePointer<UInt8>, count: Int, last: Bool) -> [UInt8] {
-        size(count) < coded.count ? stored(data, count: count, last: last) : coded
+        size(count) < coded.count ? stored(UnsafeBufferPointer(start: data, count: count), last: last) : coded
     }
 
-    /// The `count` bytes at `data` as stored blocks (the last with BFINAL when `last`).
-    static func stored(_ data: UnsafePointer<UInt8>, count: Int, last: Bool) -> [UInt8] {
+    /// `bytes` as stored blocks (the last with BFINAL when `last`).
+    static func stored(_ bytes: UnsafeBufferPointer<UInt8>, last: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(size(count))
+        out.reserveCapacity(size(bytes.count))
         var at = 0
         repeat {
-            let n = min(blockBytes, count - at)
-            out.append(last && at + n == count ? 1 : 0)
+            let n = min(blockBytes, bytes.count - at)
+            out.append(last && at + n == bytes.count ? 1 : 0)
             out += [UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
-            out.append(contentsOf: UnsafeBufferPointer(start: data + at, count: n))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[at..<(at + n)]))
             at += n
-        } while at < count
+        } while at < bytes.count
         return out
     }
 }
