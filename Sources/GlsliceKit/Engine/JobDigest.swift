@@ -28,14 +28,18 @@ package enum JobDigest {
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {
         let text = "\(rendererVersion)\n\(sourceKey.digestText)\n\(request.canonicalJSON)\n"
-        return String(sha256Hex(Data(text.utf8)).prefix(32))
+        return String(sha256Hex(Array(text.utf8)).prefix(32))
     }
 
     /// SHA-256 of `data` in lower-case hex (apple/swift-crypto).
     static func sha256Hex<D: DataProtocol>(_ data: D) -> String {
-        SHA256.hash(data: data).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: data) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

@@ -51,6 +51,11 @@ extension RepeatDeflater {
             UInt32(UInt16(littleEndian: UnsafeRawPointer(data + i).loadUnaligned(as: UInt16.self))) | UInt32(data[i + 2]) << 16
         }
 
+        /// 1 where the three bytes at `candidate` are `here`, else 0 (no branch).
+        @inline(__always) private func agrees(_ candidate: Int, _ here: UInt32) -> UInt32 {
+            UnsafeRawPointer(data + candidate).loadUnaligned(as: UInt32.self) & 0xFF_FFFF == here ? 1 : 0
+        }
+
         /// The match at `i` from `candidate`, if its first three bytes agree, it is within reach and
         /// longer than `best`, and not 3 bytes from further than `shortMatchReach`: then `best` and
         /// `bestDistance` become its length and distance.
@@ -76,8 +81,19 @@ extension RepeatDeflater {
             // before `i` (as on every row but the first), their first bytes are compared before any check.
             let above = i &- rowBytes, pixel = pixelBytes
             let aboveInReach = above &- 2 &* pixel >= lowest && rowBytes > 2 &* pixel
-            for candidate in [above, above &+ pixel, above &- pixel, above &+ 2 &* pixel, above &- 2 &* pixel] where best < limit {
-                if !aboveInReach || UnsafeRawPointer(data + candidate).loadUnaligned(as: UInt32.self) & 0xFF_FFFF == here {
+            if aboveInReach {
+                // The five first-byte checks at once, into a mask of those that agree, tried in the
+                // same order (bit k: above, then +1, -1, +2, -2 pixels): on noise, one branch, not five.
+                var agree = agrees(above, here) | agrees(above &+ pixel, here) << 1 | agrees(above &- pixel, here) << 2
+                    | agrees(above &+ 2 &* pixel, here) << 3 | agrees(above &- 2 &* pixel, here) << 4
+                while agree != 0, best < limit {
+                    let k = agree.trailingZeroBitCount, step = (k + 1) >> 1
+                    agree &= agree &- 1
+                    consider(above &+ (k & 1 == 1 ? step &* pixel : -(step &* pixel)), at: i, lowest: lowest, here: here, limit: limit,
+                             best: &best, bestDistance: &bestDistance)
+                }
+            } else {
+                for candidate in [above, above &+ pixel, above &- pixel, above &+ 2 &* pixel, above &- 2 &* pixel] where best < limit {
                     consider(candidate, at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
                 }
             }

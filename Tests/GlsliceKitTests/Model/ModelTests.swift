@@ -83,6 +83,35 @@ import Testing
         #expect(try decode(request.canonicalJSON) == request)
     }
 
+    /// The hand-written canonical JSON is what `JSONEncoder` writes with sorted keys (an
+    /// independent writer): every field set and unset, numbers from whole to 1/3 and 1e-05.
+    @Test func canonicalJSONIsJSONEncodersText() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var rng = SeededGenerator(seed: 5151)
+        let numbers: [Double] = [0, 1, 2, 3, 0.5, 1.0 / 3.0, 2.5e-5, 1e-4, 1e16, 1e17, 123.25, 7.000001]
+        func pick<T>(_ values: [T]) -> T { values[Int(rng.next() % UInt64(values.count))] }
+        func insets() -> Insets { Insets(top: pick(numbers), left: pick(numbers), bottom: pick(numbers), right: pick(numbers)) }
+        for _ in 0..<400 {
+            var request = RenderRequest(size: rng.next() % 2 == 0 ? .pixels(PixelSize(width: 1 + Int(rng.next() % 9000), height: 7))
+                                                              : .points(width: pick(numbers), height: pick(numbers)))
+            request.outputScale = pick([nil] + numbers.map { Optional($0) })
+            request.sourceScale = pick([nil] + numbers.map { Optional($0) })
+            request.insets = insets()
+            request.lattice = pick([nil, LatticeRuns(x: [.init(start: 1, end: 2.5)], y: []), LatticeRuns(x: [], y: [.init(start: 0, end: 1)])])
+            request.modes = PerAxis(x: pick(ResizeMode.allCases), y: pick(ResizeMode.allCases))
+            request.filter = pick(Filter.allCases)
+            request.fillCenter = rng.next() % 2 == 0
+            request.compression = pick(Compression.allCases)
+            request.small = pick(SmallTarget.allCases)
+            request.format = pick([nil] + ImageFormat.allCases.map { Optional($0) })
+            request.borderWidth = rng.next() % 2 == 0 ? nil : insets()
+            request.outset = rng.next() % 2 == 0 ? nil : insets()
+            let expected = String(decoding: try encoder.encode(request), as: UTF8.self)
+            #expect(request.canonicalJSON == expected)
+        }
+    }
+
     /// An error names its option as a value; each front end spells it: a flag,
     /// a manifest key, a query parameter. The rest of the words are the same.
     @Test func anOptionErrorIsSpelledByEachFrontEnd() {
