@@ -45,7 +45,7 @@ package struct RepeatMap: Sendable {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
         let start = max(0, min(earliest, rows.lowerBound))
         guard aboveToo else {
-            return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound).map { PairKey(row: $0, above: nil) })
+            return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound)) // no pairs made: a row a copy less
         }
         // Each row's key paired with the one above's (read from one row earlier); the first
         // row read has none known, so it pairs with nothing (as every row does without `aboveToo`).
@@ -58,19 +58,17 @@ package struct RepeatMap: Sendable {
     }
 
     /// A row's key and the key of the row above it (nil: not known, or not asked).
-    private struct PairKey: Equatable {
+    private struct PairKey: TableKey {
         var row: RowKey
         var above: RowKey?
 
-        /// Folded to 64 bits for the table.
         var mixed: UInt64 {
-            func fold(_ key: RowKey) -> UInt64 { (key.high &* 0x9E37_79B9_7F4A_7C15) ^ key.low }
-            return fold(row) &+ (above.map { fold($0) &* 0x2545_F491_4F6C_DD1D } ?? 0x9E37_79B9)
+            row.mixed &+ (above.map { $0.mixed &* 0x2545_F491_4F6C_DD1D } ?? 0x9E37_79B9)
         }
     }
 
     /// `copies` over the keys of rows `start..<rows.upperBound`.
-    private static func copies(of rows: Range<Int>, start: Int, keys: [PairKey]) -> [Int32] {
+    private static func copies<Key: TableKey>(of rows: Range<Int>, start: Int, keys: [Key]) -> [Int32] {
         var copies = [Int32](repeating: -1, count: rows.count)
         // The last row seen with each key: an open-addressed table of indices into `keys`
         // (Swift's seeded Hasher, twice a row, was most of a tall output's encoding
@@ -79,7 +77,7 @@ package struct RepeatMap: Sendable {
         var table = [Int32](repeating: -1, count: capacity)
         table.withUnsafeMutableBufferPointer { table in
             keys.withUnsafeBufferPointer { keys in
-                func slot(_ key: PairKey) -> Int {
+                func slot(_ key: Key) -> Int {
                     var h = Int(truncatingIfNeeded: (key.mixed &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
                     while table[h] >= 0, keys[Int(table[h])] != key { h = (h + 1) & mask }
                     return h
@@ -100,4 +98,14 @@ package struct RepeatMap: Sendable {
         }
         return copies
     }
+}
+
+/// A row key as `RepeatMap.copies`' table holds it: compared whole, folded to 64 bits to place it.
+private protocol TableKey: Equatable {
+    var mixed: UInt64 { get }
+}
+
+extension RepeatMap.RowKey: TableKey {
+    /// Folded to 64 bits for the table.
+    fileprivate var mixed: UInt64 { (high &* 0x9E37_79B9_7F4A_7C15) ^ low }
 }
