@@ -18,7 +18,10 @@ package struct RepeatMap: Sendable {
             self.low = low
         }
 
-        package func hash(into hasher: inout Hasher) { hasher.combine(high &* 0x9E37_79B9_7F4A_7C15 ^ low) }
+        package func hash(into hasher: inout Hasher) { hasher.combine(mixed) }
+
+        /// Folded to 64 bits (for `copies`' table).
+        var mixed: UInt64 { (high &* 0x9E37_79B9_7F4A_7C15) ^ low }
     }
 
     /// The keys of the rows in a range; nil: no row is known to repeat.
@@ -45,7 +48,7 @@ package struct RepeatMap: Sendable {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
         let start = max(0, min(earliest, rows.lowerBound))
         guard aboveToo else {
-            return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound)) // no pairs made: a row a copy less
+            return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound), mixed: \.mixed) // no pairs made
         }
         // Each row's key paired with the one above's (read from one row earlier); the first
         // row read has none known, so it pairs with nothing (as every row does without `aboveToo`).
@@ -54,11 +57,11 @@ package struct RepeatMap: Sendable {
         let pairs = (start..<rows.upperBound).map { y in
             PairKey(row: keys[y - first], above: y > first ? keys[y - 1 - first] : nil)
         }
-        return Self.copies(of: rows, start: start, keys: pairs)
+        return Self.copies(of: rows, start: start, keys: pairs, mixed: \.mixed)
     }
 
     /// A row's key and the key of the row above it (nil: not known, or not asked).
-    private struct PairKey: TableKey {
+    private struct PairKey: Equatable {
         var row: RowKey
         var above: RowKey?
 
@@ -68,7 +71,8 @@ package struct RepeatMap: Sendable {
     }
 
     /// `copies` over the keys of rows `start..<rows.upperBound`.
-    private static func copies<Key: TableKey>(of rows: Range<Int>, start: Int, keys: [Key]) -> [Int32] {
+    /// `mixed`: a key folded to 64 bits, to place it in the table.
+    private static func copies<Key: Equatable>(of rows: Range<Int>, start: Int, keys: [Key], mixed: (Key) -> UInt64) -> [Int32] {
         var copies = [Int32](repeating: -1, count: rows.count)
         // The last row seen with each key: an open-addressed table of indices into `keys`
         // (Swift's seeded Hasher, twice a row, was most of a tall output's encoding
@@ -78,7 +82,7 @@ package struct RepeatMap: Sendable {
         table.withUnsafeMutableBufferPointer { table in
             keys.withUnsafeBufferPointer { keys in
                 func slot(_ key: Key) -> Int {
-                    var h = Int(truncatingIfNeeded: (key.mixed &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
+                    var h = Int(truncatingIfNeeded: (mixed(key) &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
                     while table[h] >= 0, keys[Int(table[h])] != key { h = (h + 1) & mask }
                     return h
                 }
@@ -98,14 +102,4 @@ package struct RepeatMap: Sendable {
         }
         return copies
     }
-}
-
-/// A row key as `RepeatMap.copies`' table holds it: compared whole, folded to 64 bits to place it.
-private protocol TableKey: Equatable {
-    var mixed: UInt64 { get }
-}
-
-extension RepeatMap.RowKey: TableKey {
-    /// Folded to 64 bits for the table.
-    fileprivate var mixed: UInt64 { (high &* 0x9E37_79B9_7F4A_7C15) ^ low }
 }
