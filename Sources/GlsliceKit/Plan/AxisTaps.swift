@@ -55,34 +55,48 @@ struct AxisTaps {
         for (index, span) in spans.enumerated() {
             for x in span.destination.clamped(to: range) { spanIndex[x - base] = Int32(index) }
             let s0 = Double(span.segment.start), addressing = span.addressing
-            if let drawn = span.drawn {
-                for x in drawn.clamped(to: range) {
-                    guard let offset = span.offset(at: x) else { continue }
-                    let u = s0 + offset
-                    let at = x - base
-                    visible[at] = true
-                    switch filter {
-                    case .nearest:
-                        let i = span.address(Int(floorExact(u)), addressing)
-                        first[at] = Int32(i)
-                        second[at] = Int32(i)
-                    case .linear:
-                        let t = u - 0.5
-                        let floor = floorExact(t)
-                        // Rounded half away from zero, as `rounded()` does, without its libm call: the
-                        // product is in 0...65,536, so truncating and comparing the exact remainder is the same.
-                        let scaled = (t - floor) * Double(AxisTaps.one)
-                        var w = UInt32(scaled)
-                        if scaled - Double(w) >= 0.5 { w += 1 }
-                        var i = Int(floor)
-                        if w >= AxisTaps.one { // f rounded up to a whole texel
-                            i += 1
-                            w = 0
-                        }
-                        first[at] = Int32(span.address(i, addressing))
-                        second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, addressing))
-                        weight[at] = w
+            guard let drawn = span.drawn else { continue }
+            /// The taps of pixel `x` at `offset` (`AxisSpan.offset(at:)`).
+            @inline(__always) func put(_ x: Int, _ offset: Double) {
+                let u = s0 + offset
+                let at = x - base
+                visible[at] = true
+                switch filter {
+                case .nearest:
+                    let i = span.address(Int(floorExact(u)), addressing)
+                    first[at] = Int32(i)
+                    second[at] = Int32(i)
+                case .linear:
+                    let t = u - 0.5
+                    let floor = floorExact(t)
+                    // Rounded half away from zero, as `rounded()` does, without its libm call: the
+                    // product is in 0...65,536, so truncating and comparing the exact remainder is the same.
+                    let scaled = (t - floor) * Double(AxisTaps.one)
+                    var w = UInt32(scaled)
+                    if scaled - Double(w) >= 0.5 { w += 1 }
+                    var i = Int(floor)
+                    if w >= AxisTaps.one { // f rounded up to a whole texel
+                        i += 1
+                        w = 0
                     }
+                    first[at] = Int32(span.address(i, addressing))
+                    second[at] = w == 0 ? first[at] : Int32(span.address(i + 1, addressing))
+                    weight[at] = w
+                }
+            }
+            // `offset(at:)`'s cases taken once a span, not a pixel, each with its expression as written there
+            // (the same operations in the same order: the same doubles): a tall stretch's taps were a third
+            // of its time.
+            let pixels = drawn.clamped(to: range)
+            switch span.mapping {
+            case .clamped(let origin, let num, let den):
+                for x in pixels { put(x, (Double(x) + 0.5 - origin) * num / den) }
+            case .wrapped(let origin, let num, let den):
+                let length = Double(span.segment.length)
+                for x in pixels { put(x, positiveRemainder((Double(x) + 0.5 - origin) * num / den, length)) }
+            case .spaced:
+                for x in pixels {
+                    if let offset = span.offset(at: x) { put(x, offset) }
                 }
             }
         }
