@@ -63,25 +63,26 @@ func main() throws {
     let args = try Arguments(CommandLine.arguments)
     let choice = try BackendChoice(parsing: args.backend)
     try FileManager.default.createDirectory(atPath: args.out, withIntermediateDirectories: true)
-    // Sources are decoded once, as a render farm's cache would.
-    var decoded: [String: PremultipliedImage] = [:]
+    // Sources are decoded once, as a render farm's cache would (batch's `SourceCache`).
+    var decoded: [String: ResolvedSource] = [:]
     for (name, _) in sources {
-        decoded[name] = try PNGDecoder.decode(path: "\(args.fixtures)/\(name)", maxPixels: 1 << 24).premultiplied()
+        let image = try PNGDecoder.decode(path: "\(args.fixtures)/\(name)", maxPixels: 1 << 24).premultiplied()
+        decoded[name] = ResolvedSource(source: SourceImage(image: image, file: name), key: SourceKey(contentHash: "bench:\(name)", recipe: .plain))
     }
-    let images = decoded
+    let resolved = decoded
     let jobs = makeJobs(count: args.jobs, seed: args.seed)
     let totals = Mutex((bytes: 0, pixels: 0, failures: [String]()))
-    @Sendable func plan(_ index: Int) throws -> (Plan, PremultipliedImage) {
+    /// The job as batch's prepare stage makes it: its plan, and its repeat map made ahead.
+    @Sendable func prepare(_ index: Int) throws -> PreparedJob {
         let job = jobs[index]
-        guard let source = images[job.source] else { throw GlsliceError(.internal, "no source \(job.source)") }
-        return (try PlanBuilder.plan(job.request, sourceSize: PixelSize(width: source.width, height: source.height),
-                                     file: job.source), source)
+        guard let source = resolved[job.source] else { throw GlsliceError(.internal, "no source \(job.source)") }
+        var prepared = try PreparedJob(request: job.request, source: source, limits: Limits())
+        prepared.prepareRepeats()
+        return prepared
     }
-    /// The output as the product writes it: glslice's deflate gets the plan's repeat map, as the engine gives it.
-    @Sendable func encode(_ index: Int, _ image: PremultipliedImage, _ plan: Plan, _ source: PremultipliedImage) throws -> Int {
-        let compression = jobs[index].request.compression
-        return try PNGEncoder.write(image, to: .file("\(args.out)/\(index).png"), compression: compression,
-                                    repeats: compression.writesPlanRepeats ? RepeatMap(plan: plan, source: source) : .none)
+    /// The output as the product writes it: through the engine's one encode step, as batch, serve and render do.
+    @Sendable func encode(_ index: Int, _ job: PreparedJob, _ drawing: Drawing) throws -> Int {
+        try Engine.encode(job, drawing: drawing, backend: .cpu, to: .file("\(args.out)/\(index).png")).byteCount
     }
     var rendererName = "cpu"
     let start = Date()
@@ -91,9 +92,9 @@ func main() throws {
             var localBytes = 0, localPixels = 0
             while index < jobs.count {
                 do {
-                    let (plan, source) = try plan(index)
-                    localBytes += try encode(index, Backend.cpu.image(plan, source: source), plan, source)
-                    localPixels += plan.size.pixelCount
+                    let job = try prepare(index)
+                    localBytes += try encode(index, job, .here)
+                    localPixels += job.size.pixelCount
                 } catch {
                     totals.withLock { $0.failures.append("job \(index): \(error)") }
                 }
@@ -102,7 +103,8 @@ func main() throws {
             totals.withLock { $0.bytes += localBytes; $0.pixels += localPixels }
         }
     } else {
-        // One GL thread renders; PNG encoding runs on the other cores.
+        // One GL thread renders; PNG encoding runs on the other cores, from each output's pixels as one
+        // strip (as batch encodes an atlas's strip where the GPU does not encode).
         let resolved = try BackendResolution.resolve(choice, for: .serve, device: nil)
         if let warning = resolved.warning { print("warning: \(warning)") }
         let backend = resolved.backend
@@ -112,14 +114,14 @@ func main() throws {
         let group = DispatchGroup()
         for index in jobs.indices {
             do {
-                let (plan, source) = try plan(index)
-                let image = try backend.image(plan, source: source)
+                let job = try prepare(index)
+                let drawing = Drawing.strip(of: try backend.image(job.plan, source: job.source.source.image))
                 slots.wait()
                 encoders.async(group: group) {
                     defer { slots.signal() }
                     do {
-                        let written = try encode(index, image, plan, source)
-                        totals.withLock { $0.bytes += written; $0.pixels += plan.size.pixelCount }
+                        let written = try encode(index, job, drawing)
+                        totals.withLock { $0.bytes += written; $0.pixels += job.size.pixelCount }
                     } catch {
                         totals.withLock { $0.failures.append("job \(index): \(error)") }
                     }

@@ -13,3 +13,14 @@ package enum Drawing: Sendable {
     /// thread's compute encoder; only the file is left to write.
     case encoded(EncodedImageData)
 }
+
+extension Drawing {
+    /// An image drawn already, as one strip (as an atlas's are): its pixels copied once.
+    package static func strip(of image: PremultipliedImage) -> Drawing {
+        let buffer = PixelBuffer(byteCount: image.rgba.pixels.count, budget: nil)
+        image.rgba.pixels.withUnsafeBufferPointer { pixels in
+            if let from = pixels.baseAddress { buffer.base.update(from: from, count: pixels.count) }
+        }
+        return .strip(Strip(buffer: buffer, offset: 0, rows: image.height, rowStride: image.width * 4))
+    }
+}

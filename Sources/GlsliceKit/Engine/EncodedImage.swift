@@ -1,7 +1,7 @@
 /// What the encode step produced.
 package struct EncodedImage: Sendable {
     /// Bytes written.
-    var byteCount: Int
+    package var byteCount: Int
     /// The PNG or WebP itself, for a `.memory` target.
     package var data: [UInt8]?
 }

@@ -213,15 +213,7 @@ package enum Parity {
                                on candidate: Backend, into report: inout Report) throws {
         let prepared = Self.prepared(job, seed: seed)
         func file(_ drawing: Drawing) throws -> [UInt8] { try Engine.encode(prepared, drawing: drawing, to: .memory).data ?? [] }
-        /// Pixels drawn already, handed to the engine as one strip (as an atlas's are).
-        func strip(_ image: PremultipliedImage) -> Drawing {
-            let buffer = PixelBuffer(byteCount: image.rgba.pixels.count, budget: nil)
-            image.rgba.pixels.withUnsafeBufferPointer { pixels in
-                if let from = pixels.baseAddress { buffer.base.update(from: from, count: pixels.count) }
-            }
-            return .strip(Strip(buffer: buffer, offset: 0, rows: image.height, rowStride: image.width * 4))
-        }
-        let expected = try file(strip(reference))
+        let expected = try file(.strip(of: reference))
         var written: [UInt8]?
         if let session = candidate.gpu, session.encodes(.png, prepared.request.compression, size: prepared.size) {
             do {
@@ -232,7 +224,7 @@ package enum Parity {
                 // The GPU cannot encode this one (llvmpipe's loop limit): its pixels are encoded on the CPU, as batch does.
             }
         }
-        let candidateFile = try written ?? file(strip(drawn))
+        let candidateFile = try written ?? file(.strip(of: drawn))
         report.encoded += 1
         if candidateFile != expected {
             let at = zip(candidateFile, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
