@@ -86,17 +86,20 @@ enum HuffmanCode {
 
     /// The canonical code of each symbol, bit-reversed (0 for an unused symbol).
     static func codes(_ lengths: [Int]) -> [UInt32] {
-        var perLength = [Int](repeating: 0, count: 16)
-        for length in lengths where length > 0 { perLength[length] += 1 }
-        var next = [UInt32](repeating: 0, count: 16), code: UInt32 = 0
-        for bits in 1..<16 {
-            code = (code + UInt32(perLength[bits - 1])) << 1
-            next[bits] = code
-        }
         var codes = [UInt32](repeating: 0, count: lengths.count)
-        codes.withUnsafeMutableBufferPointer { codes in
+        // The per-length counts and next codes on the stack (two arrays a call were a block's allocations).
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 32) { scratch in
+            guard let perLength = scratch.baseAddress else { return }
+            let next = perLength + 16
+            perLength.initialize(repeating: 0, count: 32)
             lengths.withUnsafeBufferPointer { lengths in
-                next.withUnsafeMutableBufferPointer { next in
+                for length in lengths where length > 0 { perLength[length] += 1 }
+                var code: UInt32 = 0
+                for bits in 1..<16 {
+                    code = (code + perLength[bits - 1]) << 1
+                    next[bits] = code
+                }
+                codes.withUnsafeMutableBufferPointer { codes in
                     for (symbol, length) in lengths.enumerated() where length > 0 {
                         codes[symbol] = reversed16(next[length]) >> UInt32(16 - length)
                         next[length] += 1

@@ -34,7 +34,9 @@ final class PNGStream {
                    palette: [UInt8], text: (key: String, value: String)?) throws {
         try put(ImageSignature.png)
         var ihdr = [UInt8]()
-        ihdr += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+        ihdr.reserveCapacity(13)
+        Self.appendBigEndian(UInt32(width), to: &ihdr)
+        Self.appendBigEndian(UInt32(height), to: &ihdr)
         ihdr += [UInt8(bitDepth), colour.rawValue, 0, 0, 0]
         try chunk("IHDR", ihdr)
         if colour == .palette {
@@ -81,14 +83,17 @@ final class PNGStream {
         try drain()
     }
 
+    /// Length, type, data and CRC appended to the buffer in place (the CRC read from it), with no
+    /// array a field: a small output's head and chunks were a tenth of its allocations.
     private func chunk(_ type: String, _ data: [UInt8]) throws {
-        let typeBytes = Array(type.utf8)
-        var crc = crc32(0, typeBytes, 4)
-        crc = data.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }
-        try put(bigEndian(UInt32(data.count)))
-        try put(typeBytes)
-        try put(data)
-        try put(bigEndian(UInt32(truncatingIfNeeded: crc)))
+        Self.appendBigEndian(UInt32(data.count), to: &buffer)
+        let typeStart = buffer.count
+        buffer.append(contentsOf: type.utf8)
+        buffer += data
+        let crc = buffer.withUnsafeBufferPointer { crc32(0, $0.baseAddress.map { $0 + typeStart }, UInt32($0.count - typeStart)) }
+        Self.appendBigEndian(UInt32(truncatingIfNeeded: crc), to: &buffer)
+        count += 12 + data.count
+        if descriptor != nil && buffer.count >= 1 << 16 { try drain() }
     }
 
     private func put(_ bytes: [UInt8]) throws {
@@ -112,7 +117,10 @@ final class PNGStream {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private func bigEndian(_ v: UInt32) -> [UInt8] {
-        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    private static func appendBigEndian(_ v: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(v >> 24))
+        bytes.append(UInt8(v >> 16 & 0xFF))
+        bytes.append(UInt8(v >> 8 & 0xFF))
+        bytes.append(UInt8(v & 0xFF))
     }
 }
