@@ -4,7 +4,9 @@
 //   mode 0: each block's symbol counts (from which the CPU makes its BlockCode);
 //   mode 1: each row's bits, and where in its row a block starting there begins;
 //   mode 2: the bits themselves, at each row's offset, with room left where a
-//           block ends and the next begins (the CPU writes those heads and ends).
+//           block ends and the next begins (the CPU writes those heads and ends);
+//   mode 3: `rows` words of `words` set to 0, before a pass that adds into them (the
+//           zeros made here, not on the CPU and sent: issue 52).
 // A piece's tokens are cut into blocks of 32,768, as RepeatDeflater cuts them.
 // One dispatch takes the rows of many jobs: blocks are numbered across them, and
 // each job's bits start at its own word of the stream.
@@ -54,6 +56,10 @@ void put(uint value, uint bits) {
 void main() {
     uint r = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
     if (r >= rows) return;
+    if (mode == 3u) {
+        words[r] = 0u;
+        return;
+    }
     uint row = CODE_ROW_WORDS * r;
     uint first = rowInfo[row + CODE_ROW_FIRST_IN_PIECE];
     uint pieceBlock = rowInfo[row + CODE_ROW_PIECE_BLOCK];

@@ -31,7 +31,7 @@ package struct PreparedJob: Sendable {
     /// serve's render thread), so the GPU thread that encodes it never does (issue 52). Jobs that
     /// are only drawn (a contact sheet's) never make one.
     package mutating func prepareRepeats() {
-        preparedRepeats = Self.repeats(request, plan: plan, source: source)
+        preparedRepeats = Self.repeats(request, plan: plan, source: source).keepingRowKeys(height: plan.size.height)
     }
 
     private static func repeats(_ request: RenderRequest, plan: Plan, source: ResolvedSource) -> RepeatMap {

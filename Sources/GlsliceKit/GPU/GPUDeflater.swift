@@ -185,7 +185,7 @@ final class GPUDeflater {
         // Counts, per block.
         try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
         let countWords = ShaderRecords.blockCountWords, literals = ShaderRecords.literalSymbols
-        try buffers.zero(Slot.out.rawValue, words: blocks * countWords)
+        try clear(words: blocks * countWords)
         try code(rows: rows, mode: 0)
         let tallies = try buffers.read(Slot.out.rawValue, words: blocks * countWords)
         let codes = (0..<blocks).map { b in
@@ -203,7 +203,7 @@ final class GPUDeflater {
         }
         try tables.withUnsafeBytes { try buffers.upload(Slot.codes.rawValue, $0) }
         // Bits, per row, and where blocks begin inside rows.
-        try buffers.zero(Slot.out.rawValue, words: rows + blocks)
+        try clear(words: rows + blocks)
         try code(rows: rows, mode: 1, blockStarts: rows)
         let sizes = try buffers.read(Slot.out.rawValue, words: rows + blocks)
         // Each job's bits from a word of its own.
@@ -232,7 +232,7 @@ final class GPUDeflater {
         }
         // The bits.
         try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
-        try buffers.zero(Slot.out.rawValue, words: words)
+        try clear(words: words)
         try code(rows: rows, mode: 2)
         let stream = try buffers.read(Slot.out.rawValue, words: words)
         try stream.withUnsafeBufferPointer { stream in
@@ -257,6 +257,14 @@ final class GPUDeflater {
         try coder.use()
         try coder.set(["rows": rows, "mode": mode, "blockStarts": blockStarts, "probeIterations": 2])
         try coder.dispatch(groups: (rows + 63) / 64)
+    }
+
+    /// `words` words of the out buffer, zeroed on the GPU (`deflate_pack.comp`'s mode 3) for a pass
+    /// that adds into them: the GPU thread neither makes nor sends them (a megabyte of zeros an HD
+    /// call's stream was most of its own work).
+    private func clear(words: Int) throws {
+        try buffers.reserve(Slot.out.rawValue, words: max(1, words))
+        try code(rows: max(1, words), mode: 3)
     }
 
     /// A dispatch of the token pass over `x` × `y` work groups, checked (for tests: a failure is one error).

@@ -55,11 +55,6 @@ final class ShaderBuffers {
         }
     }
 
-    /// Makes `slot` hold `words` zero words.
-    func zero(_ slot: Int, words: Int) throws {
-        try [UInt32](repeating: 0, count: max(1, words)).withUnsafeBytes { try upload(slot, $0) }
-    }
-
     /// Makes room in `slot` for `words` words, left as the driver gives them: for a
     /// buffer a pass writes whole before anything reads it.
     func reserve(_ slot: Int, words: Int) throws {

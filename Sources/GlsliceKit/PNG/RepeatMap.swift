@@ -39,6 +39,19 @@ package struct RepeatMap: Sendable {
     /// No repeats known.
     package static let none = RepeatMap(rowKeys: nil, columnPeriods: [])
 
+    /// Outputs of at most this many rows get their row keys worked out ahead (16 bytes a row, 1 MiB
+    /// at most a job waiting in a queue), so the thread that encodes asks for none of them.
+    static let keptRows = 1 << 16
+
+    /// This map with the keys of rows `0..<height` worked out now, where `height` is at most
+    /// `keptRows`: a job's map is made as it is prepared, off the GPU thread, and that thread's own
+    /// work was a third the rows' taps (issue 52). Taller outputs keep working them out a range at a time.
+    package func keepingRowKeys(height: Int) -> RepeatMap {
+        guard let rowKeys, height > 0, height <= Self.keptRows else { return self }
+        let keys = rowKeys(0..<height)
+        return RepeatMap(rowKeys: { rows in Array(keys[rows]) }, columnPeriods: columnPeriods)
+    }
+
     /// Per row of `rows`: the nearest earlier row, not before `earliest`, with
     /// the same pixels, or -1. `aboveToo`: the nearest whose row above equals this
     /// row's row above as well, as filtered rows need (`RowFilter`): a tiled texture's

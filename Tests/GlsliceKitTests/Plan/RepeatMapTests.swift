@@ -30,6 +30,17 @@ import Testing
         #expect(map.columnPeriods.map(\.period) == [1, 1, 1])
     }
 
+    /// The worked example with its row keys worked out ahead (as a job is prepared): the same
+    /// copies as asked a range at a time, the hand-worked ones above.
+    @Test func rowKeysKeptAheadGiveTheSameCopies() throws {
+        let map = RepeatMap(plan: try plan(distinct(), size: PixelSize(width: 10, height: 10)), source: distinct())
+        let kept = map.keepingRowKeys(height: 10)
+        #expect(kept.copies(of: 0..<10, lookingBackTo: 0) == [-1, -1, 1, 2, 3, 4, 5, 6, 7, -1])
+        #expect(kept.copies(of: 5..<10, lookingBackTo: 3) == [4, 5, 6, 7, -1])
+        #expect(kept.copies(of: 3..<9, lookingBackTo: 0, aboveToo: true) == map.copies(of: 3..<9, lookingBackTo: 0, aboveToo: true))
+        #expect(kept.columnPeriods.map(\.period) == [1, 1, 1])
+    }
+
     /// Source rows 0 and 2 are the same bytes, so the bottom cap row is a copy
     /// of the top one; a nearest tile of a 1-px centre at width 7 has period 1.
     @Test func identicalSourceRowsRepeat() throws {
