@@ -3,21 +3,23 @@ import CEGL
 /// Every EGL and GL call goes through these so a failure names the call and the code.
 enum GLCheck {
     /// Throws when `glGetError` reports anything after `call`.
-    static func gl(_ call: String) throws {
+    /// `call` is worded only when it failed: a GPU encode call makes about a hundred checks,
+    /// and their interpolated names were part of the GL thread's own work (issue 52).
+    static func gl(_ call: @autoclosure () -> String) throws {
         let code = glGetError()
         guard code == GLenum(GL_NO_ERROR) else {
             // Drain any further queued errors so the next check is about the next call.
             while glGetError() != GLenum(GL_NO_ERROR) {}
-            throw InternalErrors.glFailed(call, glErrorName(code))
+            throw InternalErrors.glFailed(call(), glErrorName(code))
         }
     }
 
     /// Runs a GL call and checks it, timed in this thread's `GLTally` as a call of `kind`.
     @discardableResult
-    static func gl<T>(_ call: String, _ kind: GLTally.Kind = .call, _ body: () -> T) throws -> T {
+    static func gl<T>(_ call: @autoclosure () -> String, _ kind: GLTally.Kind = .call, _ body: () -> T) throws -> T {
         try GLTally.timing(kind) {
             let result = body()
-            try gl(call)
+            try gl(call())
             return result
         }
     }
