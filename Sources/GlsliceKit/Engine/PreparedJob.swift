@@ -4,8 +4,13 @@
 /// that builds a plan.
 package struct PreparedJob: Sendable {
     package var request: RenderRequest
-    package var source: ResolvedSource
-    package var plan: Plan
+    package private(set) var source: ResolvedSource
+    package private(set) var plan: Plan
+    /// The one opacity rule, the same on every backend: RGB when the plan
+    /// covers every output pixel with an opaque source; else RGBA (or a palette).
+    /// It is known before drawing, so large outputs can stream. Worked out once, as the
+    /// job is prepared (a `space` span's cover is counted a pixel at a time).
+    let isOpaque: Bool
     /// The repeat map made ahead by `prepareRepeats()`, where a job is prepared for encoding.
     private var preparedRepeats: RepeatMap?
 
@@ -13,6 +18,7 @@ package struct PreparedJob: Sendable {
         self.request = request
         self.source = source
         plan = try PlanBuilder.plan(request, source: source.source, limits: limits)
+        isOpaque = plan.coversEveryPixel && source.isOpaque
     }
 
     /// A job whose plan was built elsewhere: parity's random jobs, whose plans carry strips,
@@ -21,6 +27,7 @@ package struct PreparedJob: Sendable {
         self.request = RenderRequest(size: .pixels(plan.size))
         self.source = source
         self.plan = plan
+        isOpaque = plan.coversEveryPixel && source.isOpaque
     }
 
     /// What repeats in the output, for glslice's deflate (`.none` for the zlib levels and WebP):
@@ -52,9 +59,4 @@ package struct PreparedJob: Sendable {
         if preparedRepeats != nil { job.prepareRepeats() }
         return job
     }
-
-    /// The one opacity rule, the same on every backend: RGB when the plan
-    /// covers every output pixel with an opaque source; else RGBA (or a palette).
-    /// It is known before drawing, so large outputs can stream.
-    var isOpaque: Bool { plan.coversEveryPixel && source.isOpaque }
 }
