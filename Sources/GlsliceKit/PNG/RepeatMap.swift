@@ -30,6 +30,8 @@ package struct RepeatMap: Sendable {
     /// columns (every pixel equals the one `period` to its left, from
     /// `destination.lowerBound + period` on, in every row); `period == count` when none repeats.
     package let columnPeriods: [(destination: Range<Int>, period: Int)]
+    /// `copies` of every row from the first, both ways, worked out ahead (`keepingRowKeys`).
+    private var whole: (plain: [Int32], aboveToo: [Int32])?
 
     package init(rowKeys: (@Sendable (Range<Int>) -> [RowKey])?, columnPeriods: [(destination: Range<Int>, period: Int)]) {
         self.rowKeys = rowKeys
@@ -39,17 +41,21 @@ package struct RepeatMap: Sendable {
     /// No repeats known.
     package static let none = RepeatMap(rowKeys: nil, columnPeriods: [])
 
-    /// Outputs of at most this many rows get their row keys worked out ahead (16 bytes a row, 1 MiB
-    /// at most a job waiting in a queue), so the thread that encodes asks for none of them.
+    /// Outputs of at most this many rows get their row keys and whole-image copies worked out
+    /// ahead (24 bytes a row, 1.5 MiB at most a job waiting in a queue), so the thread that
+    /// encodes asks for none of them.
     static let keptRows = 1 << 16
 
-    /// This map with the keys of rows `0..<height` worked out now, where `height` is at most
-    /// `keptRows`: a job's map is made as it is prepared, off the GPU thread, and that thread's own
-    /// work was a third the rows' taps (issue 52). Taller outputs keep working them out a range at a time.
+    /// This map with the keys of rows `0..<height`, and `copies` of all of them (both ways: whether
+    /// rows are filtered is known only once the colours are), worked out now, where `height` is at
+    /// most `keptRows`. A job's map is made as it is prepared, off the GPU thread, whose own work
+    /// was a third the rows' taps (issue 52). Taller outputs keep working them out a range at a time.
     package func keepingRowKeys(height: Int) -> RepeatMap {
         guard let rowKeys, height > 0, height <= Self.keptRows else { return self }
         let keys = rowKeys(0..<height)
-        return RepeatMap(rowKeys: { rows in Array(keys[rows]) }, columnPeriods: columnPeriods)
+        var kept = RepeatMap(rowKeys: { rows in Array(keys[rows]) }, columnPeriods: columnPeriods)
+        kept.whole = (kept.copies(of: 0..<height, lookingBackTo: 0), kept.copies(of: 0..<height, lookingBackTo: 0, aboveToo: true))
+        return kept
     }
 
     /// Per row of `rows`: the nearest earlier row, not before `earliest`, with
@@ -59,6 +65,7 @@ package struct RepeatMap: Sendable {
     /// copies that one (the nearest alone, its row above unequal, left it a matcher's row).
     package func copies(of rows: Range<Int>, lookingBackTo earliest: Int, aboveToo: Bool = false) -> [Int32] {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
+        if let whole, rows == 0..<whole.plain.count { return aboveToo ? whole.aboveToo : whole.plain }
         let start = max(0, min(earliest, rows.lowerBound))
         guard aboveToo else {
             return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound), mixed: \.mixed) // no pairs made

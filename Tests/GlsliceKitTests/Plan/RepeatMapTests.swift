@@ -38,6 +38,7 @@ import Testing
         #expect(kept.copies(of: 0..<10, lookingBackTo: 0) == [-1, -1, 1, 2, 3, 4, 5, 6, 7, -1])
         #expect(kept.copies(of: 5..<10, lookingBackTo: 3) == [4, 5, 6, 7, -1])
         #expect(kept.copies(of: 3..<9, lookingBackTo: 0, aboveToo: true) == map.copies(of: 3..<9, lookingBackTo: 0, aboveToo: true))
+        #expect(kept.copies(of: 0..<10, lookingBackTo: 0, aboveToo: true) == map.copies(of: 0..<10, lookingBackTo: 0, aboveToo: true))
         #expect(kept.columnPeriods.map(\.period) == [1, 1, 1])
     }
 
