@@ -31,7 +31,7 @@ layout(std430, binding = 1) readonly buffer Parts { uint parts[]; };
 // (its first byte in `scanlines`; its first token's index in `tokens`; bytes back to an
 // equal row within reach, or 0, with its copy run's bytes ahead (RepeatDeflater.RowCopy)
 // from bit 16; its job, shifted left 10, with its copy run's reduced start). Then from
-// `unitsAt`, per unit a `PLAN_UNIT` (its first row, how many rows); from `segmentsAt`, per
+// `unitsAt`, per unit a `PLAN_UNIT` (its first row, how many rows, its table in `hashes`); from `segmentsAt`, per
 // segment a `PLAN_SEGMENT` (its first byte, its end); from `jobsAt`, per job a `PLAN_JOB`
 // (row bytes, pixel bytes, hash bits, oldest byte a match may reach, first word in `parts`).
 layout(std430, binding = 2) readonly buffer Plan { uint plan[]; };
@@ -41,7 +41,15 @@ layout(std430, binding = 3) writeonly buffer Tokens { uint tokens[]; };
 layout(std430, binding = 4) writeonly buffer Counts { uint counts[]; };
 // Per segment: its Adler-32 sums (RFC 1950 §8) from 1 and 0, which the CPU combines.
 layout(std430, binding = 5) writeonly buffer Adler { uint adler[]; };
+// The matcher's hash tables, one of 2 × HASH_SLOTS words per unit of a dispatch that asks the
+// matcher (its `PLAN_UNIT_TABLE_AT`): where each 3-byte hash was last seen, then where before.
+// Not private arrays: NVIDIA's compiler (driver 580) refused to link 2 × 4,096 private ints
+// ("C5041: cannot locate suitable resource to bind variable"), so no GPU node encoded.
+layout(std430, binding = 6) buffer Hashes { int hashes[]; };
 
+// This dispatch's units: `unitsFrom` up to `units` (a call's units come in waves, so that
+// their hash tables fit `GPUDeflater.tableSlots`).
+uniform uint unitsFrom;
 uniform uint units;
 uniform uint unitsAt;
 uniform uint segments;
@@ -54,10 +62,19 @@ const int shortPart = SHORT_PART;
 // The row above's last bytes the hash table holds (RepeatDeflater.hashReach).
 const int hashReach = HASH_REACH;
 
-// The hash table, a chain of two: where each 4-byte hash was last seen, and before that.
-int seen[HASH_SLOTS];
-int seenBefore[HASH_SLOTS];
+// The unit's hash table, a chain of two, from word `tableAt` of `hashes`: where each 3-byte
+// hash was last seen, and (HASH_SLOTS words on) where before that.
+uint tableAt;
 uint hashBits;
+
+int seen(uint hash) { return hashes[tableAt + hash]; }
+int seenBefore(uint hash) { return hashes[tableAt + HASH_SLOTS + hash]; }
+
+// Enters byte `i` under `hash`, the entry before it moved down the chain.
+void enterHash(uint hash, int i) {
+    hashes[tableAt + HASH_SLOTS + hash] = hashes[tableAt + hash];
+    hashes[tableAt + hash] = i;
+}
 // The unit's tokens go one after another from `unitTokenBase`; each row's count is
 // of the tokens that start in it (`tokenRow`: the row, in the unit, of the last one).
 uint unitFirst;
@@ -301,12 +318,14 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     go10 = pixel >= 3 && startsMatch(i, c10, oldest);
     go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
     candidateHash = hashAt(i);
-    if (seen[candidateHash] >= firstHashed) {
-        c3 = seen[candidateHash];
+    int last = seen(candidateHash);
+    if (last >= firstHashed) {
+        c3 = last;
         go3 = startsMatch(i, c3, oldest);
     }
-    if (seenBefore[candidateHash] >= firstHashed) {
-        c4 = seenBefore[candidateHash];
+    int before = seenBefore(candidateHash);
+    if (before >= firstHashed) {
+        c4 = before;
         go4 = startsMatch(i, c4, oldest);
     }
 }
@@ -331,10 +350,7 @@ void compareCandidates(int k, uint w, int limit) {
 }
 
 // Enters `i` in the hash table as the matcher is asked there.
-void enter(int i) {
-    seenBefore[candidateHash] = seen[candidateHash];
-    seen[candidateHash] = i;
-}
+void enter(int i) { enterHash(candidateHash, i); }
 
 // The longest candidate, the first tried on a tie (in RepeatDeflater.Matcher's order); one of `minMatch` bytes only from within `shortMatchReach`.
 int bestLength;
@@ -436,11 +452,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         // The row above, entered before the matcher is asked (the CPU enters it when first
         // asked: entries before `firstHashed` are never read, so either way gives the same table).
         int j = enteredAbove <= firstHashed ? max(firstHashed, rowStart - (minMatch - 1)) : firstHashed;
-        for (; j < rowStart; j++) {
-            uint hj = hashAt(j);
-            seenBefore[hj] = seen[hj];
-            seen[hj] = j;
-        }
+        for (; j < rowStart; j++) enterHash(hashAt(j), j);
     }
     uint part = partsAt / 2u;
     int end = rowStart + int(parts[2u * part]);
@@ -551,8 +563,10 @@ void main() {
         sums(u);
         return;
     }
+    u += unitsFrom;
     if (u >= units) return;
     unitFirst = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_FIRST_ROW];
+    tableAt = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_TABLE_AT];
     uint unitRows = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_ROWS];
     uint first = PLAN_ROW_WORDS * unitFirst;
     uint job = jobsAt + PLAN_JOB_WORDS * (plan[first + PLAN_ROW_JOB_AND_RUN_START] >> 10);
@@ -584,8 +598,8 @@ void main() {
     entered = 2147483647;
     int tableSize = 1 << hashBits;
     for (int k = 0; k < tableSize; k++) {
-        seen[k] = -2147483647 - 1;
-        seenBefore[k] = -2147483647 - 1;
+        hashes[tableAt + uint(k)] = -2147483647 - 1;
+        hashes[tableAt + HASH_SLOTS + uint(k)] = -2147483647 - 1;
     }
     for (uint r = 0u; r < unitRows; r++) {
         chooseRow(unitStart + int(r) * rowBytes, int(plan[PLAN_ROW_WORDS * (unitFirst + r) + PLAN_ROW_COPY] & 0xFFFFu), oldest, pixel, partsAt);

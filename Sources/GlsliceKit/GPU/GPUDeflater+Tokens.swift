@@ -39,13 +39,22 @@ extension GPUDeflater {
         var jobSegments: [Range<Int>] = [], jobTokenBase: [Int] = []
         jobSegments.reserveCapacity(jobs.count)
         jobTokenBase.reserveCapacity(jobs.count)
+        // Where each wave of units starts: every `tableSlots` units that ask the matcher share the hash tables.
+        var waves = [0], matchers = 0
         plan.withUnsafeMutableBufferPointer { plan in
             var tokenBase = 0, row = 0, segment = 0, unit = 0
             for (j, job) in jobs.enumerated() {
                 let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
+                let copyRuns = job.deflater.partCount == 1, copies = chosenUnits[j].copies
                 for invocation in chosenUnits[j].units {
                     plan[unitsAt + Unit.firstRow.at(unit)] = UInt32(row + invocation.lowerBound)
                     plan[unitsAt + Unit.rows.at(unit)] = UInt32(invocation.count)
+                    // A copy run's row (the shader's `copyRun`) asks no matcher and has no table.
+                    if !(copyRuns && copies[invocation.lowerBound].back > 0) {
+                        if matchers > 0 && matchers % tableSlots == 0 { waves.append(unit) }
+                        plan[unitsAt + Unit.tableAt.at(unit)] = UInt32(matchers % tableSlots * Self.tableWords)
+                        matchers += 1
+                    }
                     unit += 1
                 }
                 jobTokenBase.append(tokenBase)
@@ -82,11 +91,14 @@ extension GPUDeflater {
         try buffers.reserve(Slot.tokens.rawValue, words: callBytes)
         try buffers.reserve(Slot.counts.rawValue, words: rows)
         try buffers.reserve(Slot.adler.rawValue, words: 2 * segmentCount)
-        for slot in [Slot.scanlines, .parts, .plan, .tokens, .counts, .adler] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
+        try buffers.reserve(Slot.hashes.rawValue, words: max(1, min(matchers, tableSlots) * Self.tableWords))
+        for slot in [Slot.scanlines, .parts, .plan, .tokens, .counts, .adler, .hashes] { try buffers.bind(slot.rawValue, to: slot.rawValue) }
         try chooser.use()
-        try chooser.set(["units": unitCount, "unitsAt": unitsAt, "segments": segmentCount, "segmentsAt": segmentsAt,
-                         "jobsAt": jobsAt, "mode": 0, "probeIterations": 2])
-        try chooser.dispatch(groups: (unitCount + 63) / 64)
+        try chooser.set(["unitsAt": unitsAt, "segments": segmentCount, "segmentsAt": segmentsAt, "jobsAt": jobsAt, "mode": 0, "probeIterations": 2])
+        for (from, end) in zip(waves, waves.dropFirst() + [unitCount]) {
+            try chooser.set(["unitsFrom": from, "units": end])
+            try chooser.dispatch(groups: (end - from + 63) / 64)
+        }
         try chooser.set(["mode": 1])
         try chooser.dispatch(groups: (segmentCount + 63) / 64)
         let counts = try buffers.read(Slot.counts.rawValue, words: rows)

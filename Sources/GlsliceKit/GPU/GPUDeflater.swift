@@ -49,8 +49,14 @@ final class GPUDeflater {
 
     /// The buffers' bindings in `deflate_tokens.comp`, then `deflate_pack.comp`'s.
     enum Slot: Int, CaseIterable {
-        case scanlines, parts, plan, tokens, counts, adler, rowInfo, codes, out
+        case scanlines, parts, plan, tokens, counts, adler, hashes, rowInfo, codes, out
     }
+
+    /// A unit's hash table in the token pass, in words: where each hash was last seen, then before.
+    static let tableWords = 2 << RepeatDeflater.maxHashBits
+    /// Units whose hash tables one token dispatch holds (a call's units go in waves of this many):
+    /// an eighth of the GPU memory budget (1,024 at `--gpu-mb 256`), within the driver's largest buffer.
+    let tableSlots: Int
 
     /// Scanline bytes one call deflates at most: `dispatchBytes`, cut to whole jobs (a job over it goes alone).
     let dispatchBytes: Int
@@ -63,8 +69,12 @@ final class GPUDeflater {
         self.context = context
         self.dispatchBytes = min(Self.maxDispatchBytes, max(1, dispatchBytes))
         try context.makeCurrent()
+        var largest: GLint64 = 0
+        try GLCheck.gl("glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE)") { glGetInteger64v(GLenum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &largest) }
+        let tableBytes = 4 * Self.tableWords, budget = memory?.budget ?? GPUMemory.defaultBudget
+        tableSlots = max(1, min(max(64, budget / 8 / tableBytes), Int(largest) / tableBytes))
         chooser = try ComputeProgram(ShaderSource.deflateTokens, name: "deflate_tokens.comp",
-                                     uniforms: ["units", "unitsAt", "segments", "segmentsAt", "jobsAt", "mode", "probeIterations"])
+                                     uniforms: ["unitsFrom", "units", "unitsAt", "segments", "segmentsAt", "jobsAt", "mode", "probeIterations"])
         coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "mode", "blockStarts", "probeIterations"])
         buffers = try ShaderBuffers(count: Slot.allCases.count, memory: memory)
     }

@@ -11,9 +11,10 @@ enum ShaderRecords {
         case firstByte, firstToken, copy, jobAndRunStart
         static let words = allCases.count
     }
-    /// Per unit of rows an invocation chooses (`RepeatDeflater.units`).
+    /// Per unit of rows an invocation chooses (`RepeatDeflater.units`): its first row, how many,
+    /// and the first word of its hash table (`GPUDeflater.tableWords` of them; unused by a copy run's row).
     enum PlanUnit: Int, ShaderRecord {
-        case firstRow, rows
+        case firstRow, rows, tableAt
         static let words = allCases.count
     }
     /// Per segment of scanlines whose Adler-32 sums one invocation makes.
@@ -58,7 +59,7 @@ enum ShaderRecords {
             ("MAX_DISTANCE", "\(RepeatDeflater.maxDistance)"),
             ("SHORT_PART", "\(RepeatDeflater.shortPart)"),
             ("HASH_REACH", "\(RepeatDeflater.hashReach)"),
-            ("HASH_SLOTS", "\(1 << RepeatDeflater.maxHashBits)"),
+            ("HASH_SLOTS", "\(1 << RepeatDeflater.maxHashBits)u"),
             ("HASH_MULTIPLIER", "\(RepeatDeflater.hashMultiplier)u"),
             ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
             ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),

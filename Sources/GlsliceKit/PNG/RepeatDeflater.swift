@@ -106,8 +106,8 @@ struct RepeatDeflater: Sendable {
     }
 
     /// The hash table's size, 2^bits: twice a row's bytes (the row and the one
-    /// above are what it holds), at least 256 entries and at most 4,096, so a
-    /// GPU invocation keeps one in private memory.
+    /// above are what it holds), at least 256 entries and at most 4,096 (a GPU
+    /// unit's table is 32 KiB of a storage buffer: `GPUDeflater.tableWords`).
     static func hashBits(rowBytes: Int) -> Int {
         var bits = 8
         while bits < maxHashBits && 1 << bits < 2 * rowBytes { bits += 1 }

@@ -163,6 +163,25 @@ struct GPUDeflaterTests {
         try compareStreams(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cut, gpu: gpu, "noise cut every 100 rows")
     }
 
+    /// More units than one dispatch's hash tables (64 at the smallest budget): the units go in waves
+    /// that share the tables, and every unit's tokens are still the CPU's. Rows of four byte values,
+    /// so the hash finds matches at many distances.
+    @Test func unitsBeyondTheHashTablesGoInWaves() throws {
+        let gpu = try GPUDeflater(context: try GPUContext.make(), memory: GPUMemory(budget: GPUMemory.minimumBudget))
+        #expect(gpu.tableSlots == 64)
+        var rng = SeededGenerator(seed: 78)
+        let width = 700, height = 300, rowBytes = 1 + width * 4 // two rows a unit: 150 units
+        var bytes = [UInt8](repeating: 0, count: rowBytes * height)
+        for i in bytes.indices where i % rowBytes != 0 { bytes[i] = [0, 17, 200, 255][Int.random(in: 0..<4, using: &rng)] }
+        let deflater = RepeatDeflater(map: .none, width: width, rowBytes: rowBytes, bitsPerPixel: 32)
+        let cpu = bytes.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: height) }
+        #expect(cpu.contains { $0.isMatch && $0.distance > 8 && $0.distance < rowBytes - 8 }, "the hash's candidates found matches")
+        try bytes.withUnsafeBytes { try gpu.setScanlines($0) }
+        let rows = try gpu.tokens(GPUDeflater.Job(deflater: deflater, firstRowByte: 0, oldest: 0, firstRow: 0, rows: height, endsImage: true))
+        #expect(rows.flatMap { $0 } == cpu)
+        try compareStreams(bytes, deflater: deflater, rowBytes: rowBytes, cuts: .standard, gpu: gpu, "four values, 150 units in three waves")
+    }
+
     /// Copy runs (a row's tokens may reach into the rows after it), over rows of 5 and 4 bytes:
     /// runs of hundreds of rows, runs whose distance changes, and runs cut where pieces start
     /// (pieces of 1, 7 and 60 rows, and standard ones): the CPU's stream, byte for byte.
