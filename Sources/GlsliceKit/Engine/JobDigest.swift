@@ -27,8 +27,14 @@ package enum JobDigest {
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {
-        let text = "\(rendererVersion)\n\(sourceKey.digestText)\n\(request.canonicalJSON)\n"
-        return String(sha256Hex(Array(text.utf8)).prefix(32))
+        var text = Array(rendererVersion.utf8)
+        text.reserveCapacity(384)
+        text.append(UInt8(ascii: "\n"))
+        text += sourceKey.digestText.utf8
+        text.append(UInt8(ascii: "\n"))
+        text += request.canonicalJSONBytes
+        text.append(UInt8(ascii: "\n"))
+        return String(sha256Hex(text).prefix(32))
     }
 
     /// SHA-256 of `data` in lower-case hex (apple/swift-crypto).

@@ -128,40 +128,94 @@ extension RenderRequest: Codable {
     /// here rather than by `JSONEncoder` (what `encode(to:)` gives with `.sortedKeys` and
     /// `.withoutEscapingSlashes`, as a test checks): every batch output's digest is made from it,
     /// and `JSONEncoder` took 12% of the bench manifest's encode stage.
-    public var canonicalJSON: String {
-        var json = "{"
+    public var canonicalJSON: String { String(decoding: canonicalJSONBytes, as: UTF8.self) }
+
+    /// `canonicalJSON`'s UTF-8, appended byte by byte: whole numbers as digits, with no string
+    /// made a field (strings joined a member at a time were 14 µs of a job's 20 µs digest).
+    var canonicalJSONBytes: [UInt8] {
+        var json: [UInt8] = [UInt8(ascii: "{")]
         json.reserveCapacity(256)
         // In the order `.sortedKeys` writes the keys.
-        func member(_ key: RequestOption, _ value: String?, quoted: Bool = true) {
+        func key(_ key: RequestOption) {
+            if json.count > 1 { json.append(UInt8(ascii: ",")) }
+            json.append(UInt8(ascii: "\""))
+            json += key.rawValue.utf8
+            json += [UInt8(ascii: "\""), UInt8(ascii: ":")]
+        }
+        func member(_ option: RequestOption, _ value: String?) {
             guard let value else { return }
-            if json.utf8.count > 1 { json += "," }
-            json += Self.quoted(key.rawValue) + ":" + (quoted ? Self.quoted(value) : value)
+            key(option)
+            json += Self.quoted(value).utf8
         }
-        func number(_ value: Double?) -> String? {
-            // JSONEncoder's number: the Double's description, less a trailing ".0".
-            value.map { $0.description.hasSuffix(".0") ? String($0.description.dropLast(2)) : $0.description }
+        /// A number as `formatNumber` writes it.
+        func number(_ value: Double) {
+            if let whole = wholePixels(value), Double(whole) == value { digits(whole) } else { json += String(value).utf8 }
         }
-        var points: String?, pixels: String?
-        switch size {
-        case .points(let w, let h): points = "\(formatNumber(w))x\(formatNumber(h))"
-        case .pixels(let p): pixels = "\(p.width)x\(p.height)"
+        func digits(_ value: Int) {
+            if value < 0 { json.append(UInt8(ascii: "-")) }
+            let magnitude = value.magnitude
+            var divisor: UInt = 1
+            while divisor <= magnitude / 10 { divisor *= 10 }
+            repeat {
+                json.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+                divisor /= 10
+            } while divisor > 0
         }
-        member(.borderWidth, borderWidth?.formatted)
-        member(.center, fillCenter ? "true" : "false", quoted: false)
+        /// Insets as `Insets.formatted` writes them, quoted.
+        func insetMember(_ option: RequestOption, _ value: Insets?) {
+            guard let value else { return }
+            key(option)
+            json.append(UInt8(ascii: "\""))
+            for (k, side) in [value.top, value.left, value.bottom, value.right].enumerated() {
+                if k > 0 { json.append(UInt8(ascii: ",")) }
+                number(side)
+            }
+            json.append(UInt8(ascii: "\""))
+        }
+        /// `JSONEncoder`'s number: the Double's description, less a trailing ".0" (its digits,
+        /// where the Double is whole, positive and below 10^15, so written "N.0").
+        func scale(_ option: RequestOption, _ value: Double?) {
+            guard let value else { return }
+            key(option)
+            if value > 0, value < 1e15, value == value.rounded(.towardZero) {
+                digits(Int(value))
+            } else {
+                let text = value.description
+                json += (text.hasSuffix(".0") ? String(text.dropLast(2)) : text).utf8
+            }
+        }
+        insetMember(.borderWidth, borderWidth)
+        key(.center)
+        json += (fillCenter ? "true" : "false").utf8
         member(.compression, compression.rawValue)
         member(.filter, filter.rawValue)
         member(.format, format.flatMap { $0 == .png ? nil : $0.rawValue })
-        member(.insets, insets.formatted)
+        insetMember(.insets, insets)
         member(.lattice, lattice?.formatted)
         member(.modeX, modes.x.rawValue)
         member(.modeY, modes.y.rawValue)
-        member(.outset, outset?.formatted)
-        member(.pixels, pixels)
-        member(.scale, number(outputScale), quoted: false)
-        member(.size, points)
+        insetMember(.outset, outset)
+        if case .pixels(let p) = size {
+            key(.pixels)
+            json.append(UInt8(ascii: "\""))
+            digits(p.width)
+            json.append(UInt8(ascii: "x"))
+            digits(p.height)
+            json.append(UInt8(ascii: "\""))
+        }
+        scale(.scale, outputScale)
+        if case .points(let w, let h) = size {
+            key(.size)
+            json.append(UInt8(ascii: "\""))
+            number(w)
+            json.append(UInt8(ascii: "x"))
+            number(h)
+            json.append(UInt8(ascii: "\""))
+        }
         member(.small, small == .proportional ? nil : small.rawValue)
-        member(.sourceScale, number(sourceScale), quoted: false)
-        return json + "}"
+        scale(.sourceScale, sourceScale)
+        json.append(UInt8(ascii: "}"))
+        return json
     }
 
     /// A JSON string as `JSONEncoder` writes one (`/` left as it is).

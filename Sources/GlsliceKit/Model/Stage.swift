@@ -3,7 +3,8 @@
 package enum Stage: String, CaseIterable, Sendable {
     /// Resume check, source, plan, digest.
     case prepare
-    /// Drawing pixels: CPU rows, or the GL thread's uploads and draw calls.
+    /// Drawing pixels: the CPU drawer's making (its taps) and its rows, or the GL thread's
+    /// uploads and draw calls.
     case draw
     /// The GL thread waiting: for jobs to draw, or for memory the encoders still hold.
     case drawWait = "draw-wait"
@@ -17,8 +18,8 @@ package enum Stage: String, CaseIterable, Sendable {
     /// Huffman tables, layout, PNG framing, copies), which must stay a sliver of the CPU's
     /// draw and encode time per output for one thread to feed a GPU (issue 52).
     case gpuOwn = "gpu-own"
-    /// Unpremultiplying, palette and zlib (with libpng's writes into the open file).
+    /// Unpremultiplying, palette, scanlines, deflate and the PNG's chunks (or WebP's encoder).
     case encode
-    /// Opening, naming (and with `--fsync` flushing) files, and the results line.
+    /// Opening, writing, naming (and with `--fsync` flushing) files, and the results line.
     case write
 }

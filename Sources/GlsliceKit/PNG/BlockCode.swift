@@ -1,3 +1,5 @@
+import Foundation
+
 /// One deflate block's code (RFC 1951 §3.2.5–3.2.7): Huffman tables made
 /// from the block's own symbol counts, with the header that sends them, or the
 /// fixed code (BTYPE 1) where that is shorter, as it is for most small
@@ -47,44 +49,66 @@ package struct BlockCode {
         literalCounts[256] = 1
         // A block with no match still describes one distance code (zlib accepts a lone code of length 1).
         if !distanceCounts.contains(where: { $0 > 0 }) { distanceCounts[0] = 1 }
-        let literalLengths = HuffmanCode.lengths(literalCounts, limit: 15)
-        let distanceLengths = HuffmanCode.lengths(distanceCounts, limit: 15)
-        let header = Header(literalLengths: literalLengths, distanceLengths: distanceLengths)
-        func bits(_ counts: [Int], _ lengths: [Int]) -> Int {
-            counts.withUnsafeBufferPointer { counts in
-                lengths.withUnsafeBufferPointer { lengths in
-                    var total = 0
-                    for i in 0..<min(counts.count, lengths.count) { total += counts[i] * lengths[i] }
-                    return total
-                }
-            }
-        }
-        let dynamic = header.bits + bits(literalCounts, literalLengths) + bits(distanceCounts, distanceLengths)
-        let fixed = bits(literalCounts, Self.fixedLiteralLengths) + bits(distanceCounts, Self.fixedDistanceLengths)
         // Extra bits, alike in both codes; the lone distance code of a block with no match is never sent.
         var extra = 0
         for k in 0..<29 { extra += literalCounts[257 + k] * DeflateToken.lengthExtra[k] }
         for d in 0..<30 { extra += distancesCounted[d] * DeflateToken.distanceExtra[d] }
         let fake = distancesCounted.contains(where: { $0 > 0 }) ? 0 : 1 // distanceCounts[0] set above
-        if fixed <= dynamic {
-            self.bits = 3 + fixed + extra - fake * Self.fixedDistanceLengths[0]
-        } else {
-            self.bits = 3 + dynamic + extra - fake * distanceLengths[0]
+        let fixed = Self.bits(literalCounts, Self.fixedLiteralLengths) + Self.bits(distanceCounts, Self.fixedDistanceLengths)
+        if Double(fixed) <= Self.leastDynamicBits(literalCounts) + Self.leastDynamicBits(distanceCounts) + Double(Header.leastBits) {
+            // No dynamic code could be shorter (most small blocks): the fixed code, with no tables made.
+            self.init(fixedBits: 3 + fixed + extra - fake * Self.fixedDistanceLengths[0])
+            return
         }
+        let literalLengths = HuffmanCode.lengths(literalCounts, limit: 15)
+        let distanceLengths = HuffmanCode.lengths(distanceCounts, limit: 15)
+        let header = Header(literalLengths: literalLengths, distanceLengths: distanceLengths)
+        let dynamic = header.bits + Self.bits(literalCounts, literalLengths) + Self.bits(distanceCounts, distanceLengths)
         if fixed <= dynamic {
-            // Most small blocks: the fixed code's codes, made once.
-            self.header = nil
-            self.literalLengths = Self.fixedLiteralLengths
-            self.distanceLengths = Self.fixedDistanceLengths
-            literalCodes = Self.fixedLiteralCodes
-            distanceCodes = Self.fixedDistanceCodes
-        } else {
-            self.header = header
-            self.literalLengths = literalLengths + [0, 0]
-            self.distanceLengths = distanceLengths
-            literalCodes = HuffmanCode.codes(self.literalLengths)
-            distanceCodes = HuffmanCode.codes(self.distanceLengths)
+            self.init(fixedBits: 3 + fixed + extra - fake * Self.fixedDistanceLengths[0])
+            return
         }
+        let sent = literalLengths + [0, 0]
+        self.init(bits: 3 + dynamic + extra - fake * distanceLengths[0], header: header, literalLengths: sent,
+                  distanceLengths: distanceLengths, literalCodes: HuffmanCode.codes(sent), distanceCodes: HuffmanCode.codes(distanceLengths))
+    }
+
+    /// The fixed code's block of `bits` bits, its codes made once.
+    private init(fixedBits bits: Int) {
+        self.init(bits: bits, header: nil, literalLengths: Self.fixedLiteralLengths, distanceLengths: Self.fixedDistanceLengths,
+                  literalCodes: Self.fixedLiteralCodes, distanceCodes: Self.fixedDistanceCodes)
+    }
+
+    private init(bits: Int, header: Header?, literalLengths: [Int], distanceLengths: [Int], literalCodes: [UInt32], distanceCodes: [UInt32]) {
+        self.bits = bits
+        self.header = header
+        self.literalLengths = literalLengths
+        self.distanceLengths = distanceLengths
+        self.literalCodes = literalCodes
+        self.distanceCodes = distanceCodes
+    }
+
+    private static func bits(_ counts: [Int], _ lengths: [Int]) -> Int {
+        counts.withUnsafeBufferPointer { counts in
+            lengths.withUnsafeBufferPointer { lengths in
+                var total = 0
+                for i in 0..<min(counts.count, lengths.count) { total += counts[i] * lengths[i] }
+                return total
+            }
+        }
+    }
+
+    /// Fewer bits than any prefix code of `counts` could spend on its symbols: their
+    /// entropy (Shannon's bound, which Huffman's lengths, limited or not, never beat), less
+    /// a bit and a millionth a symbol for the doubles' rounding.
+    private static func leastDynamicBits(_ counts: [Int]) -> Double {
+        var total = 0, sum = 0.0
+        for count in counts where count > 0 {
+            total += count
+            sum += Double(count) * log2(Double(count))
+        }
+        guard total > 0 else { return 0 }
+        return Double(total) * log2(Double(total)) - sum - 1 - 1e-6 * Double(total)
     }
 
     /// Bits of the block's head: BFINAL, BTYPE and any tables.
@@ -144,6 +168,9 @@ package struct BlockCode {
         }
 
         static let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+
+        /// No header is shorter: HLIT, HDIST and HCLEN, and at least four code-length lengths.
+        static let leastBits = 5 + 5 + 4 + 3 * 4
 
         /// Its length in bits, after BFINAL and BTYPE.
         var bits: Int { 5 + 5 + 4 + 3 * sent + runs.reduce(0) { $0 + lengths[$1.symbol] + $1.bits } }

@@ -39,8 +39,9 @@ package final class PNGEncoder: StripSink {
     private let inMemory: Bool
     /// The finished PNG, for a writer whose target is `.memory`.
     package private(set) var memoryData: [UInt8]?
-    /// Time spent opening and naming the file (the rest of a writer's time is encoding).
-    package private(set) var fileTime = Duration.zero
+    /// Time spent opening, writing and naming the file (the rest of a writer's time is encoding).
+    package var fileTime: Duration { openAndNameTime + (stream?.writeTime ?? .zero) }
+    private var openAndNameTime = Duration.zero
 
     /// - Parameters:
     ///   - opaque: write RGB (the caller knows every alpha is 255).
@@ -73,11 +74,11 @@ package final class PNGEncoder: StripSink {
         case .file(let path, let durable):
             let clock = ContinuousClock(), start = clock.now
             file = try OutputFile(path: path, durable: durable)
-            fileTime += clock.now - start
+            openAndNameTime += clock.now - start
         case .contained(let path, let scope, let durable):
             let clock = ContinuousClock(), start = clock.now
             file = try OutputFile(path, beneath: scope, durable: durable)
-            fileTime += clock.now - start
+            openAndNameTime += clock.now - start
         }
         try startImage()
     }
@@ -235,6 +236,7 @@ package final class PNGEncoder: StripSink {
         indices = []
         writer = nil
         let stream = PNGStream(descriptor: inMemory ? nil : file?.descriptor ?? descriptor, name: displayName)
+        self.stream = stream
         try stream.writeHead(width: size.width, height: size.height, bitDepth: encoded.bitDepth,
                              colour: encoded.channels == 1 ? .palette : encoded.channels == 3 ? .rgb : .rgba,
                              palette: encoded.palette, text: text)
@@ -243,7 +245,7 @@ package final class PNGEncoder: StripSink {
         if inMemory { memoryData = stream.memory }
         let clock = ContinuousClock(), start = clock.now
         try file?.commit()
-        fileTime += clock.now - start
+        openAndNameTime += clock.now - start
         return stream.count
     }
 
@@ -276,7 +278,7 @@ package final class PNGEncoder: StripSink {
         if inMemory { memoryData = stream?.memory }
         let clock = ContinuousClock(), start = clock.now
         try file?.commit()
-        fileTime += clock.now - start
+        openAndNameTime += clock.now - start
         return Int(bytes)
     }
 }

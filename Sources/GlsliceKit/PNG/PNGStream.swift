@@ -102,8 +102,13 @@ final class PNGStream {
         if descriptor != nil && buffer.count >= 1 << 16 { try drain() }
     }
 
+    /// Time spent in `write(2)`: the file's, not the encoder's (`PNGEncoder.fileTime`).
+    private(set) var writeTime = Duration.zero
+
     private func drain() throws {
         guard let descriptor else { return }
+        let clock = ContinuousClock(), start = clock.now
+        defer { writeTime += clock.now - start }
         var done = 0
         while done < buffer.count {
             let n = buffer.withUnsafeBytes { raw -> Int in

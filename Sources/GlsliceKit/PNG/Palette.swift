@@ -24,20 +24,30 @@ struct Palette {
         let raw = UnsafeRawPointer(row)
         var last: UInt32 = 0
         var lastIndex = -1
-        for x in 0..<width {
-            let colour = raw.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-            if colour != last || lastIndex < 0 {
-                lastIndex = lookup(colour)
-                if lastIndex < 0 { return false }
-                last = colour
+        // The tables as buffers, fetched once a row: an array store checks its uniqueness and bounds.
+        var keys = self.keys, slots = self.slots
+        self.keys = []
+        self.slots = []
+        defer { (self.keys, self.slots) = (keys, slots) }
+        return keys.withUnsafeMutableBufferPointer { keys in
+            slots.withUnsafeMutableBufferPointer { slots in
+                for x in 0..<width {
+                    let colour = raw.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                    if colour != last || lastIndex < 0 {
+                        lastIndex = lookup(colour, keys: keys, slots: slots)
+                        if lastIndex < 0 { return false }
+                        last = colour
+                    }
+                    indices[x] = UInt8(truncatingIfNeeded: lastIndex)
+                }
+                return true
             }
-            indices[x] = UInt8(truncatingIfNeeded: lastIndex)
         }
-        return true
     }
 
     /// The entry of `colour`, added when new; -1 when the palette is full.
-    private mutating func lookup(_ colour: UInt32) -> Int {
+    @inline(__always)
+    private mutating func lookup(_ colour: UInt32, keys: UnsafeMutableBufferPointer<UInt32>, slots: UnsafeMutableBufferPointer<UInt16>) -> Int {
         var slot = Int((colour &* 0x9E37_79B1) >> 22)
         while true {
             let stored = Int(slots[slot])
