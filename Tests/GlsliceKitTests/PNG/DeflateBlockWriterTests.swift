@@ -101,4 +101,51 @@ import Testing
         let skewed = counts.enumerated().flatMap { symbol, count in [DeflateToken](repeating: .literal(UInt8(symbol)), count: min(count, 4000)) }
         #expect(Self.inflate([skewed], expecting: skewed.count) == Self.expand(skewed))
     }
+
+    /// A block's code is the fixed one exactly where no table of its own is shorter, and its
+    /// `bits` are the shorter's: the fixed code's counted by hand from RFC 1951 §3.2.6, the
+    /// dynamic one from its lengths and header. Small blocks, where the fixed code is taken
+    /// without making tables (its symbols' entropy bound), and larger ones, where it is not.
+    @Test func theFixedCodeIsTakenExactlyWhereNoTableIsShorter() {
+        var rng = SeededGenerator(seed: 51)
+        var fixedTaken = 0, dynamicTaken = 0
+        for _ in 0..<600 {
+            let count = Int.random(in: 1...600, using: &rng), alphabet = Int.random(in: 1...256, using: &rng)
+            let tokens = (0..<count).map { _ -> DeflateToken in
+                Int.random(in: 0..<4, using: &rng) == 0
+                    ? .match(length: Int.random(in: 3...258, using: &rng), distance: Int.random(in: 1...32768, using: &rng))
+                    : .literal(UInt8(Int.random(in: 0..<alphabet, using: &rng)))
+            }
+            let code = BlockCode(tokens[...])
+            // By hand: every symbol's fixed length, the end code's 7 bits, the extra bits and the 3-bit head.
+            var fixed = 3 + 7, extra = 0, literals = [Int](repeating: 0, count: 286), distances = [Int](repeating: 0, count: 30)
+            for token in tokens {
+                if token.isMatch {
+                    let symbol = 257 + Int(DeflateToken.lengthCode[token.length]), d = Int(DeflateToken.distanceCode[token.distance - 1])
+                    fixed += (symbol < 280 ? 7 : 8) + 5
+                    extra += DeflateToken.lengthExtra[symbol - 257] + DeflateToken.distanceExtra[d]
+                    literals[symbol] += 1
+                    distances[d] += 1
+                } else {
+                    fixed += token.literal < 144 ? 8 : 9
+                    literals[token.literal] += 1
+                }
+            }
+            literals[256] = 1
+            let noMatch = !distances.contains { $0 > 0 }
+            if noMatch { distances[0] = 1 }
+            let literalLengths = HuffmanCode.lengths(literals, limit: 15), distanceLengths = HuffmanCode.lengths(distances, limit: 15)
+            let header = BlockCode.Header(literalLengths: literalLengths, distanceLengths: distanceLengths)
+            var dynamic = 3 + header.bits + extra
+            for (symbol, n) in literals.enumerated() { dynamic += n * literalLengths[symbol] }
+            for (symbol, n) in distances.enumerated() where !(noMatch && symbol == 0) { dynamic += n * distanceLengths[symbol] }
+            // The choice weighs the lone distance code a block with no match describes but never
+            // sends (5 bits fixed, its table's length dynamic).
+            let takesFixed = fixed + extra + (noMatch ? 5 : 0) <= dynamic + (noMatch ? distanceLengths[0] : 0)
+            #expect(code.bits == (takesFixed ? fixed + extra : dynamic), "\(count) tokens of \(alphabet) values")
+            #expect((code.headBits == 3) == takesFixed)
+            if code.headBits == 3 { fixedTaken += 1 } else { dynamicTaken += 1 }
+        }
+        #expect(fixedTaken > 50 && dynamicTaken > 50, "fixed \(fixedTaken), dynamic \(dynamicTaken)")
+    }
 }
