@@ -65,7 +65,18 @@ package struct AxisSpan: Sendable, Equatable {
     package var drawnCount: Int {
         guard let drawn else { return 0 }
         guard let tiles else { return drawn.count }
-        return drawn.reduce(0) { $0 + (tiles.start(containing: $1) == nil ? 0 : 1) }
+        guard tiles.count > 0, tiles.pixels > 0 else { return 0 }
+        // Tile by tile, not pixel by pixel (`start(containing:)` a pixel was 6% of preparing a job):
+        // tile j holds its first `pixels` pixels, up to where tile j + 1 starts (starts never fall).
+        let lower = max(drawn.lowerBound, tiles.origin), upper = min(drawn.upperBound, tiles.end)
+        var total = 0, start = tiles.start(0)
+        for j in 0..<tiles.count {
+            let next = j + 1 < tiles.count ? tiles.start(j + 1) : Int.max
+            let from = max(start, lower), to = min(start + tiles.pixels, next, upper)
+            if to > from { total += to - from }
+            start = next
+        }
+        return total
     }
 
     /// The texel a (possibly out-of-segment) index `i` reads: clamp keeps it

@@ -72,7 +72,7 @@ import Testing
 
     /// Against the starts written out as docs/RENDERING.md §3 states them,
     /// tile by tile, for lengths, tile sizes and scales that land on and off
-    /// whole pixels: every pixel's tile (or gap) is the same.
+    /// whole pixels: every pixel's tile (or gap) is the same, and so is how many are in tiles.
     @Test func spaceTileLookupAgreesWithTheListOfStarts() throws {
         for n in [1, 2, 3, 5, 7] {
             for k in [0.5, 2.0 / 3, 1, 1.5, 2, 3] {
@@ -84,12 +84,16 @@ import Testing
                     let gap = (l - Double(c) * tile) / Double(c + 1)
                     let starts = (0..<max(c, 0)).map { Int((gap + Double($0) * (tile + gap) + 0.5 + 1e-9).rounded(.down)) }
                     let drawn = Int((tile - 0.5 - 1e-9).rounded(.up))
+                    var covered = 0
                     for x in 0..<length {
                         let owner = starts.last { $0 <= x }
                         let expected = owner.flatMap { x - $0 < drawn ? $0 : nil }
                         let actual = span.drawn == nil ? nil : span.tiles?.start(containing: x)
                         #expect(actual == expected, "n \(n) k \(k) L \(length) x \(x)")
+                        if expected != nil { covered += 1 }
                     }
+                    // The pixels in tiles, summed tile by tile (what a job's opacity asks), are those counted here.
+                    #expect(span.drawnCount == covered, "n \(n) k \(k) L \(length)")
                 }
             }
         }
