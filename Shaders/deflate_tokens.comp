@@ -489,14 +489,27 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         int limit = min(258, rowEnd - i);
         findCandidates(planned == 0 && limit >= minMatch, i, oldest, pixel, row, firstHashed);
         int lC = 0;
-        for (int k = 0; (goR && k < reachC) || (comparing() && k < limit); k += 4) {
+        int k = 0;
+        for (; k < limit && ((goR && k < reachC) || comparing()); k += 4) {
             uint w = wordAt(i + k);
             if (goR && k < reachC) {
                 int n = agreeing(wordAt(i - runDistance + k), w);
                 lC = min(k + n, reachC);
                 goR = n == 4;
             }
-            if (k < limit) compareCandidates(k, w, limit);
+            compareCandidates(k, w, limit);
+        }
+        // Past the candidates' reach, the match being gathered alone: four words a step, so a
+        // part of a 64,001-byte row (a 16,000-px RGBA row's stretched centre) stays within
+        // llvmpipe's loop iterations (a word a step ran out there). The same `lC` as a word a step.
+        int d = i - runDistance;
+        for (; goR && k < reachC; k += 16) {
+            int n = agreeing(wordAt(d + k), wordAt(i + k));
+            if (n == 4 && k + 4 < reachC) n = 4 + agreeing(wordAt(d + k + 4), wordAt(i + k + 4));
+            if (n == 8 && k + 8 < reachC) n = 8 + agreeing(wordAt(d + k + 8), wordAt(i + k + 8));
+            if (n == 12 && k + 12 < reachC) n = 12 + agreeing(wordAt(d + k + 12), wordAt(i + k + 12));
+            lC = min(k + n, reachC);
+            goR = n == 16;
         }
         if (goC && lC == partLeft) {
             // The match being gathered covers this part too.

@@ -24,4 +24,23 @@ struct RenderOnGPUTests {
         #expect(told == ["1200x900 drawn on the GPU, encoded on the CPU"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: gpu)) == Data(contentsOf: URL(fileURLWithPath: cpu)))
     }
+
+    /// A 16,000-px-wide RGBA output (too many pixels for a palette: drawn and encoded a strip
+    /// at a time) whose top cap rows are 64,001 bytes the match being gathered runs across:
+    /// compared a word a step, llvmpipe ran out of loop iterations there and the CPU encoded
+    /// it; four words a step past the candidates' reach, the GPU does, with the CPU's bytes.
+    @Test func aSixtyFourKilobyteRowEncodesOnTheGPU() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-render-gpu-wide-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let request = RenderRequest(size: .pixels(PixelSize(width: 16000, height: 600)), insets: Insets(top: 8, left: 8, bottom: 8, right: 8),
+                                    modes: PerAxis(both: .stretch))
+        let input = fixtures.appendingPathComponent("panel.png").path
+        var told: [String] = []
+        let gpu = folder.appendingPathComponent("gpu.png").path, cpu = folder.appendingPathComponent("cpu.png").path
+        try Render.run(input: input, output: gpu, request: request, backend: .gpu, tell: { told.append($0) }, gpuEncoding: true)
+        try Render.run(input: input, output: cpu, request: request, backend: .cpu)
+        #expect(told == ["16000x600 drawn and encoded on the GPU (compute shaders)"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: gpu)) == Data(contentsOf: URL(fileURLWithPath: cpu)))
+    }
 }
