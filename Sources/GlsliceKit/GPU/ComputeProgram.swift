@@ -5,20 +5,22 @@ import CEGL
 final class ComputeProgram {
     let name: String
     private let program: GLuint
-    private let locations: [String: GLint]
+    /// Each uniform's location, looked up by name in a short list: a dictionary (and one made
+    /// from a literal at every `set`) was a tenth of the GL thread's own work (issue 52).
+    private let locations: [(name: String, location: GLint)]
 
     init(_ source: String, name: String, uniforms: [String]) throws {
         self.name = name
         // Constants and record positions from their one definition (`ShaderRecords`).
         let program = try ShaderProgram.link(compute: ShaderRecords.defining(source), name: name)
-        var locations: [String: GLint] = [:]
+        var locations: [(name: String, location: GLint)] = []
         for uniform in uniforms {
             let location = glGetUniformLocation(program, uniform)
             guard location >= 0 else {
                 glDeleteProgram(program)
                 throw InternalErrors.shaderVariableMissing("glGetUniformLocation(\(uniform))")
             }
-            locations[uniform] = location
+            locations.append((uniform, location))
         }
         self.program = program
         self.locations = locations
@@ -29,10 +31,12 @@ final class ComputeProgram {
 
     func use() throws { try GLCheck.gl("glUseProgram(\(name))") { glUseProgram(program) } }
 
-    /// Sets `uint` uniforms of the program in use.
-    func set(_ values: [String: Int]) throws {
+    /// Sets `uint` uniforms of the program in use, in the order given.
+    func set(_ values: KeyValuePairs<String, Int>) throws {
         for (uniform, value) in values {
-            guard let location = locations[uniform] else { throw InternalErrors.shaderVariableMissing("glUniform1ui(\(uniform))") }
+            guard let location = locations.first(where: { $0.name == uniform })?.location else {
+                throw InternalErrors.shaderVariableMissing("glUniform1ui(\(uniform))")
+            }
             glUniform1ui(location, GLuint(truncatingIfNeeded: value))
         }
         try GLCheck.gl("glUniform1ui(\(name))")
