@@ -24,30 +24,20 @@ struct Palette {
         let raw = UnsafeRawPointer(row)
         var last: UInt32 = 0
         var lastIndex = -1
-        // The tables as buffers, fetched once a row: an array store checks its uniqueness and bounds.
-        var keys = self.keys, slots = self.slots
-        self.keys = []
-        self.slots = []
-        defer { (self.keys, self.slots) = (keys, slots) }
-        return keys.withUnsafeMutableBufferPointer { keys in
-            slots.withUnsafeMutableBufferPointer { slots in
-                for x in 0..<width {
-                    let colour = raw.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                    if colour != last || lastIndex < 0 {
-                        lastIndex = lookup(colour, keys: keys, slots: slots)
-                        if lastIndex < 0 { return false }
-                        last = colour
-                    }
-                    indices[x] = UInt8(truncatingIfNeeded: lastIndex)
-                }
-                return true
+        for x in 0..<width {
+            let colour = raw.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+            if colour != last || lastIndex < 0 {
+                lastIndex = lookup(colour)
+                if lastIndex < 0 { return false }
+                last = colour
             }
+            indices[x] = UInt8(truncatingIfNeeded: lastIndex)
         }
+        return true
     }
 
     /// The entry of `colour`, added when new; -1 when the palette is full.
-    @inline(__always)
-    private mutating func lookup(_ colour: UInt32, keys: UnsafeMutableBufferPointer<UInt32>, slots: UnsafeMutableBufferPointer<UInt16>) -> Int {
+    private mutating func lookup(_ colour: UInt32) -> Int {
         var slot = Int((colour &* 0x9E37_79B1) >> 22)
         while true {
             let stored = Int(slots[slot])
