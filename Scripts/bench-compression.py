@@ -6,7 +6,13 @@ glslice's `fast`, through whole
 bench manifest, 400 outputs of about 1920x1080 (the device kit's mix) and the three giants
 (a 20,000² tiled texture, a 20,000² stretched panel, a 4,000 x 60,000 gradient). RUNS runs
 (default 5) of each, alternated, into fresh folders; prints medians of the batch's wall time,
-its encode and prepare stages' thread time (the repeat map is made as a job is prepared), and the bytes written. Prints figures, not verdicts.
+its encode and prepare stages' busy time (the repeat map is made as a job is prepared), the
+encoder's CPU time, and the bytes written. Prints figures, not verdicts.
+
+The encoder's CPU time (`cpu`) is the encode stage's thread CPU time plus what preparing a job
+costs beyond zlib's side (the repeat map: planning is the same work on both sides, so it is
+left out of both). Busy time also counts a thread waiting for a core, which moves with
+whatever else runs (docs/BENCHMARKS.md).
 
 Usage: bench-compression.py GLSLICE DIR [BEFORE]   (SETS="bench hd400" runs only those)"""
 import json
@@ -62,10 +68,13 @@ def batch(binary, path):
     result = subprocess.run([binary, "batch", path, "--backend", "cpu", "--out-dir", out, "--stats", "--json"],
                             capture_output=True, text=True, check=True)
     summary = json.loads(result.stdout)
+    stages = {s["stage"]: s for s in summary["stages"]}
     # The encode stage and the prepare stage together: glslice's deflate builds its repeat map as a
     # job is prepared (off the GPU thread, issue 52); planning, the rest of prepare, is alike for both.
-    encode = sum(s["seconds"] for s in summary["stages"] if s["stage"] in ("encode", "prepare"))
-    return summary["seconds"], encode, summary["bytes"]
+    encode = stages["encode"]["seconds"] + stages["prepare"]["seconds"]
+    cpu = (stages["encode"].get("cpuSeconds", stages["encode"]["seconds"]),
+           stages["prepare"].get("cpuSeconds", stages["prepare"]["seconds"]))
+    return summary["seconds"], encode, summary["bytes"], cpu
 
 
 sides = [("zlib (zlib 6, old default)", glslice, "zlib"), ("default (glslice deflate)", glslice, "default")]
@@ -83,11 +92,14 @@ for name in os.environ.get("SETS", "bench hd400 giants").split():
     base_wall = statistics.median(f[0] for f in base)
     base_encode = statistics.median(f[1] for f in base)
     base_bytes = base[0][2]
+    planning = statistics.median(f[3][1] for f in base)
+    base_cpu = statistics.median(f[3][0] for f in base)
     print(f"{name}:")
     for label, _, _ in sides:
         wall = statistics.median(f[0] for f in figures[label])
         encode = statistics.median(f[1] for f in figures[label])
         size = figures[label][0][2]
+        cpu = statistics.median(f[3][0] for f in figures[label]) + statistics.median(f[3][1] for f in figures[label]) - planning
         print(f"  {label:24} {size:>11,} B ({size / base_bytes:.3f}x)  encode {encode:7.3f} s ({encode / base_encode:.2f}x)"
-              f"  wall {wall:6.2f} s ({base_wall / wall:.2f}x the speed)")
+              f"  cpu {cpu:7.3f} s ({cpu / base_cpu:.2f}x)  wall {wall:6.2f} s ({base_wall / wall:.2f}x the speed)")
 shutil.rmtree(runs_dir, ignore_errors=True)

@@ -6,9 +6,10 @@ package enum Backend {
     case gpu(GPUSession)
 
     /// The drawer for `plan` over `source`: the CPU's, or the plan's cells uploaded to the GPU.
-    func drawer(_ plan: Plan, source: PremultipliedImage) throws -> any Drawer {
+    /// `taps`: the plan's taps where the job's repeat map was made from them (the CPU's take them).
+    func drawer(_ plan: Plan, source: PremultipliedImage, taps: PlanTaps? = nil) throws -> any Drawer {
         switch self {
-        case .cpu: CPUDrawer(plan: plan, source: source)
+        case .cpu: CPUDrawer(plan: plan, source: source, taps: taps)
         case .gpu(let session): try Self.gpuDrawer(plan, source: source, on: session)
         }
     }

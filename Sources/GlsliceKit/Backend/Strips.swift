@@ -23,15 +23,14 @@ package struct Strips: Sendable {
     /// Draws `size` strip by strip with `drawer` and hands each strip to `sink`
     /// in order, holding one strip in memory. `drawn` is told each strip's draw time.
     package func draw(_ drawer: any Drawer, size: PixelSize, into sink: any StripSink,
-                      drawn: (Duration) -> Void = { _ in }) throws {
-        let clock = ContinuousClock()
+                      drawn: (StageTime) -> Void = { _ in }) throws {
         let rows = self.rows(width: size.width, height: size.height, drawer: drawer)
         let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: rows * size.width * 4)
         defer { strip.deallocate() }
         for range in (0..<size.height).strips(of: rows) {
-            let start = clock.now
+            let start = StageClock.now
             try drawer.drawRows(range, into: strip)
-            drawn(clock.now - start)
+            drawn(StageClock.now - start)
             try sink.write(premultipliedRows: strip, count: range.count)
         }
     }

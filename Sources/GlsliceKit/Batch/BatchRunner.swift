@@ -98,12 +98,11 @@ public final class BatchRunner: Sendable {
         // The last preparer to finish closes the next queue.
         let preparing = Locked(workers)
         let prepare = WorkerThreads(count: workers, name: "glslice-prep") { _ in
-            let clock = ContinuousClock()
             while let job = jobs.pop() {
                 probe?(.prepare)
-                let start = clock.now
+                let start = StageClock.now
                 let ready = prepareStage.prepare(job)
-                times.add(.prepare, clock.now - start, items: 1)
+                times.add(.prepare, StageClock.now - start, items: 1)
                 guard let ready else { continue }
                 let image = ready.prepared.source.image
                 if onCPU {

@@ -10,9 +10,9 @@ struct EncodeStage: Sendable {
         do {
             let encoded = try Engine.encode(job.prepared, drawing: work.drawing, to: job.target.durable(durable),
                                                 recordDigest: true, times: times)
-            let clock = ContinuousClock(), start = clock.now
+            let start = StageClock.now
             recorder.succeed(job, bytes: encoded.byteCount)
-            times.add(.write, clock.now - start)
+            times.add(.write, StageClock.now - start)
         } catch {
             recorder.fail(job.manifest, error, started: job.started)
         }

@@ -6,6 +6,9 @@ public struct StageShare: Sendable, Encodable {
     public var stage: String
     public var threads: Int
     public var seconds: Double
+    /// The threads' own CPU time in the stage (`StageClock`), where every part of it was timed on
+    /// that clock: with more threads than cores, busy time also counts waiting for a core.
+    public var cpuSeconds: Double?
     /// Busy time over (wall time × threads).
     public var share: Double
     /// The outputs the stage counted (`gpu-encode` and `gpu-own`: those encoded on the GPU), for
@@ -20,15 +23,15 @@ public struct StageShare: Sendable, Encodable {
             : [(.prepare, workers), (.draw, workers), (.encode, workers), (.write, workers)]
         return stages.map { stage, threads in
             let seconds = times.seconds(stage)
-            return StageShare(stage: stage.rawValue, threads: threads, seconds: seconds,
+            return StageShare(stage: stage.rawValue, threads: threads, seconds: seconds, cpuSeconds: times.cpuSeconds(stage),
                               share: wall > 0 ? seconds / (wall * Double(threads)) : 0, items: times.count(stage))
         }
     }
 
-    /// `  prepare   2 threads   0.41 s   17%`
+    /// `prepare      2 threads      0.41 s busy    17%     0.38 s cpu`
     package var line: String {
         let name = stage.padding(toLength: max(stage.count, 10), withPad: " ", startingAt: 0)
         return name + String(format: " %3d thread%@ %8.2f s busy %5.0f%%", threads, threads == 1 ? " " : "s", seconds,
-                             share * 100)
+                             share * 100) + (cpuSeconds.map { String(format: " %8.2f s cpu", $0) } ?? "")
     }
 }

@@ -21,6 +21,8 @@ final class CPUDrawer: Sendable {
     let spanHasGaps: [Bool]
     /// Every column window, when the output is narrow enough to keep them.
     let keptWindows: [ColumnWindow]?
+    /// Every row's taps, when the job's were worked out with its repeat map (`PlanTaps`).
+    let keptRows: AxisTaps?
 
     static let window = 1 << 16
     static let keptWidth = 1 << 20
@@ -45,8 +47,9 @@ final class CPUDrawer: Sendable {
             }
         }
 
-        init(plan: Plan, columns: Range<Int>) {
-            taps = AxisTaps(spans: plan.xSpans, range: columns, filter: plan.filter)
+        init(plan: Plan, columns: Range<Int>, taps: AxisTaps? = nil) { // `taps`: the columns' (`PlanTaps`), if made
+            let taps = taps ?? AxisTaps(spans: plan.xSpans, range: columns, filter: plan.filter)
+            self.taps = taps
             runEnds = taps.runEnds()
             let reaching = plan.xSpans.indices.filter { !plan.xSpans[$0].destination.clamped(to: columns).isEmpty }
             spans = (reaching.first ?? 0)..<((reaching.last ?? -1) + 1)
@@ -54,7 +57,8 @@ final class CPUDrawer: Sendable {
         }
     }
 
-    package init(plan: Plan, source: PremultipliedImage) {
+    /// - Parameter taps: the plan's whole-axis taps, where the job's repeat map was made from them.
+    package init(plan: Plan, source: PremultipliedImage, taps: PlanTaps? = nil) {
         self.plan = plan
         self.source = source
         let drawn = plan.ySpans.indices.flatMap { y in plan.xSpans.indices.map { x in plan.draws(x: x, y: y) } }
@@ -89,7 +93,10 @@ final class CPUDrawer: Sendable {
             return ranges
         }
         keptWindows = plan.size.width <= CPUDrawer.keptWidth
-            ? CPUDrawer.windows(of: plan.size.width).map { ColumnWindow(plan: plan, columns: $0) } : nil
+            ? CPUDrawer.windows(of: plan.size.width).map { columns in
+                ColumnWindow(plan: plan, columns: columns, taps: taps?.columns.flatMap { $0.range == columns ? $0 : nil })
+            } : nil
+        keptRows = taps?.rows
     }
 
     static func windows(of width: Int) -> [Range<Int>] {
@@ -107,7 +114,7 @@ final class CPUDrawer: Sendable {
     /// half the work per output pixel.
     package func drawRows(_ strip: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
         output.initialize(repeating: 0, count: strip.count * plan.size.width * 4)
-        let rows = AxisTaps(spans: plan.ySpans, range: strip, filter: plan.filter)
+        let rows = keptRows ?? AxisTaps(spans: plan.ySpans, range: strip, filter: plan.filter)
         for (index, columns) in CPUDrawer.windows(of: plan.size.width).enumerated() {
             let window = keptWindows?[index] ?? ColumnWindow(plan: plan, columns: columns)
             draw(strip, rows: rows, window: window, into: output)
@@ -126,11 +133,11 @@ final class CPUDrawer: Sendable {
             blended.withUnsafeMutableBufferPointer { blendBuffer in
                 guard let blend = blendBuffer.baseAddress else { return }
                 for y in strip {
-                    let at = y - strip.lowerBound
-                    guard rows.visible[at] else { continue }
+                    let at = y - strip.lowerBound, tap = y - rows.range.lowerBound
+                    guard rows.visible[tap] else { continue }
                     let line = out + at * width
-                    let key = RowKey(span: rows.spanIndex[at], first: rows.first[at], second: rows.second[at],
-                                     weight: rows.weight[at])
+                    let key = RowKey(span: rows.spanIndex[tap], first: rows.first[tap], second: rows.second[tap],
+                                     weight: rows.weight[tap])
                     if let earlier = done.firstRow(with: key, else: y) {
                         (line + columns.lowerBound).update(from: out + (earlier - strip.lowerBound) * width + columns.lowerBound,
                                                           count: columns.count)

@@ -12,9 +12,8 @@ package enum Engine {
     ///   - times: where draw, encode and write time is charged (nil: nowhere).
     package static func encode(_ job: PreparedJob, drawing: Drawing, backend: Backend = .cpu, to target: OutputTarget,
                                recordDigest: Bool = false, strips: Strips = Strips(), times: StageTimes? = nil) throws -> EncodedImage {
-        let clock = ContinuousClock()
         let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
-        let started = clock.now
+        let started = StageClock.now
         let encoder: any ImageEncoder = switch job.request.format ?? .png {
         case .png:
             // glslice's deflate writes the plan's repeats (unless the GPU already has); the zlib levels search for their own (`repeats` is `.none`).
@@ -23,15 +22,15 @@ package enum Engine {
                            text: text)
         case .webp: try WebPEncoder(target: target, size: job.size, compression: job.request.compression, record: text)
         }
-        var drawTime = Duration.zero
+        var drawTime = StageTime.zero
         /// Waiting for strips drawn elsewhere: idle, so no stage's busy time.
-        var waitTime = Duration.zero
+        var waitTime = StageTime.zero
         switch drawing {
         case .here:
             // Making the drawer (its taps, windows, upload) is drawing too: charged to draw, not encode.
-            let made = clock.now
-            let drawer = try backend.drawer(job.plan, source: job.source.image)
-            drawTime += clock.now - made
+            let made = StageClock.now
+            let drawer = try backend.drawer(job.plan, source: job.source.image, taps: job.taps)
+            drawTime += StageClock.now - made
             try strips.draw(drawer, size: job.size, into: encoder) { drawTime += $0 }
         case .strip(let strip):
             try encoder.write(premultipliedRows: strip.first, count: strip.rows, rowStride: strip.rowStride)
@@ -39,19 +38,19 @@ package enum Engine {
             guard let png = encoder as? PNGEncoder else { throw InternalErrors.encodedForAnotherFormat() }
             let bytes = try png.finish(encoded: data)
             times?.add(.write, png.fileTime)
-            times?.add(.encode, clock.now - started - png.fileTime, items: 1)
+            times?.add(.encode, StageClock.now - started - png.fileTime, items: 1)
             return EncodedImage(byteCount: bytes, data: png.memoryData)
         case .stream(let stream):
             while true {
-                let waited = clock.now
+                let waited = StageClock.now
                 let next = try stream.next()
-                waitTime += clock.now - waited
+                waitTime += StageClock.now - waited
                 guard let strip = next else { break }
                 try encoder.write(premultipliedRows: strip.first, count: strip.rows, rowStride: strip.rowStride)
             }
         }
         let bytes = try encoder.finish()
-        let total = clock.now - started
+        let total = StageClock.now - started
         if let times {
             times.add(.draw, drawTime)
             times.add(.write, encoder.fileTime)

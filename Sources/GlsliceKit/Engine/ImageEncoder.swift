@@ -7,7 +7,7 @@ protocol ImageEncoder: StripSink {
     /// The finished image, for a writer that collects in memory.
     var memoryData: [UInt8]? { get }
     /// Time spent on the file itself (opening, naming), not encoding.
-    var fileTime: Duration { get }
+    var fileTime: StageTime { get }
 }
 
 extension PNGEncoder: ImageEncoder {}

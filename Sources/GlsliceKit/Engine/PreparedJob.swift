@@ -13,6 +13,9 @@ package struct PreparedJob: Sendable {
     let isOpaque: Bool
     /// The repeat map made ahead by `prepareRepeats()`, where a job is prepared for encoding.
     private var preparedRepeats: RepeatMap?
+    /// The plan's whole-axis taps the repeat map was made from, for the CPU drawer to take
+    /// rather than work out again; nil where no map was prepared (the zlib levels, WebP).
+    package private(set) var taps: PlanTaps?
 
     package init(request: RenderRequest, source: ResolvedSource, limits: Limits) throws {
         self.request = request
@@ -38,11 +41,22 @@ package struct PreparedJob: Sendable {
     /// serve's render thread), so the GPU thread that encodes it never does (issue 52). Jobs that
     /// are only drawn (a contact sheet's) never make one.
     package mutating func prepareRepeats() {
-        preparedRepeats = Self.repeats(request, plan: plan, source: source).keepingRowKeys(height: plan.size.height)
+        guard Self.readsRepeats(request) else {
+            preparedRepeats = RepeatMap.none
+            taps = nil
+            return
+        }
+        let taps = PlanTaps(plan)
+        preparedRepeats = RepeatMap(plan: plan, classes: source.lineClasses, taps: taps).keepingRowKeys(height: plan.size.height)
+        self.taps = taps
+    }
+
+    private static func readsRepeats(_ request: RenderRequest) -> Bool {
+        (request.format ?? .png) == .png && request.compression.readsPlanRepeats
     }
 
     private static func repeats(_ request: RenderRequest, plan: Plan, source: ResolvedSource) -> RepeatMap {
-        (request.format ?? .png) == .png && request.compression.readsPlanRepeats ? RepeatMap(plan: plan, classes: source.lineClasses) : .none
+        readsRepeats(request) ? RepeatMap(plan: plan, classes: source.lineClasses) : .none
     }
 
     /// The digest an output records (tEXt `glslice-job`, a WebP's XMP), and

@@ -1,21 +1,39 @@
 import Foundation
 
-/// Busy time per stage, summed over the threads of that stage. Cheap enough
-/// to keep on always: one uncontended lock per strip or job.
+/// Busy time per stage, summed over the threads of that stage, and the CPU time of those
+/// timed on both clocks (`StageClock`). Cheap enough to keep on always: one uncontended
+/// lock per strip or job.
 package final class StageTimes: Sendable {
     private let nanoseconds = Locked([Int](repeating: 0, count: Stage.allCases.count))
+    /// CPU nanoseconds per stage; nil once a stage was given wall time alone (the GL thread's).
+    private let cpuNanoseconds = Locked([Int?](repeating: 0, count: Stage.allCases.count))
     private let counts = Locked([Int](repeating: 0, count: Stage.allCases.count))
     /// The GL calls GPU encoding made, and in how many encode calls.
     private let encoding = Locked((gl: GLCallCounts(), calls: 0))
 
     package init() {}
 
-    /// Adds `duration` to `stage`.
+    /// Adds `duration` of wall time to `stage` (its CPU time is then not known).
     package func add(_ stage: Stage, _ duration: Duration, items: Int = 0) {
+        add(stage, wall: duration, cpu: nil, items: items)
+    }
+
+    /// Adds `time`, on both clocks, to `stage`.
+    package func add(_ stage: Stage, _ time: StageTime, items: Int = 0) {
+        add(stage, wall: time.wall, cpu: time.cpu, items: items)
+    }
+
+    private func add(_ stage: Stage, wall: Duration, cpu: Duration?, items: Int) {
         let index = Stage.allCases.firstIndex(of: stage) ?? 0
-        let nanos = Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
-        nanoseconds.withLock { $0[index] += nanos }
+        nanoseconds.withLock { $0[index] += Self.nanoseconds(wall) }
+        cpuNanoseconds.withLock { cpus in
+            if let cpu, let sum = cpus[index] { cpus[index] = sum + Self.nanoseconds(cpu) } else { cpus[index] = nil }
+        }
         if items > 0 { counts.withLock { $0[index] += items } }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
     }
 
     /// One GPU encode call that took `seconds` outside drawing and made the GL calls `gl`:
@@ -40,12 +58,11 @@ package final class StageTimes: Sendable {
     /// The GL threads' calls so far: their time out of `draw`, `read-back` and `gpu-encode`'s is the rest, the threads' own work.
     package var glThreadCalls: GLCallCounts { glThread.withLock { $0 } }
 
-    /// Runs `body`, charging its time to `stage`.
+    /// Runs `body`, charging its time on both clocks to `stage`.
     @inline(__always)
     package func time<T>(_ stage: Stage, items: Int = 0, _ body: () throws -> T) rethrows -> T {
-        let clock = ContinuousClock()
-        let start = clock.now
-        defer { add(stage, clock.now - start, items: items) }
+        let start = StageClock.now
+        defer { add(stage, StageClock.now - start, items: items) }
         return try body()
     }
 
@@ -53,6 +70,12 @@ package final class StageTimes: Sendable {
     package func seconds(_ stage: Stage) -> Double {
         let index = Stage.allCases.firstIndex(of: stage) ?? 0
         return Double(nanoseconds.withLock { $0[index] }) / 1e9
+    }
+
+    /// Seconds of CPU time in `stage` so far; nil when some of its time was timed on the wall clock alone.
+    package func cpuSeconds(_ stage: Stage) -> Double? {
+        let index = Stage.allCases.firstIndex(of: stage) ?? 0
+        return cpuNanoseconds.withLock { $0[index] }.map { Double($0) / 1e9 }
     }
 
     /// Items counted for `stage` (jobs prepared, strips drawn, outputs encoded).

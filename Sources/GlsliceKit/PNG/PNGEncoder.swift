@@ -40,8 +40,8 @@ package final class PNGEncoder: StripSink {
     /// The finished PNG, for a writer whose target is `.memory`.
     package private(set) var memoryData: [UInt8]?
     /// Time spent opening, writing and naming the file (the rest of a writer's time is encoding).
-    package var fileTime: Duration { openAndNameTime + (stream?.writeTime ?? .zero) }
-    private var openAndNameTime = Duration.zero
+    package var fileTime: StageTime { openAndNameTime + (stream?.writeTime ?? .zero) }
+    private var openAndNameTime = StageTime.zero
 
     /// - Parameters:
     ///   - opaque: write RGB (the caller knows every alpha is 255).
@@ -72,13 +72,13 @@ package final class PNGEncoder: StripSink {
         case .descriptor(let fd):
             descriptor = fd
         case .file(let path, let durable):
-            let clock = ContinuousClock(), start = clock.now
+            let start = StageClock.now
             file = try OutputFile(path: path, durable: durable)
-            openAndNameTime += clock.now - start
+            openAndNameTime += StageClock.now - start
         case .contained(let path, let scope, let durable):
-            let clock = ContinuousClock(), start = clock.now
+            let start = StageClock.now
             file = try OutputFile(path, beneath: scope, durable: durable)
-            openAndNameTime += clock.now - start
+            openAndNameTime += StageClock.now - start
         }
         try startImage()
     }
@@ -243,9 +243,9 @@ package final class PNGEncoder: StripSink {
         try stream.imageData(encoded.zlib)
         try stream.finish()
         if inMemory { memoryData = stream.memory }
-        let clock = ContinuousClock(), start = clock.now
+        let start = StageClock.now
         try file?.commit()
-        openAndNameTime += clock.now - start
+        openAndNameTime += StageClock.now - start
         return stream.count
     }
 
@@ -276,9 +276,9 @@ package final class PNGEncoder: StripSink {
         self.writer = nil
         let bytes = try writer.finish()
         if inMemory { memoryData = stream?.memory }
-        let clock = ContinuousClock(), start = clock.now
+        let start = StageClock.now
         try file?.commit()
-        openAndNameTime += clock.now - start
+        openAndNameTime += StageClock.now - start
         return Int(bytes)
     }
 }

@@ -103,12 +103,12 @@ final class PNGStream {
     }
 
     /// Time spent in `write(2)`: the file's, not the encoder's (`PNGEncoder.fileTime`).
-    private(set) var writeTime = Duration.zero
+    private(set) var writeTime = StageTime.zero
 
     private func drain() throws {
         guard let descriptor else { return }
-        let clock = ContinuousClock(), start = clock.now
-        defer { writeTime += clock.now - start }
+        let start = StageClock.now
+        defer { writeTime += StageClock.now - start }
         var done = 0
         while done < buffer.count {
             let n = buffer.withUnsafeBytes { raw -> Int in

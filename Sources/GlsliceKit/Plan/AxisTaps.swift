@@ -7,7 +7,7 @@
 /// axis, never more than `CPUDrawer.window` columns or one strip's rows, so
 /// their memory is bounded whatever the output's length (17 bytes a pixel
 /// over a 100,000,000-px row took 1.7 GB).
-struct AxisTaps {
+struct AxisTaps: Sendable {
     /// Fixed-point weight scale: weights are in `0...one`.
     static let shift: UInt64 = 16
     static let one: UInt32 = 1 << 16

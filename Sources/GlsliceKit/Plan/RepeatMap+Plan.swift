@@ -15,14 +15,16 @@ extension RepeatMap {
         self.init(plan: plan, classes: LineClasses(source))
     }
 
-    /// - Parameter classes: the source's line classes, worked out once per source (`SourceCache`).
-    package init(plan: Plan, classes: LineClasses) {
+    /// - Parameters:
+    ///   - classes: the source's line classes, worked out once per source (`SourceCache`).
+    ///   - taps: the plan's whole-axis taps, where worked out already (shared with the drawer).
+    package init(plan: Plan, classes: LineClasses, taps: PlanTaps? = nil) {
         let rowClass = classes.rows, columnClass = classes.columns
         // Rows: one key per visible row; an invisible row (a `space` gap) is all transparent. Which
         // y span a row is in matters only where it leaves the centre out (`fillCenter` off):
         // elsewhere every x span draws the same cells (a filled cell gives the bytes sampling does).
         let hollow = plan.ySpans.map { $0.segment.scalable && !plan.fillCenter }
-        let ySpans = plan.ySpans, filter = plan.filter
+        let ySpans = plan.ySpans, filter = plan.filter, wholeRows = taps?.rows
         // A tile's rows at a whole scale repeat exactly every period (`AxisSpan.exactPeriod`): their keys
         // are copied from a period up rather than worked out (a 1x20,000,000 tiled gradient's keys were
         // two thirds of its encoding).
@@ -47,8 +49,8 @@ extension RepeatMap {
                     if copyFrom > y0, copyFrom < span.rows.upperBound { end = min(end, copyFrom) }
                 }
                 let range = y0..<end
-                let taps = AxisTaps(spans: ySpans, range: range, filter: filter)
-                for i in 0..<range.count {
+                let taps = wholeRows ?? AxisTaps(spans: ySpans, range: range, filter: filter)
+                for i in range.lowerBound - taps.range.lowerBound..<range.upperBound - taps.range.lowerBound {
                     guard taps.visible[i] else {
                         keys.append(RowKey(high: 0, low: 0))
                         continue
@@ -68,7 +70,8 @@ extension RepeatMap {
         // One set of taps for the whole width where it is narrow enough (the same taps as each span's
         // own: spans do not overlap), rather than a set a span.
         let width = plan.xSpans.map(\.destination.upperBound).max() ?? 0
-        let wholeWidth = width <= Self.widestPeriodicSpan ? AxisTaps(spans: plan.xSpans, range: 0..<width, filter: plan.filter) : nil
+        let wholeWidth = taps?.columns
+            ?? (width <= Self.widestPeriodicSpan ? AxisTaps(spans: plan.xSpans, range: 0..<width, filter: plan.filter) : nil)
         for span in plan.xSpans where !span.destination.isEmpty {
             guard span.destination.count <= Self.widestPeriodicSpan else {
                 periods.append((span.destination, span.destination.count))

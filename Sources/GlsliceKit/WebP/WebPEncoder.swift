@@ -36,7 +36,7 @@ package final class WebPEncoder: StripSink {
     /// The finished WebP, for a writer whose target is `.memory`.
     package private(set) var memoryData: [UInt8]?
     /// Time spent opening, writing and naming the file.
-    package private(set) var fileTime = Duration.zero
+    package private(set) var fileTime = StageTime.zero
 
     /// - Parameter record: an optional (key, value) kept in the file's XMP
     ///   packet (`XMPRecord`), such as a batch job's digest.
@@ -49,13 +49,13 @@ package final class WebPEncoder: StripSink {
         inMemory = target == .memory
         xmp = record.map { XMPRecord.packet(key: $0.key, value: $0.value) }
         pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
-        let clock = ContinuousClock(), start = clock.now
+        let start = StageClock.now
         switch target {
         case .file(let path, let durable): file = try OutputFile(path: path, durable: durable)
         case .contained(let path, let scope, let durable): file = try OutputFile(path, beneath: scope, durable: durable)
         case .standardOutput, .descriptor, .memory: break
         }
-        fileTime += clock.now - start
+        fileTime += StageClock.now - start
     }
 
     deinit { file?.discard() }
@@ -123,8 +123,8 @@ package final class WebPEncoder: StripSink {
             memoryData = [UInt8](data)
             return length
         }
-        let clock = ContinuousClock(), start = clock.now
-        defer { fileTime += clock.now - start }
+        let start = StageClock.now
+        defer { fileTime += StageClock.now - start }
         switch target {
         case .standardOutput: try writeAll(data, to: STDOUT_FILENO, name: displayName)
         case .descriptor(let fd): try writeAll(data, to: fd, name: displayName)

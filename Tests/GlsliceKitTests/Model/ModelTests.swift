@@ -155,3 +155,29 @@ import Testing
         }
     }
 }
+
+@Suite struct StageTimesTests {
+    /// CPU time adds up as given; a stage given wall time alone (the GL thread's) has none to report.
+    @Test func cpuTimeIsKeptOnlyWhereEveryPartHadIt() {
+        let times = StageTimes()
+        times.add(.encode, StageTime(wall: .milliseconds(30), cpu: .milliseconds(20)), items: 1)
+        times.add(.encode, StageTime(wall: .milliseconds(10), cpu: .milliseconds(5)), items: 1)
+        times.add(.draw, StageTime(wall: .milliseconds(7), cpu: .milliseconds(6)))
+        times.add(.draw, .milliseconds(4))
+        #expect(times.seconds(.encode) == 0.04 && times.cpuSeconds(.encode) == 0.025 && times.count(.encode) == 2)
+        #expect(times.seconds(.draw) == 0.011 && times.cpuSeconds(.draw) == nil)
+        #expect(times.cpuSeconds(.write) == 0)
+    }
+
+    /// A thread's CPU clock moves with work and stands still while it sleeps; the wall clock moves with both.
+    @Test func theThreadClockCountsWorkNotSleep() {
+        let start = StageClock.now
+        var x: UInt64 = 1
+        for i in 0..<20_000_000 { x = x &* 6_364_136_223_846_793_005 &+ UInt64(i) }
+        let worked = StageClock.now - start
+        Thread.sleep(forTimeInterval: 0.2)
+        let slept = StageClock.now - start - worked
+        #expect(x != 0 && worked.cpu > .zero && worked.cpu <= worked.wall + .milliseconds(1))
+        #expect(slept.wall >= .milliseconds(190) && slept.cpu < .milliseconds(50), "\(slept)")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The two clocks a CPU stage is timed by: the wall clock (busy time, and its share of the
+/// batch's wall time) and the thread's own CPU time. Only the second is the thread's work:
+/// a thread that waits for a core counts on the wall clock, so with more threads than cores
+/// (a batch's reader, preparers, encoders) busy times move with whatever else runs, and
+/// issue 51's "encode thread time" is CPU time.
+package enum StageClock {
+    package struct Instant: Sendable {
+        let wall: ContinuousClock.Instant
+        let cpu: Duration
+
+        package static func - (later: Instant, earlier: Instant) -> StageTime {
+            StageTime(wall: later.wall - earlier.wall, cpu: later.cpu - earlier.cpu)
+        }
+    }
+
+    /// Now, on both clocks (the CPU time is this thread's: `CLOCK_THREAD_CPUTIME_ID`).
+    package static var now: Instant {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Instant(wall: .now, cpu: .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec))
+    }
+}
+
+/// A stretch of one thread's time on both clocks (`StageClock`).
+package struct StageTime: Sendable, AdditiveArithmetic {
+    package var wall: Duration
+    package var cpu: Duration
+
+    package static let zero = StageTime(wall: .zero, cpu: .zero)
+
+    package static func + (a: StageTime, b: StageTime) -> StageTime { StageTime(wall: a.wall + b.wall, cpu: a.cpu + b.cpu) }
+    package static func - (a: StageTime, b: StageTime) -> StageTime { StageTime(wall: a.wall - b.wall, cpu: a.cpu - b.cpu) }
+}

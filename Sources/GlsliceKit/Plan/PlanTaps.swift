@@ -1,0 +1,19 @@
+/// A job's taps along both whole axes, worked out once where its repeat map is made
+/// (`PreparedJob.prepareRepeats()`), for the map and the CPU drawer to share: each had
+/// worked out the same taps for itself, and the map's were a third of preparing a small
+/// output for glslice's deflate. An axis longer than `longest` gets none (each then works
+/// out the windows it needs), so a job waiting in a queue holds at most 17 bytes × 2 × 65,536.
+package struct PlanTaps: Sendable {
+    /// Columns `0..<width`, or nil when wider than `longest`.
+    let columns: AxisTaps?
+    /// Rows `0..<height`, or nil when taller than `longest`.
+    let rows: AxisTaps?
+
+    static let longest = 1 << 16
+
+    package init(_ plan: Plan) {
+        let size = plan.size
+        columns = size.width <= Self.longest ? AxisTaps(spans: plan.xSpans, range: 0..<size.width, filter: plan.filter) : nil
+        rows = size.height <= Self.longest ? AxisTaps(spans: plan.ySpans, range: 0..<size.height, filter: plan.filter) : nil
+    }
+}
