@@ -10,14 +10,15 @@ package enum Backend {
     func drawer(_ plan: Plan, source: PremultipliedImage, taps: PlanTaps? = nil) throws -> any Drawer {
         switch self {
         case .cpu: CPUDrawer(plan: plan, source: source, taps: taps)
-        case .gpu(let session): try Self.gpuDrawer(plan, source: source, on: session)
+        case .gpu(let session): try Self.gpuDrawer(plan, source: source, taps: taps, on: session)
         }
     }
 
     /// A GPU drawer, for the GPU's own loops (atlases, strip streams, GPU encoding) that draw
     /// with its GL calls: `plan`'s cells uploaded to `session`, cached under `key` (the source's).
-    static func gpuDrawer(_ plan: Plan, source: PremultipliedImage, key: SourceKey? = nil, on session: GPUSession) throws -> GPUDrawer {
-        try session.upload(plan, source: source, sourceKey: key)
+    static func gpuDrawer(_ plan: Plan, source: PremultipliedImage, key: SourceKey? = nil, taps: PlanTaps? = nil,
+                          on session: GPUSession) throws -> GPUDrawer {
+        try session.upload(plan, source: source, sourceKey: key, taps: taps)
     }
 
     /// Draws `plan` into memory, strip by strip as the engine does (parity, the asset tools, tests).

@@ -48,7 +48,7 @@ struct GPUDrawLoop<Item: Sendable> {
             if items.isEmpty { break }
             let large = atlas.place(items, size: { job($0).size }, upload: { item in
                 let prepared = job(item)
-                return try Backend.gpuDrawer(prepared.plan, source: prepared.source.image, key: prepared.source.key, on: gpu)
+                return try Backend.gpuDrawer(prepared.plan, source: prepared.source.image, key: prepared.source.key, taps: prepared.taps, on: gpu)
             }, failed: { item, error in deliver(item, .failure(error)) })
             atlas.flush()
             // Large outputs the GPU encodes go in groups whose pixels fit its buffer together; the rest stream.
@@ -116,7 +116,7 @@ struct GPUDrawLoop<Item: Sendable> {
         let clock = ContinuousClock()
         do {
             var start = clock.now
-            let drawer = try Backend.gpuDrawer(job.plan, source: job.source.image, key: job.source.key, on: gpu)
+            let drawer = try Backend.gpuDrawer(job.plan, source: job.source.image, key: job.source.key, taps: job.taps, on: gpu)
             times.add(.draw, clock.now - start, items: 1)
             let size = job.size, stride = size.width * 4
             // A strip, drawn and read back, within its share of the GPU budget.

@@ -6,8 +6,8 @@ extension PreparedJob {
     func encodingOnGPU(_ gpu: GPUSession, strips: Strips = Strips()) -> GPUSession.OutputToEncode {
         var sized = strips
         sized.stripBytes = min(sized.stripBytes, gpu.memory.encodingStripBytes)
-        return GPUSession.OutputToEncode(size: size, opaque: isOpaque, repeats: repeats) { [sized, plan, source] in
-            let drawer = try Backend.gpuDrawer(plan, source: source.image, key: source.key, on: gpu)
+        return GPUSession.OutputToEncode(size: size, opaque: isOpaque, repeats: repeats) { [sized, plan, source, taps] in
+            let drawer = try Backend.gpuDrawer(plan, source: source.image, key: source.key, taps: taps, on: gpu)
             return (drawer, sized.rows(width: plan.size.width, height: plan.size.height, drawer: drawer))
         }
     }

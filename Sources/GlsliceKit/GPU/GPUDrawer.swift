@@ -11,10 +11,14 @@ final class GPUDrawer {
     private let ownedBytes: Int
     /// Per cell: the texture index and the cell, one quad each.
     let draws: [(texture: Int, cell: CellPlan)]
+    /// The plan's whole-axis taps, where the job's were made as it was prepared: the quads' taps
+    /// are taken from them rather than worked out on the GL thread.
+    let taps: PlanTaps?
 
-    init(session: GPUSession, plan: Plan, source: PremultipliedImage, sourceKey: SourceKey?) throws {
+    init(session: GPUSession, plan: Plan, source: PremultipliedImage, sourceKey: SourceKey?, taps: PlanTaps? = nil) throws {
         self.session = session
         self.plan = plan
+        self.taps = taps
         var draws: [(Int, CellPlan)] = []
         var textures: [GLuint] = []
         var owned: [GLuint] = []

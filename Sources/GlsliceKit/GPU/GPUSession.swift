@@ -147,10 +147,10 @@ package final class GPUSession {
     /// Uploads the cells of `source` that `plan` draws. With a `sourceKey`
     /// (a batch's content hash), cell textures are shared with later jobs of the
     /// same source through a cache that `trimTextureCache` bounds.
-    func upload(_ plan: Plan, source: PremultipliedImage, sourceKey: SourceKey? = nil) throws -> GPUDrawer {
+    func upload(_ plan: Plan, source: PremultipliedImage, sourceKey: SourceKey? = nil, taps: PlanTaps? = nil) throws -> GPUDrawer {
         try context.makeCurrent()
         if let refusal = context.limits.refusal(sourceWidth: source.width, sourceHeight: source.height) { throw refusal }
-        return try GPUDrawer(session: self, plan: plan, source: source, sourceKey: sourceKey)
+        return try GPUDrawer(session: self, plan: plan, source: source, sourceKey: sourceKey, taps: taps)
     }
 
     /// Cell textures shared by the jobs of one source (`SourceKey`), bounded in bytes.

@@ -26,8 +26,11 @@ struct QuadList {
     mutating func append(_ job: GPUDrawer, columns: Range<Int>, rows: Range<Int>, at: (x: Int, y: Int)) {
         let plan = job.plan
         let xRow = Float(tapRows.count), yRow = Float(tapRows.count + 1)
-        addTaps(AxisTaps(spans: plan.xSpans, range: columns, filter: plan.filter), spans: plan.xSpans, at: at.x)
-        addTaps(AxisTaps(spans: plan.ySpans, range: rows, filter: plan.filter), spans: plan.ySpans, at: at.y)
+        // The job's prepared taps where they cover the rectangle (`PlanTaps`), else worked out here.
+        let xTaps = job.taps?.columns.flatMap { $0.covers(columns) ? $0 : nil } ?? AxisTaps(spans: plan.xSpans, range: columns, filter: plan.filter)
+        let yTaps = job.taps?.rows.flatMap { $0.covers(rows) ? $0 : nil } ?? AxisTaps(spans: plan.ySpans, range: rows, filter: plan.filter)
+        addTaps(xTaps, columns, spans: plan.xSpans, at: at.x)
+        addTaps(yTaps, rows, spans: plan.ySpans, at: at.y)
         let offset = (Float(columns.lowerBound - at.x), Float(rows.lowerBound - at.y))
         for (texture, cell) in job.draws {
             // A one-colour cell's texture is its one texel (CellFill).
@@ -51,18 +54,21 @@ struct QuadList {
         }
     }
 
-    /// One axis's taps as a texture row starting at framebuffer position `at`.
-    private mutating func addTaps(_ taps: AxisTaps, spans: [AxisSpan], at: Int) {
-        var texels = [UInt32](repeating: 0, count: taps.range.count * 4)
-        for i in 0..<taps.range.count where taps.visible[i] && taps.spanIndex[i] >= 0 {
+    /// One axis's taps of `range` as a texture row starting at framebuffer position `at`.
+    private mutating func addTaps(_ taps: AxisTaps, _ range: Range<Int>, spans: [AxisSpan], at: Int) {
+        var texels = [UInt32](repeating: 0, count: range.count * 4)
+        let skip = range.lowerBound - taps.range.lowerBound
+        for k in 0..<range.count {
+            let i = skip + k
+            guard taps.visible[i], taps.spanIndex[i] >= 0 else { continue }
             let start = Int32(spans[Int(taps.spanIndex[i])].segment.start)
-            texels[i * 4] = UInt32(taps.first[i] - start)
-            texels[i * 4 + 1] = UInt32(taps.second[i] - start)
-            texels[i * 4 + 2] = taps.weight[i]
-            texels[i * 4 + 3] = 1
+            texels[k * 4] = UInt32(taps.first[i] - start)
+            texels[k * 4 + 1] = UInt32(taps.second[i] - start)
+            texels[k * 4 + 2] = taps.weight[i]
+            texels[k * 4 + 3] = 1
         }
         tapRows.append((at, texels))
-        tapWidth = max(tapWidth, at + taps.range.count)
+        tapWidth = max(tapWidth, at + range.count)
     }
 
     /// The taps texture's texels, row after row, `tapWidth` wide.

@@ -23,6 +23,9 @@ struct AxisTaps: Sendable {
     /// Which span owns each destination pixel.
     var spanIndex: [Int32]
 
+    /// Whether these taps hold every pixel of `pixels`.
+    func covers(_ pixels: Range<Int>) -> Bool { range.lowerBound <= pixels.lowerBound && pixels.upperBound <= range.upperBound }
+
     init(spans: [AxisSpan], range: Range<Int>, filter: Filter) {
         self.range = range
         var first = [Int32](repeating: 0, count: range.count), second = first, spanIndex = [Int32](repeating: -1, count: range.count)
