@@ -143,12 +143,17 @@ package final class PNGEncoder: StripSink {
         defer { self.palette = palette }
         let width = self.width, first = rowsWritten
         if indices.isEmpty { indices = [UInt8](repeating: 0, count: width * size.height) }
-        let parts = indexParts
+        let parts = indexParts, copies = repeats.keptCopies
         return indices.withUnsafeMutableBufferPointer { indices in
             guard let plane = indices.baseAddress else { return 0 }
             for row in 0..<count {
                 let pixels = rows + row * rowStride, out = plane + (first + row) * width
-                // Stretched and tiled art repeats whole rows: copy their indices.
+                // Stretched and tiled art repeats whole rows: copy their indices, from the row the plan
+                // says is equal (a tile's a period up) where it says, else from the row above if equal.
+                if let copies, case let copy = Int(copies[first + row]), copy >= 0 {
+                    out.update(from: plane + copy * width, count: width)
+                    continue
+                }
                 if row > 0, memcmp(pixels - rowStride, pixels, width * 4) == 0 {
                     out.update(from: out - width, count: width)
                     continue

@@ -58,6 +58,10 @@ package struct RepeatMap: Sendable {
         return kept
     }
 
+    /// Per row of the whole output, the nearest earlier row with the same pixels (-1: none),
+    /// where worked out ahead (`keepingRowKeys`); nil where not.
+    package var keptCopies: [Int32]? { whole?.plain }
+
     /// Per row of `rows`: the nearest earlier row, not before `earliest`, with
     /// the same pixels, or -1. `aboveToo`: the nearest whose row above equals this
     /// row's row above as well, as filtered rows need (`RowFilter`): a tiled texture's
