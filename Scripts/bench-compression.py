@@ -9,7 +9,8 @@ bench manifest, 400 outputs of about 1920x1080 (the device kit's mix) and the th
 its encode and prepare stages' busy time (the repeat map is made as a job is prepared), the
 encoder's CPU time, and the bytes written. Prints figures, not verdicts.
 
-The encoder's CPU time (`cpu`) is the encode stage's thread CPU time plus what preparing a job
+The encoder's CPU time (`cpu`) is the encode stage's CPU time (its threads', and the helper threads'
+that compress a large output's pieces) plus what preparing a job
 costs beyond zlib's side (the repeat map: planning is the same work on both sides, so it is
 left out of both). Busy time also counts a thread waiting for a core, which moves with
 whatever else runs (docs/BENCHMARKS.md).

@@ -54,7 +54,8 @@ package enum Engine {
         if let times {
             times.add(.draw, drawTime)
             times.add(.write, encoder.fileTime)
-            times.add(.encode, total - drawTime - waitTime - encoder.fileTime, items: 1)
+            let helpers = StageTime(wall: .zero, cpu: encoder.helperCPU)
+            times.add(.encode, total - drawTime - waitTime - encoder.fileTime + helpers, items: 1)
         }
         return EncodedImage(byteCount: bytes, data: encoder.memoryData)
     }

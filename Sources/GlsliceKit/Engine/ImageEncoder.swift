@@ -8,6 +8,8 @@ protocol ImageEncoder: StripSink {
     var memoryData: [UInt8]? { get }
     /// Time spent on the file itself (opening, naming), not encoding.
     var fileTime: StageTime { get }
+    /// CPU time other threads spent encoding it, which the encoding thread's clock does not see.
+    var helperCPU: Duration { get }
 }
 
 extension PNGEncoder: ImageEncoder {}

@@ -42,6 +42,8 @@ package final class PNGEncoder: StripSink {
     /// Time spent opening, writing and naming the file (the rest of a writer's time is encoding).
     package var fileTime: StageTime { openAndNameTime + (stream?.writeTime ?? .zero) }
     private var openAndNameTime = StageTime.zero
+    /// CPU time of the threads that helped compress it (`SegmentedZlib.helperCPU`), once finished.
+    package private(set) var helperCPU = Duration.zero
 
     /// - Parameters:
     ///   - opaque: write RGB (the caller knows every alpha is 255).
@@ -280,6 +282,7 @@ package final class PNGEncoder: StripSink {
         let writer = try openEncoder()
         self.writer = nil
         let bytes = try writer.finish()
+        helperCPU = writer.helperCPU
         if inMemory { memoryData = stream?.memory }
         let start = StageClock.now
         try file?.commit()

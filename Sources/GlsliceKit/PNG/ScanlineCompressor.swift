@@ -50,6 +50,9 @@ final class ScanlineCompressor {
                              emit: { [stream] in try stream.imageData($0) })
     }
 
+    /// The CPU time the stream's helper threads spent (`SegmentedZlib.helperCPU`).
+    var helperCPU: Duration { zlib.helperCPU }
+
     deinit {
         above.deallocate()
         raw.deallocate()

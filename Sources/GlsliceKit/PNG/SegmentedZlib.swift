@@ -77,7 +77,13 @@ package final class SegmentedZlib {
         let done = DispatchSemaphore(value: 0)
         /// The raw bytes it was compressed from, when it took them over.
         var source: RawBytes?
+        /// The CPU time of the helper thread that compressed it (zero on the caller's thread).
+        var cpu = Duration.zero
     }
+
+    /// The CPU time helper threads spent on pieces written so far: the encode stage's too,
+    /// though no clock of the encoding thread sees it (`StageClock`).
+    private(set) var helperCPU = Duration.zero
 
     /// - Parameters:
     ///   - totalBytes: the raw stream's length (rows × row bytes), which sets the window.
@@ -190,8 +196,9 @@ package final class SegmentedZlib {
             recentBase = keep
             piece.source = source
             DispatchQueue.global().async {
+                let began = StageClock.threadCPU
                 Self.compress(piece, coder: coder, data: source.base + (start - sourceBase), history: start - dictionaryStart,
-                              firstRow: firstRow, rows: rows, rowBytes: rowBytes, windowBits: windowBits, last: last)
+                              firstRow: firstRow, rows: rows, rowBytes: rowBytes, windowBits: windowBits, last: last, cpuSince: began)
             }
         }
         try enqueue(piece)
@@ -200,7 +207,7 @@ package final class SegmentedZlib {
     /// Compresses one piece of whole rows, `history` bytes of the window
     /// readable before `data`, into `piece`, and signals it.
     private static func compress(_ piece: Piece, coder: Coder, data: UnsafePointer<UInt8>, history: Int,
-                                 firstRow: Int, rows: Int, rowBytes: Int, windowBits: Int32, last: Bool) {
+                                 firstRow: Int, rows: Int, rowBytes: Int, windowBits: Int32, last: Bool, cpuSince: Duration? = nil) {
         switch coder {
         case .repeats(let deflater):
             piece.bytes = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last)
@@ -211,6 +218,7 @@ package final class SegmentedZlib {
             let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last)
             if piece.failure == Z_OK, ours.count < piece.bytes.count { piece.bytes = ours }
         }
+        if let cpuSince { piece.cpu = StageClock.threadCPU - cpuSince }
         piece.done.signal()
     }
 
@@ -236,6 +244,7 @@ package final class SegmentedZlib {
     private func writeOldest() throws {
         let piece = pending.removeFirst()
         piece.done.wait()
+        helperCPU += piece.cpu
         if let source = piece.source, spare.count < 2 { spare.append(source) }
         guard piece.failure == Z_OK else {
             throw InternalErrors.zlibFailed(status: Int32(piece.failure))

@@ -37,6 +37,8 @@ package final class WebPEncoder: StripSink {
     package private(set) var memoryData: [UInt8]?
     /// Time spent opening, writing and naming the file.
     package private(set) var fileTime = StageTime.zero
+    /// libwebp encodes on the calling thread.
+    package var helperCPU: Duration { .zero }
 
     /// - Parameter record: an optional (key, value) kept in the file's XMP
     ///   packet (`XMPRecord`), such as a batch job's digest.

@@ -99,3 +99,28 @@ import Testing
         #expect(flushes.count >= 8, "\(flushes.count) sync flushes")
     }
 }
+
+/// The CPU time of the threads that compress pieces is counted (`helperCPU`): on the caller's
+/// thread there is none to add, on helpers it is what they spent, which the encode stage adds.
+@Suite struct SegmentedZlibHelperTimeTests {
+    static func compress(threads: Int) throws -> (stream: [UInt8], helperCPU: Duration) {
+        var rng = SeededGenerator(seed: 7171)
+        let rowBytes = 4097, rows = 64
+        let bytes = (0..<rowBytes * rows).map { _ in UInt8.random(in: 0...255, using: &rng) } // noise: zlib works hard
+        var out: [UInt8] = []
+        let zlib = SegmentedZlib(coder: .zlib(level: 6), totalBytes: bytes.count, rowBytes: rowBytes, threads: threads,
+                                 cuts: SegmentedZlib.Cuts(pieceBytes: 8 * rowBytes)) { out += $0 }
+        for r in 0..<rows {
+            try zlib.appendRows(1) { _, row in bytes.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + r * rowBytes, count: rowBytes) } }
+        }
+        try zlib.finish()
+        return (out, zlib.helperCPU)
+    }
+
+    @Test func helpersTimeIsCountedAndTheCallersIsNot() throws {
+        let alone = try Self.compress(threads: 1), helped = try Self.compress(threads: 4)
+        #expect(alone.stream == helped.stream)
+        #expect(alone.helperCPU == .zero)
+        #expect(helped.helperCPU > .zero, "eight pieces of noise compressed on helpers took no CPU time")
+    }
+}
