@@ -59,7 +59,7 @@ func renderLine(_ values: [UInt8], segments: [(Int, Int, Bool)], length: Int, k:
     let modes = vertical ? PerAxis(x: ResizeMode.stretch, y: mode) : PerAxis(x: mode, y: .stretch)
     let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: k, modes: modes, filter: filter, fillCenter: true)
     let source = vertical ? greyColumn(values) : greyRow(values)
-    let image = CPUDrawer.image(plan, source: source)
+    let image = try Backend.cpu.image(plan, source: source)
     return (0..<length).map { i in
         let px = vertical ? image.rgba[0, i] : image.rgba[i, 0]
         if px == [0, 0, 0, 0] { return .clear }

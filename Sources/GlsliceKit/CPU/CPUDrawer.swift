@@ -287,14 +287,4 @@ final class CPUDrawer: Sendable {
             }
         }
     }
-
-    /// The whole output in memory (`Backend.image` on the CPU; tests).
-    package static func image(_ plan: Plan, source: PremultipliedImage) -> PremultipliedImage {
-        let drawer = CPUDrawer(plan: plan, source: source)
-        var pixels = [UInt8](repeating: 0, count: plan.size.pixelCount * 4)
-        pixels.withUnsafeMutableBytes { raw in
-            if let base = raw.baseAddress { drawer.drawRows(0..<plan.size.height, into: base.assumingMemoryBound(to: UInt8.self)) }
-        }
-        return PremultipliedImage(RGBAImage(width: plan.size.width, height: plan.size.height, pixels: pixels))
-    }
 }

@@ -42,7 +42,7 @@ import Testing
         var request = RenderRequest(size: .pixels(size), outputScale: scale, insets: source.hints.lattice == nil ? insets : .zero)
         request.modes = PerAxis(both: mode)
         request.filter = filter
-        return CPUDrawer.image(try PlanBuilder.plan(request, source: source), source: source.image)
+        return try Backend.cpu.image(PlanBuilder.plan(request, source: source), source: source.image)
     }
 
     static func pixelCount(_ path: String) throws -> Int {

@@ -16,7 +16,7 @@ import Testing
         let lattice = try lineLattice([(0, 1, false), (1, 4, true), (4, 5, false)], vertical: false)
         let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: width, height: 2), k: 1,
                                   modes: PerAxis(x: .tile, y: .stretch), filter: .nearest, fillCenter: true)
-        let image = CPUDrawer.image(plan, source: greyRow(values))
+        let image = try Backend.cpu.image(plan, source: greyRow(values))
         var wrong = 0
         for y in 0..<2 {
             for x in 0..<width {
@@ -174,7 +174,7 @@ import Testing
         let lattice = try Lattice(width: source.width, height: source.height, insets: insets)
         let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: k, modes: PerAxis(both: mode),
                                   filter: filter, fillCenter: fill)
-        return CPUDrawer.image(plan, source: source)
+        return try Backend.cpu.image(plan, source: source)
     }
 
     @Test func bilinearRoundsOnceAtTheEnd() throws {
@@ -243,7 +243,7 @@ import Testing
         // 2 → 4: x = 1 has u = 0.75, t = 0.25 … use 2 → 1: u = 1.0, t = 0.5, f = 0.5.
         let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 1, height: 1), k: 1,
                                   modes: PerAxis(both: .stretch), filter: .linear, fillCenter: true)
-        let out = CPUDrawer.image(plan, source: source)
+        let out = try Backend.cpu.image(plan, source: source)
         #expect(out.rgba.pixels == [128, 0, 0, 128])
         #expect(out.straight().rgba.pixels == [255, 0, 0, 128])
     }

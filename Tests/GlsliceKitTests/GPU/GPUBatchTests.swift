@@ -73,7 +73,7 @@ struct GPUBatchTests {
         let source = try SourceImage.load(path: folder.appendingPathComponent("texture.png").path, maxPixels: 1 << 20)
         let request = RenderRequest(size: .pixels(PixelSize(width: 1500, height: 300)), insets: try Insets(parsing: "6"),
                                     modes: PerAxis(both: .round))
-        let cpu = CPUDrawer.image(try PlanBuilder.plan(request, source: source), source: source.image)
+        let cpu = try Backend.cpu.image(PlanBuilder.plan(request, source: source), source: source.image)
         var worst = 0
         for (a, b) in zip(cpu.rgba.pixels, gpuImage.premultiplied().rgba.pixels) { worst = max(worst, abs(Int(a) - Int(b))) }
         #expect(gpuImage.width == 1500 && gpuImage.height == 300 && worst <= 1)

@@ -15,7 +15,7 @@ struct SharedGPUDrawerTests {
 
     /// The CPU's pixels for `job`, and the most any channel of `drawing` differs from them (0: §5).
     func worstDifference(_ job: PreparedJob, _ drawing: Drawing) throws -> Int {
-        let expected = CPUDrawer.image(job.plan, source: job.source.image).rgba.pixels
+        let expected = try Backend.cpu.image(job.plan, source: job.source.image).rgba.pixels
         let sink = PixelCollector(size: job.size)
         switch drawing {
         case .strip(let rows):
@@ -33,7 +33,7 @@ struct SharedGPUDrawerTests {
             let writer = try PNGEncoder(target: .memory, size: job.size, opaque: job.isOpaque, compression: .fast)
             try writer.finish(encoded: data)
             let decoded = try PNGDecoder.decode(data: Data(writer.memoryData ?? []), maxPixels: 1 << 28)
-            return decoded == CPUDrawer.image(job.plan, source: job.source.image).straight() ? 0 : 255
+            return try decoded == Backend.cpu.image(job.plan, source: job.source.image).straight() ? 0 : 255
         }
         return zip(expected, sink.image.rgba.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }

@@ -87,8 +87,8 @@ enum CellFillCases {
         for seed in 1...4 as ClosedRange<UInt64> {
             let (image, lattice) = CellFillCases.source(seed: seed)
             for plan in try CellFillCases.plans(lattice) {
-                let sampled = CPUDrawer.image(plan, source: image)
-                let filled = CPUDrawer.image(CellFillCases.marked(plan, image), source: image)
+                let sampled = try Backend.cpu.image(plan, source: image)
+                let filled = try Backend.cpu.image(CellFillCases.marked(plan, image), source: image)
                 #expect(sampled == filled, "\(plan.xSpans.first?.mapping as Any) \(plan.size) \(plan.filter)")
                 compared += 1
             }
@@ -101,7 +101,7 @@ enum CellFillCases {
     /// texel, the centre still comes out as that one colour.
     @Test func cpuFillsWithoutSampling() throws {
         let (plan, pixels, first) = try CellFillCases.poisoned()
-        #expect(CellFillCases.centreIs(first, in: CPUDrawer.image(plan, source: pixels), plan: plan))
+        #expect(CellFillCases.centreIs(first, in: try Backend.cpu.image(plan, source: pixels), plan: plan))
     }
 }
 

@@ -93,7 +93,7 @@ import Testing
         for index in 0..<400 {
             let job = Parity.job(index: index, seed: 4242)
             let map = RepeatMap(plan: job.plan, source: job.source)
-            let image = CPUDrawer.image(job.plan, source: job.source).rgba
+            let image = try Backend.cpu.image(job.plan, source: job.source).rgba
             let width = image.width, pixels = image.pixels
             func pixel(_ x: Int, _ y: Int) -> ArraySlice<UInt8> { pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 4)] }
             for (y, earlier) in map.copies(of: 0..<image.height, lookingBackTo: 0).enumerated() where earlier >= 0 {

@@ -14,7 +14,7 @@ import Testing
     static func render(_ source: SourceImage, _ width: Int, _ height: Int, mode: ResizeMode? = nil) throws -> PremultipliedImage {
         var request = RenderRequest(size: .pixels(PixelSize(width: width, height: height)))
         if let mode { request.modes = PerAxis(both: mode) }
-        return CPUDrawer.image(try PlanBuilder.plan(request, source: source), source: source.image)
+        return try Backend.cpu.image(PlanBuilder.plan(request, source: source), source: source.image)
     }
 
     static func refusal(_ name: String) -> String {

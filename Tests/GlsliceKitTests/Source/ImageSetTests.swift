@@ -23,7 +23,7 @@ import Testing
         let source = try SourceResolver.resolve(path: path, outputScale: options.outputScale) {
             try SourceImage.load(path: $0, maxPixels: 1 << 20)
         }
-        return CPUDrawer.image(try PlanBuilder.plan(options, source: source), source: source.image)
+        return try Backend.cpu.image(PlanBuilder.plan(options, source: source), source: source.image)
     }
 
     @Test func centreWidthDropsThePixelsPastIt() throws {

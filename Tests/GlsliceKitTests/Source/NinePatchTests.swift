@@ -38,7 +38,7 @@ import Testing
         let patch = try NinePatch(parsing: Self.twoRuns)
         let plan = try PlanBuilder.plan(lattice: patch.lattice, size: PixelSize(width: 9, height: 1), k: 1,
                                   modes: PerAxis(both: .auto), filter: .linear, fillCenter: true)
-        let out = CPUDrawer.image(plan, source: patch.artwork.premultiplied())
+        let out = try Backend.cpu.image(plan, source: patch.artwork.premultiplied())
         #expect(out.rgba.pixels == [10, 20, 20, 20, 30, 40, 40, 40, 50].flatMap(Self.grey))
     }
 
@@ -117,8 +117,8 @@ private func grey(_ v: UInt8) -> [UInt8] { NinePatchTests.grey(v) }
         #expect(compiled.hints.lattice == raw.hints.lattice)
         #expect(compiled.image == raw.image)
         let options = RenderRequest(size: .pixels(PixelSize(width: 90, height: 41)))
-        let a = CPUDrawer.image(try PlanBuilder.plan(options, source: raw), source: raw.image)
-        let b = CPUDrawer.image(try PlanBuilder.plan(options, source: compiled), source: compiled.image)
+        let a = try Backend.cpu.image(PlanBuilder.plan(options, source: raw), source: raw.image)
+        let b = try Backend.cpu.image(PlanBuilder.plan(options, source: compiled), source: compiled.image)
         #expect(a == b)
     }
 
