@@ -16,7 +16,7 @@ struct BatchCommand: ParsableCommand {
 
         Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable, 130 interrupted (Ctrl-C).
 
-        Stages: read → prepare (--jobs threads: resume check, source, plan, digest) → draw → encode (--jobs threads) → record. On the CPU the encoders draw; on a GPU one thread draws and nothing else. --stats prints each stage's busy time and share at the end.
+        Stages: read → prepare (--jobs threads: resume check, source, plan, digest) → draw → encode (--jobs threads) → record. On the CPU the encoders draw; on a GPU one thread draws and nothing else. --stats prints each stage's busy time and share at the end, and the CPU time of the stages worked on CPU threads (busy time also counts a thread waiting for a core).
 
         Examples (from the repository root):
           glslice batch Fixtures/jobs.jsonl --out-dir out/
@@ -53,10 +53,10 @@ struct BatchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Render only jobs whose index is K mod N.", valueName: "K/N"))
     var shard: String?
 
-    @Flag(help: "At the end, print each stage's busy time and share (prepare, draw, read-back, encode, write): the bottleneck is the stage nearest 100%.")
+    @Flag(help: "At the end, print each stage's busy time and share (prepare, draw, read-back, encode, write): the bottleneck is the stage nearest 100%. CPU stages also give their threads' CPU time.")
     var stats = false
 
-    @Flag(help: "Print the summary as JSON on stdout (with --stats, each stage's busy time too).")
+    @Flag(help: "Print the summary as JSON on stdout (with --stats, each stage's busy time too, and cpuSeconds where timed).")
     var json = false
 
     @Flag(help: "Print the shard this run would take and why, and render nothing.")
@@ -125,7 +125,7 @@ struct BatchCommand: ParsableCommand {
                               + " (each non-blank line is one; see 'glslice batch --help')\n")
             }
             if stats {
-                standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time):\n")
+                standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time; CPU time where timed):\n")
                 for stage in summary.stages { standardError("glslice: \(stage.line)\n") }
                 standardError("glslice: \(summary.drawnBy.line)\n")
                 if summary.gpuEncoding.calls > 0 {
