@@ -38,8 +38,9 @@ final class PrepareStage: Sendable {
             }
             // Anything else (an image set, a nine-patch, which may be compiled whatever its name) is
             // resolved and planned, which a job that is not done needs anyway.
-            let prepared = try PreparedJob(request: job.request, source: resolve(job),
+            var prepared = try PreparedJob(request: job.request, source: resolve(job),
                                            limits: options.limits)
+            prepared.prepareDigest() // for the resume check here, and the file's tEXt chunk
             if let finished, finished == FinishedOutput(size: prepared.size, digest: prepared.digest) {
                 skip(job, started: started)
                 return nil

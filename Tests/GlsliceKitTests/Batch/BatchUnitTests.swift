@@ -247,3 +247,23 @@ extension RenderRequest {
         #expect(try Shard.choose(option: nil, environment: [:]).shard == .all)
     }
 }
+
+/// A digest worked out as the job is prepared is the one worked out when asked, and a job
+/// written as another format gets that format's digest, not the one prepared before.
+@Suite struct PreparedDigestTests {
+    func job(_ format: ImageFormat) throws -> PreparedJob {
+        let source = try ResolvedSource.load(input: fixtures.appendingPathComponent("panel.png").path, outputScale: nil, maxPixels: 1 << 20)
+        var request = RenderRequest(size: .pixels(PixelSize(width: 120, height: 40)), insets: try Insets(parsing: "8,8,8,8"))
+        request.format = format
+        return try PreparedJob(request: request, source: source, limits: Limits())
+    }
+
+    @Test func preparedDigestIsTheDigestAndFollowsTheFormat() throws {
+        var webp = try job(.webp)
+        let asked = webp.digest
+        webp.prepareDigest()
+        #expect(webp.digest == asked && asked.count == 32)
+        let png = webp.written(as: .png), fresh = try job(.png)
+        #expect(png.digest == fresh.digest && png.digest != asked)
+    }
+}
