@@ -6,7 +6,7 @@ package enum Backend {
     case gpu(GPUSession)
 
     /// The drawer for `plan` over `source`: the CPU's, or the plan's cells uploaded to the GPU.
-    /// `taps`: the plan's taps where the job's repeat map was made from them (the CPU's take them).
+    /// `taps`: the plan's taps where the job's repeat map was made from them (both drawers take them).
     func drawer(_ plan: Plan, source: PremultipliedImage, taps: PlanTaps? = nil) throws -> any Drawer {
         switch self {
         case .cpu: CPUDrawer(plan: plan, source: source, taps: taps)

@@ -16,8 +16,8 @@ package struct PreparedJob: Sendable {
     private var preparedRepeats: RepeatMap?
     /// The digest made ahead by `prepareDigest()`.
     private var preparedDigest: String?
-    /// The plan's whole-axis taps the repeat map was made from, for the CPU drawer to take
-    /// rather than work out again; nil where no map was prepared (the zlib levels, WebP).
+    /// The plan's whole-axis taps the repeat map was made from, for the drawer (CPU or GPU) to
+    /// take rather than work out again; nil where no map was prepared (the zlib levels, WebP).
     package private(set) var taps: PlanTaps?
 
     package init(request: RenderRequest, source: ResolvedSource, limits: Limits) throws {

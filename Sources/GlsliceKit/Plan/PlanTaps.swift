@@ -1,7 +1,7 @@
 /// A job's taps along both whole axes, worked out once where its repeat map is made
-/// (`PreparedJob.prepareRepeats()`), for the map and the CPU drawer to share: each had
-/// worked out the same taps for itself, and the map's were a third of preparing a small
-/// output for glslice's deflate. An axis longer than `longest` gets none (each then works
+/// (`PreparedJob.prepareRepeats()`), for the map and both drawers to share: the drawers had
+/// worked out the same taps again (the CPU drawer's were about a tenth of drawing the bench
+/// manifest; the GPU drawer's were the GL thread's). An axis longer than `longest` gets none (each then works
 /// out the windows it needs), so a job waiting in a queue holds at most 17 bytes × 2 × 65,536.
 package struct PlanTaps: Sendable {
     /// Columns `0..<width`, or nil when wider than `longest`.
