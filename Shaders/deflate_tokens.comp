@@ -428,6 +428,12 @@ void walkBest(int i, int limit, int rowStart, int oldest) {
 // RepeatDeflater.lazyBelow: a match shorter than this is weighed against the one a byte on.
 const int lazyBelow = LAZY_BELOW;
 
+// RepeatDeflater.skipShift and maxSkip: after its `n`th miss in a row in a part, with neither the
+// byte above nor the one a pixel back the same, the matcher skips the next min(n >> SKIP_SHIFT,
+// MAX_SKIP) bytes (literals, not entered).
+const int skipShift = SKIP_SHIFT;
+const int maxSkip = MAX_SKIP;
+
 // The matcher at `i` alone (the lazy step one byte on), entering `i`: `bestLength` and
 // `bestDistance`, a length of `minMatch` or more ending in the row, or 0.
 void matchAt(int i, int rowEnd, int oldest, int pixel, int row, int firstHashed) {
@@ -458,12 +464,17 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
     int end = rowStart + int(parts[2u * part]);
     int period = int(parts[2u * part + 1u]);
     int i = rowStart;
+    // The matcher's misses in a row in this part, and how many bytes it now skips.
+    int misses = 0;
+    int skip = 0;
     while (i < rowEnd) {
         if (i >= end) {
             // The next part: a step of its own (a loop here would count at every byte).
             part++;
             end = rowStart + int(parts[2u * part]);
             period = int(parts[2u * part + 1u]);
+            misses = 0;
+            skip = 0;
             continue;
         }
         int planned = copy > 0 ? (period > 0 ? period : copy) : period;
@@ -487,7 +498,7 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         int reachC = goC ? partLeft : fill;
         bool goR = reachC > 0;
         int limit = min(258, rowEnd - i);
-        findCandidates(planned == 0 && limit >= minMatch, i, oldest, pixel, row, firstHashed);
+        findCandidates(planned == 0 && skip == 0 && limit >= minMatch, i, oldest, pixel, row, firstHashed);
         int lC = 0;
         int k = 0;
         for (; k < limit && ((goR && k < reachC) || comparing()); k += 4) {
@@ -524,6 +535,12 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
             addDistance = planned;
             i = end;
             entered = i;
+        } else if (skip > 0) {
+            // A byte the matcher skips after its misses: a literal, not entered.
+            literal = true;
+            i += 1;
+            skip--;
+            entered = i;
         } else {
             // The matcher's choice: the longest of `minMatch` bytes or more, ending in the row, the
             // first tried on a tie; the byte is entered in the hash table as it is asked.
@@ -545,13 +562,19 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
                 addDistance = bestDistance;
                 i += 1 + bestLength;
                 entered = i;
+                misses = 0;
             } else if (best >= minMatch) {
                 addCount = best;
                 addDistance = distance;
                 i += best;
                 entered = i;
+                misses = 0;
             } else {
                 literal = true;
+                // A miss, unless the byte above or a pixel back is the same (a smooth area's matches are near).
+                bool near = (i - row >= oldest && byteAt(i - row) == byteAt(i)) || (i - pixel >= oldest && byteAt(i - pixel) == byteAt(i));
+                misses = near ? 0 : misses + 1;
+                skip = min(misses >> skipShift, maxSkip);
                 i += 1;
             }
         }

@@ -23,7 +23,9 @@ package enum JobDigest {
     /// 8: `default`'s matcher takes 3-byte matches within 4 KiB, tries more places in the rows
     /// above, walks a match back whole periods of a tile, and stores what codes larger; `small`
     /// keeps the smaller of zlib 9 and that per piece (session 7): other bytes.
-    static let rendererVersion = "glslice-render/8"
+    /// 9: `default`'s matcher skips bytes after a run of misses where nothing near agrees (noise):
+    /// other bytes where that happens.
+    static let rendererVersion = "glslice-render/9"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

@@ -62,6 +62,8 @@ enum ShaderRecords {
             ("HASH_SLOTS", "\(1 << RepeatDeflater.maxHashBits)u"),
             ("HASH_MULTIPLIER", "\(RepeatDeflater.hashMultiplier)u"),
             ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
+            ("SKIP_SHIFT", "\(RepeatDeflater.skipShift)"),
+            ("MAX_SKIP", "\(RepeatDeflater.maxSkip)"),
             ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),
             ("SHORT_MATCH_REACH", "\(RepeatDeflater.shortMatchReach)"),
             ("MAX_WALK_PARTS", "\(RepeatDeflater.maxWalkParts)u"),

@@ -163,6 +163,37 @@ struct GPUDeflaterTests {
         try compareStreams(bytes, deflater: deflater, rowBytes: rowBytes, cuts: cut, gpu: gpu, "noise cut every 100 rows")
     }
 
+    /// Rows where the matcher skips bytes after its misses (`RepeatDeflater.skipShift`): noise with
+    /// smooth stretches (near misses start the count again) and bytes copied from earlier rows, some
+    /// landing on skipped bytes; one, three and four bytes a pixel. The CPU's tokens, and some skipped.
+    @Test func skippedBytesGiveTheCPUsTokens() throws {
+        let gpu = try GPUDeflater(context: try GPUContext.make())
+        var rng = SeededGenerator(seed: 79)
+        for channels in [1, 3, 4] {
+            let width = 400, height = 40, rowBytes = 1 + width * channels
+            var bytes = [UInt8](repeating: 0, count: rowBytes * height)
+            for y in 0..<height {
+                for x in 1..<rowBytes {
+                    let i = y * rowBytes + x
+                    // Noise, but a smooth stretch every 600 bytes and, here and there, 12 bytes from the row above.
+                    bytes[i] = (x / 600) % 2 == 1 ? UInt8(truncatingIfNeeded: x / 7 + y) : UInt8.random(in: 0...255, using: &rng)
+                }
+                for _ in 0..<3 where y > 0 {
+                    let at = Int.random(in: 1..<(rowBytes - 12), using: &rng)
+                    for k in 0..<12 { bytes[y * rowBytes + at + k] = bytes[(y - 1) * rowBytes + at + k] }
+                }
+            }
+            let deflater = RepeatDeflater(map: .none, width: width, rowBytes: rowBytes, bitsPerPixel: 8 * channels)
+            let cpu = bytes.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: height) }
+            #expect(cpu.contains { $0.isMatch }, "\(channels) bytes a pixel: some repeats found")
+            try bytes.withUnsafeBytes { try gpu.setScanlines($0) }
+            let rows = try gpu.tokens(GPUDeflater.Job(deflater: deflater, firstRowByte: 0, oldest: 0, firstRow: 0, rows: height, endsImage: true))
+            #expect(rows.flatMap { $0 } == cpu, "\(channels) bytes a pixel: the GPU's tokens are the CPU's")
+            try compareStreams(bytes, deflater: deflater, rowBytes: rowBytes, cuts: SegmentedZlib.Cuts(pieceBytes: 7 * rowBytes), gpu: gpu,
+                               "skipping, \(channels) bytes a pixel, pieces of 7 rows")
+        }
+    }
+
     /// More units than one dispatch's hash tables (64 at the smallest budget): the units go in waves
     /// that share the tables, and every unit's tokens are still the CPU's. Rows of four byte values,
     /// so the hash finds matches at many distances.
