@@ -3,13 +3,11 @@
 // pixels (issue 43), many outputs a dispatch, as PNGEncoder and ScanlineCompressor make them on the CPU:
 //   mode 0: its colours, while there are at most 256 (Palette: the first pixel of
 //           each, in raster order, orders them), one invocation per `run` pixels of a row;
-//   mode 1: the scanlines, one invocation per `run` words: filter byte None, then
-//           palette indices packed to 1-8 bits, RGB (opaque), or straight RGBA;
-//           palettes are left to modes 2 and 3, which filter their rows (RowFilter.swift):
-//   mode 2: per palette row, its bytes' sums as they are and less the row above
-//           (each byte taken as signed), one invocation per `run` * 4 bytes of a row;
-//   mode 3: a palette's scanlines, one invocation per `run` words: each row None or
-//           Up (filter 2: less the byte above), whichever sum is smaller (a tie: None).
+//   mode 1: per row, its bytes' sums as they are and less the row above (each byte
+//           taken as signed), one invocation per `run` * 4 bytes of a row;
+//   mode 2: the scanlines, one invocation per `run` words: palette indices packed to
+//           1-8 bits, RGB (opaque), or straight RGBA, each row None or Up (filter 2: less
+//           the byte above) as its sums say (RowFilter.swift).
 // An invocation takes a run, not one pixel or word, so a colour repeated along a row is
 // looked up once (llvmpipe pays per invocation).
 
@@ -18,17 +16,19 @@ layout(local_size_x = 64) in;
 // Premultiplied RGBA8, red in the low byte: each image at its (x0, y0), rows `stride` pixels apart.
 layout(std430, binding = 0) readonly buffer Pixels { uint pixels[]; };
 // Per image that may be a palette, from its `table` word: COLOUR_SLOTS slots of colour (empty:
-// `none`, a colour no premultiplied pixel has), then its first pixel, then (mode 1)
+// `none`, a colour no premultiplied pixel has), then its first pixel, then (for mode 2)
 // its palette index; then the colours seen, and 1 when the table could not hold them;
-// then per row (mode 2) its two sums, zeros to begin with.
 layout(std430, binding = 1) buffer Colours { uint colours[]; };
 layout(std430, binding = 2) writeonly buffer Scanlines { uint scanlines[]; };
 // Per image, an `IMAGE` record (ShaderRecords.Image): width, height, x0, y0, stride, table,
-// channels (mode 1: 1 for palette indices, 3 or 4), bit depth, row bytes, scanline words,
-// its first word in `scanlines`, its first invocation in mode 0, then in mode 1, the pixel
-// where its buffer starts (outputs drawn one after another share the pixel buffer), and
-// its first invocation in mode 2, then in mode 3.
+// channels (1 for palette indices, 3 or 4), bit depth, row bytes, scanline words,
+// its first word in `scanlines`, its first invocation in mode 0, where its rows' sums
+// start in `sums`, the pixel where its buffer starts (outputs drawn one after another
+// share the pixel buffer), its first invocation in mode 1, then in mode 2, and whether
+// the row above its first is drawn before it (a giant's strip after the first).
 layout(std430, binding = 3) readonly buffer Images { uint images[]; };
+// Per image from its `sums` word, per row (mode 1) its two sums, zeros to begin with.
+layout(std430, binding = 4) buffer Sums { uint sums[]; };
 
 uniform uint imageCount;
 uniform uint invocations;
@@ -49,6 +49,8 @@ uint bitDepth;
 uint rowBytes;
 uint words;
 uint scanlineAt;
+uint sumsStart;
+uint rowAbove;
 
 uint base;
 
@@ -60,6 +62,13 @@ uint unpremultiply(uint p, uint a) {
     if (a == 0u) return 0u;
     if (a == 255u) return p;
     return min(255u, (p * 255u + a / 2u) / a);
+}
+
+// Channel `channel` of a premultiplied RGBA pixel, straight where the image keeps alpha.
+uint channelByte(uint colour, uint channel) {
+    uint value = (colour >> (8u * channel)) & 0xFFu;
+    if (channels == 4u && channel < 3u) value = unpremultiply(value, colour >> 24);
+    return value;
 }
 
 void see(uint colour, uint at) {
@@ -115,15 +124,20 @@ uint scanlineByte(uint i) {
         }
         return value & 0xFFu;
     }
-    uint colour = pixel(k / channels, row);
-    uint channel = k % channels;
-    uint value = (colour >> (8u * channel)) & 0xFFu;
-    if (channels == 4u && channel < 3u) value = unpremultiply(value, colour >> 24);
-    return value;
+    return channelByte(pixel(k / channels, row), k % channels);
+}
+
+// Byte `i - rowBytes` as it is: the byte above scanline byte `i`. Above the first row,
+// the row drawn before the image where it has one (RGB or RGBA), else zeros.
+uint byteAbove(uint i) {
+    if (i >= rowBytes) return scanlineByte(i - rowBytes);
+    if (rowAbove == 0u || i == 0u) return 0u;
+    uint k = i - 1u;
+    return channelByte(pixels[base + (y0 - 1u) * stride + x0 + k / channels], k % channels);
 }
 
 // The word of an image's record holding its first invocation in this mode.
-uint firstWord() { return mode == 0u ? IMAGE_COLOUR_RUNS : mode == 1u ? IMAGE_WORD_RUNS : mode == 2u ? IMAGE_ROW_RUNS : IMAGE_PALETTE_RUNS; }
+uint firstWord() { return mode == 0u ? IMAGE_COLOUR_RUNS : mode == 1u ? IMAGE_ROW_RUNS : IMAGE_SCANLINE_RUNS; }
 
 // The image invocation `id` works on: the last whose first invocation is at most `id`
 // (an image with none in this mode has the next one's first).
@@ -140,17 +154,20 @@ uint imageOf(uint id) {
 // A byte taken as signed, its size: 0 to 128.
 uint signedSize(uint v) { return min(v, (256u - v) & 255u); }
 
-// Where a palette row's two sums are kept.
-uint sumsAt(uint row) { return table + 3u * slots + 2u + 2u * row; }
+// Where a row's two sums are kept.
+uint sumsAt(uint row) { return sumsStart + 2u * row; }
 
-// Scanline byte `i` of a palette, filtered as its row's sums say (RowFilter.apply).
+// Scanline byte `i`, filtered as its row's sums say (RowFilter.apply): a palette row Up where
+// its sum less the row above is smaller, an RGB or RGBA row where it is under 1/RGB_UP_DIVISOR.
 uint filteredByte(uint i) {
     uint row = i / rowBytes;
     if (row >= height) return 0u;
-    bool up = colours[sumsAt(row) + 1u] < colours[sumsAt(row)];
+    uint asIs = sums[sumsAt(row)];
+    uint less = sums[sumsAt(row) + 1u];
+    bool up = channels == 1u ? less < asIs : RGB_UP_DIVISOR * less < asIs;
     if (i % rowBytes == 0u) return up ? 2u : 0u;
     uint v = scanlineByte(i);
-    return up ? (v - scanlineByte(i - rowBytes)) & 255u : v;
+    return up ? (v - byteAbove(i)) & 255u : v;
 }
 
 void main() {
@@ -169,6 +186,8 @@ void main() {
     rowBytes = images[at + IMAGE_ROW_BYTES];
     words = images[at + IMAGE_SCANLINE_WORDS];
     scanlineAt = images[at + IMAGE_FIRST_WORD];
+    sumsStart = images[at + IMAGE_SUMS];
+    rowAbove = images[at + IMAGE_ROW_ABOVE];
     base = images[at + IMAGE_BASE];
     id -= images[at + firstWord()];
     if (mode == 0u) {
@@ -188,7 +207,7 @@ void main() {
         }
         return;
     }
-    if (mode == 2u) {
+    if (mode == 1u) {
         // A row's bytes `run` * 4 at a time; its sums add up whatever the order.
         uint perRow = (rowBytes - 1u + 4u * run - 1u) / (4u * run);
         uint y = id / perRow;
@@ -196,22 +215,18 @@ void main() {
         uint asIs = 0u;
         uint less = 0u;
         for (uint c = from; c < min(from + 4u * run, rowBytes); c++) {
-            uint v = scanlineByte(y * rowBytes + c);
-            uint a = y > 0u ? scanlineByte((y - 1u) * rowBytes + c) : 0u;
+            uint i = y * rowBytes + c;
+            uint v = scanlineByte(i);
             asIs += signedSize(v);
-            less += signedSize((v - a) & 255u);
+            less += signedSize((v - byteAbove(i)) & 255u);
         }
-        atomicAdd(colours[sumsAt(y)], asIs);
-        atomicAdd(colours[sumsAt(y) + 1u], less);
+        atomicAdd(sums[sumsAt(y)], asIs);
+        atomicAdd(sums[sumsAt(y) + 1u], less);
         return;
     }
     for (uint w = id * run; w < min(id * run + run, words); w++) {
         uint word = 0u;
-        if (mode == 3u) {
-            for (uint b = 0u; b < 4u; b++) word |= filteredByte(4u * w + b) << (8u * b);
-        } else {
-            for (uint b = 0u; b < 4u; b++) word |= scanlineByte(4u * w + b) << (8u * b);
-        }
+        for (uint b = 0u; b < 4u; b++) word |= filteredByte(4u * w + b) << (8u * b);
         scanlines[scanlineAt + w] = word;
     }
 }

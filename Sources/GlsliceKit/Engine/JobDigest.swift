@@ -23,8 +23,8 @@ package enum JobDigest {
     /// 8: `default`'s matcher takes 3-byte matches within 4 KiB, tries more places in the rows
     /// above, walks a match back whole periods of a tile, and stores what codes larger; `small`
     /// keeps the smaller of zlib 9 and that per piece (session 7): other bytes.
-    /// 9: `default`'s matcher skips bytes after a run of misses where nothing near agrees (noise):
-    /// other bytes where that happens.
+    /// 9: `default`'s matcher skips bytes after a run of misses where nothing near agrees (noise),
+    /// and its RGB and RGBA rows are filtered Up where that sum falls tenfold: other bytes.
     static let rendererVersion = "glslice-render/9"
 
     /// The first 32 hex digits of the job's SHA-256.

@@ -37,14 +37,13 @@ final class GPUEncoder {
     /// Pixels (colours pass) or words (scanlines) an invocation of `scanlines.comp` takes.
     static let run = 32
     /// An image's colour table (`scanlines.comp`): slots, each a colour, its
-    /// first pixel and its index, then the count and the overflow flag (then, per row, its
-    /// two `RowFilter` sums).
+    /// first pixel and its index, then the count and the overflow flag.
     static let slots = 1024
     private static let tableWords = 3 * slots + 2
     /// A colour no premultiplied pixel has (red over alpha), marking an empty slot.
     static let none: UInt32 = 0x00FF_FFFF
 
-    private enum Slot: Int, CaseIterable { case pixels, colours, images }
+    private enum Slot: Int, CaseIterable { case pixels, colours, images, sums }
 
     init(context: GPUContext, memory: GPUMemory = GPUMemory()) throws {
         self.context = context
@@ -137,7 +136,7 @@ final class GPUEncoder {
                        draw: (_ rows: Range<Int>, _ pixels: GLuint) throws -> Void) throws -> EncodedImageData {
         let channels = opaque ? 3 : 4
         let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: size.width, channels: channels, paletteEntries: 0)
-        let coder = RepeatDeflater(map: repeats, width: size.width, rowBytes: rowBytes, bitsPerPixel: 8 * channels)
+        let coder = RepeatDeflater(map: repeats, width: size.width, rowBytes: rowBytes, bitsPerPixel: 8 * channels, filtersRows: true)
         let stripRows = dispatchRows(rowBytes: rowBytes)
         // Whole rows covering a match's 32 KiB reach (a strip is at least a piece, 1 MiB, so it holds them).
         let historyRows = (RepeatDeflater.maxDistance + rowBytes - 1) / rowBytes
@@ -145,10 +144,12 @@ final class GPUEncoder {
         var adler: UInt = 1, history: [UInt8] = []
         for range in (0..<size.height).strips(of: stripRows) {
             let (first, rows) = (range.lowerBound, range.count), strip = PixelSize(width: size.width, height: rows)
-            try draw(range, try pixelBuffer(bytes: strip.width * strip.height * 4))
+            // A strip after the first is drawn with the row above it, which its first row is filtered against (`RowFilter`).
+            let above = first > 0 ? 1 : 0
+            try draw((first - above)..<(first + rows), try pixelBuffer(bytes: strip.width * (strip.height + above) * 4))
             try context.makeCurrent()
-            let layout = try scanlines([Image(stride: size.width, size: strip, opaque: opaque, repeats: .none)], palettes: [[]], tables: [0],
-                                       history: history)[0]
+            let image = Image(y0: above, stride: size.width, size: strip, opaque: opaque, repeats: .none)
+            let layout = try scanlines([image], palettes: [[]], tables: [0], history: history, rowAbove: above == 1)[0]
             let job = GPUDeflater.Job(deflater: coder, firstRowByte: layout.start, oldest: layout.start - history.count, firstRow: first,
                                       rows: rows, endsImage: first + rows == size.height)
             let deflated = try deflater.deflate([job])[0].get()
@@ -184,7 +185,7 @@ final class GPUEncoder {
 
         func deflater(_ image: Image) -> RepeatDeflater {
             RepeatDeflater(map: image.repeats, width: image.size.width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
-                           filtersRows: channels == 1)
+                           filtersRows: true)
         }
 
         func data(palette: [UInt8], zlib: [UInt8]) -> EncodedImageData {
@@ -199,16 +200,16 @@ final class GPUEncoder {
     private func colours(_ images: [Image]) throws -> (palettes: [[UInt8]], tables: [Int]) {
         var shapes = [UInt32](repeating: 0, count: images.count * ShaderRecords.Image.words)
         var tables: [UInt32] = [], starts: [Int] = [], runs = 0
-        tables.reserveCapacity(images.reduce(0) { $0 + Self.tableWords + 2 * $1.size.height })
+        tables.reserveCapacity(images.count * Self.tableWords)
         for (i, image) in images.enumerated() {
             let (width, height) = (image.size.width, image.size.height)
             Self.record(image, i, into: &shapes, [(.table, tables.count), (.colourRuns, runs)])
             starts.append(tables.count)
             if width * height <= PNGEncoder.maxIndexedPixels {
-                // Colours, first pixels, indices, the count and the overflow; then each row's two sums (`RowFilter`).
+                // Colours, first pixels, indices, the count and the overflow.
                 tables.append(contentsOf: repeatElement(Self.none, count: Self.slots))
                 tables.append(contentsOf: repeatElement(.max, count: Self.slots))
-                tables.append(contentsOf: repeatElement(0, count: Self.slots + 2 + 2 * height))
+                tables.append(contentsOf: repeatElement(0, count: Self.slots + 2))
                 runs += height * ((width + Self.run - 1) / Self.run)
             }
         }
@@ -244,34 +245,34 @@ final class GPUEncoder {
     }
 
     /// The scanlines pass: each output's scanlines, from a word of its own, into
-    /// the deflater's buffer, after `history` (bytes ending where the first output's begin).
-    private func scanlines(_ images: [Image], palettes: [[UInt8]], tables: [Int], history: [UInt8] = []) throws -> [Layout] {
+    /// the deflater's buffer, after `history` (bytes ending where the first output's begin),
+    /// each row filtered None or Up (`RowFilter`). `rowAbove`: the one image has the row above
+    /// its first drawn before it (a giant's strip after the first).
+    private func scanlines(_ images: [Image], palettes: [[UInt8]], tables: [Int], history: [UInt8] = [], rowAbove: Bool = false) throws -> [Layout] {
         var shapes = [UInt32](repeating: 0, count: images.count * ShaderRecords.Image.words)
         var layouts: [Layout] = [], words = (history.count + 3) / 4
-        // Invocations per mode: 1, scanlines as they are; 2 and 3, a palette's rows filtered (`RowFilter`).
-        var wordRuns = 0, rowRuns = 0, paletteRuns = 0
+        // Invocations per mode: 1, each row's two sums; 2, the scanlines, filtered as the sums say.
+        var rowRuns = 0, scanlineRuns = 0, sums = 0
         for (i, image) in images.enumerated() {
             let channels = palettes[i].isEmpty ? (image.opaque ? 3 : 4) : 1
             let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: image.size.width, channels: channels, paletteEntries: palettes[i].count / 4)
             let imageWords = (rowBytes * image.size.height + 3) / 4
             Self.record(image, i, into: &shapes, [(.table, tables[i]), (.channels, channels), (.bitDepth, bitDepth), (.rowBytes, rowBytes),
-                                                  (.scanlineWords, imageWords), (.firstWord, words), (.wordRuns, wordRuns), (.rowRuns, rowRuns),
-                                                  (.paletteRuns, paletteRuns)])
+                                                  (.scanlineWords, imageWords), (.firstWord, words), (.sums, sums), (.rowRuns, rowRuns),
+                                                  (.scanlineRuns, scanlineRuns), (.rowAbove, rowAbove ? 1 : 0)])
             layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words))
             words += imageWords
-            if channels == 1 {
-                rowRuns += image.size.height * ((rowBytes - 1 + 4 * Self.run - 1) / (4 * Self.run))
-                paletteRuns += (imageWords + Self.run - 1) / Self.run
-            } else {
-                wordRuns += (imageWords + Self.run - 1) / Self.run
-            }
+            sums += 2 * image.size.height
+            rowRuns += image.size.height * ((rowBytes - 1 + 4 * Self.run - 1) / (4 * Self.run))
+            scanlineRuns += (imageWords + Self.run - 1) / Self.run
         }
         try shapes.withUnsafeBytes { try buffers.upload(Slot.images.rawValue, $0) }
+        try [UInt32](repeating: 0, count: sums).withUnsafeBytes { try buffers.upload(Slot.sums.rawValue, $0) }
         try deflater.bindScanlines(bytes: 4 * words, to: 2)
         try deflater.writeScanlines(history, at: 4 * ((history.count + 3) / 4) - history.count)
         try bindAll()
         try program.use()
-        for (mode, invocations) in [(1, wordRuns), (2, rowRuns), (3, paletteRuns)] where invocations > 0 {
+        for (mode, invocations) in [(1, rowRuns), (2, scanlineRuns)] where invocations > 0 {
             try program.set(["imageCount": images.count, "invocations": invocations, "mode": mode])
             try program.dispatch(groups: (invocations + 63) / 64)
         }
@@ -285,8 +286,8 @@ final class GPUEncoder {
         for (field, value) in place + fields { shapes[field.at(i)] = UInt32(value) }
     }
 
-    /// Binds the pixels, colours and images at 0, 1 and 3 (the scanlines are the deflater's, at 2).
+    /// Binds the pixels, colours, images and sums at 0, 1, 3 and 4 (the scanlines are the deflater's, at 2).
     private func bindAll() throws {
-        for (slot, binding) in [(Slot.pixels, 0), (.colours, 1), (.images, 3)] { try buffers.bind(slot.rawValue, to: binding) }
+        for (slot, binding) in [(Slot.pixels, 0), (.colours, 1), (.images, 3), (.sums, 4)] { try buffers.bind(slot.rawValue, to: binding) }
     }
 }

@@ -38,7 +38,7 @@ enum ShaderRecords {
     /// and its first invocation in each mode.
     enum Image: Int, ShaderRecord {
         case width, height, x0, y0, stride, table, channels, bitDepth, rowBytes, scanlineWords, firstWord
-        case colourRuns, wordRuns, base, rowRuns, paletteRuns
+        case colourRuns, sums, base, rowRuns, scanlineRuns, rowAbove
         static let words = allCases.count
     }
 
@@ -62,6 +62,7 @@ enum ShaderRecords {
             ("HASH_SLOTS", "\(1 << RepeatDeflater.maxHashBits)u"),
             ("HASH_MULTIPLIER", "\(RepeatDeflater.hashMultiplier)u"),
             ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
+            ("RGB_UP_DIVISOR", "\(RowFilter.rgbUpDivisor)u"),
             ("SKIP_SHIFT", "\(RepeatDeflater.skipShift)"),
             ("MAX_SKIP", "\(RepeatDeflater.maxSkip)"),
             ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),

@@ -35,7 +35,7 @@ final class ScanlineCompressor {
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
                              palette: palette, text: text)
         let total = rowBytes * height
-        filtersRows = compression.readsPlanRepeats && channels == 1
+        filtersRows = compression.readsPlanRepeats
         above = .allocate(capacity: filtersRows ? rowBytes : 0)
         raw = .allocate(capacity: filtersRows ? rowBytes : 0)
         let deflater = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
@@ -75,7 +75,7 @@ final class ScanlineCompressor {
             let out = filtersRows ? raw : row
             defer {
                 if filtersRows {
-                    RowFilter.apply(raw, above: rowsWritten > 0 ? UnsafePointer(above) : nil, into: row, count: rowBytes)
+                    RowFilter.apply(raw, above: rowsWritten > 0 ? UnsafePointer(above) : nil, into: row, count: rowBytes, palette: channels == 1)
                     swap(&raw, &above)
                     rowsWritten += 1
                 }

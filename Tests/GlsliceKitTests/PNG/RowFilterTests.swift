@@ -6,16 +6,34 @@ import Testing
 /// `fast`'s row filter (issue 51): a palette row None or Up, whichever sum of bytes taken
 /// as signed is smaller; every expected byte here is worked by hand.
 @Suite struct RowFilterTests {
-    func filtered(_ raw: [UInt8], above: [UInt8]?) -> [UInt8] {
+    func filtered(_ raw: [UInt8], above: [UInt8]?, palette: Bool = true) -> [UInt8] {
         var out = [UInt8](repeating: 0xEE, count: raw.count)
         raw.withUnsafeBufferPointer { raw in
             if let above {
-                above.withUnsafeBufferPointer { RowFilter.apply(raw.baseAddress!, above: $0.baseAddress!, into: &out, count: raw.count) }
+                above.withUnsafeBufferPointer {
+                    RowFilter.apply(raw.baseAddress!, above: $0.baseAddress!, into: &out, count: raw.count, palette: palette)
+                }
             } else {
-                RowFilter.apply(raw.baseAddress!, above: nil, into: &out, count: raw.count)
+                RowFilter.apply(raw.baseAddress!, above: nil, into: &out, count: raw.count, palette: palette)
             }
         }
         return out
+    }
+
+    /// An RGB or RGBA row is Up only where its sum less the row above is under a tenth of its
+    /// sum as it is. 10, 20, 30 under 9, 20, 250: 60 against 37, Up for a palette, None here.
+    /// 100s (300) under 99, 100, 98 (3: 30 < 300) and under 80, 100, 100 (20: 200 < 300): Up.
+    /// 129s (3 × 127 = 381) under 100s (3 × 29 = 87: 870): None. A row equal to the one above
+    /// is zeros, Up; the first row None.
+    @Test func anRGBRowIsUpOnlyWhereItsSumFallsTenfold() {
+        #expect(filtered([0, 10, 20, 30], above: [0, 9, 20, 250], palette: false) == [0, 10, 20, 30])
+        #expect(filtered([0, 100, 100, 100], above: [0, 99, 100, 98], palette: false) == [2, 1, 0, 2])
+        #expect(filtered([0, 100, 100, 100], above: [0, 80, 100, 100], palette: false) == [2, 20, 0, 0])
+        #expect(filtered([0, 129, 129, 129], above: [0, 100, 100, 100], palette: false) == [0, 129, 129, 129])
+        #expect(filtered([0, 7, 8, 9], above: [0, 7, 8, 9], palette: false) == [2, 0, 0, 0])
+        #expect(filtered([0, 7, 8, 9], above: nil, palette: false) == [0, 7, 8, 9])
+        // At the line: 100, 100, 100 under 70, 100, 100 sums 300 against 30: 300 is not under 300, None.
+        #expect(filtered([0, 100, 100, 100], above: [0, 70, 100, 100], palette: false) == [0, 100, 100, 100])
     }
 
     /// As they are: 10 + 20 + 30 = 60. Less the row above: 1, 0 and 30 - 250 = 36 (mod 256),
