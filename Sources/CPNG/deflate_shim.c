@@ -99,6 +99,10 @@ int gs_deflate_piece(const uint8_t *dictionary, size_t dictionary_length,
     return Z_OK;
 }
 
+void gs_row_filter_up(const uint8_t *restrict data, const uint8_t *restrict above, uint8_t *restrict out, size_t n) {
+    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(data[i] - above[i]);
+}
+
 void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
                         uint64_t *as_is, uint64_t *less) {
     uint64_t a = 0, l = 0;

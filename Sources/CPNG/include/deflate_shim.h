@@ -23,6 +23,9 @@ int gs_deflate_piece(const uint8_t *dictionary, size_t dictionary_length,
                      const uint8_t *data, size_t length, int level, int window_bits,
                      int last, uint8_t **out, size_t *out_length);
 
+/* out[i] = data[i] - above[i] (PNG's Up), n bytes; out overlaps neither (RowFilter.apply). */
+void gs_row_filter_up(const uint8_t *restrict data, const uint8_t *restrict above, uint8_t *restrict out, size_t n);
+
 /* `fast`'s row filter choice (RowFilter.swift): over `n` bytes, the sum of
    each byte taken as signed (0 to 128) as it is, into `*as_is`, and less the
    byte above, into `*less`. In C so the loop vectorizes (in Swift, a byte at a

@@ -43,13 +43,10 @@ struct RepeatDeflater: Sendable {
     /// A match the matcher finds shorter than this is weighed against the one a byte on
     /// (lazy evaluation, one step): HD 1.1% smaller at 32, 0.6% at 16 (zlib 6 uses 16 with chains of 128).
     static let lazyBelow = 32
-    /// Where the matcher keeps finding nothing, it is asked less often (issue 51: noise no slower than
-    /// zlib 6): after its `n`th miss in a row in a part, the next `min(n >> skipShift, maxSkip)` bytes
-    /// are literals it is neither asked for nor enters, as LZ4's and Snappy's searches step faster
-    /// through bytes that do not match. A match, a missed byte equal to the one above or a pixel back
-    /// (a smooth area, whose matches are near), or the next part starts the count again: without that
-    /// test, 64² noise stretched to 4000² was 0.7% larger; with it, 0.003%. 4000² noise: 0.72x the
-    /// encode time it took (session 12).
+    /// After the matcher's `n`th miss in a row in a part, the next `min(n >> skipShift, maxSkip)` bytes are
+    /// literals it is neither asked for nor enters (as LZ4 and Snappy step through noise: 4000² noise 0.6x the
+    /// time). A match, the next part, or a miss equal to the byte above or a pixel back (a smooth area's
+    /// matches are near: without this, stretched noise was 0.7% larger) starts the count again.
     static let skipShift = 5
     static let maxSkip = 7
     /// The shortest match the matcher takes, and how near a match that short must be (zlib's
@@ -133,9 +130,8 @@ struct RepeatDeflater: Sendable {
     /// - in a row the map says is a copy: a match to the end of the byte's part,
     ///   one period back in a periodic part, else back to that row;
     /// - elsewhere in a periodic part: a match to the part's end, one period back;
-    /// - elsewhere: the matcher's longest match of 3 bytes or more (3 only within
-    ///   4 KiB), ending in the row, or a literal; under 32 bytes, a longer one a byte on makes this byte a literal;
-    ///   after a run of misses, the next few bytes are literals the matcher is not asked for (`skipShift`);
+    /// - elsewhere: the matcher's longest match of 3 bytes or more (3 only within 4 KiB), ending in the row, or a
+    ///   literal (under 32 bytes, a longer one a byte on makes this byte one; after misses, `skipShift`);
     /// - but a part the match being gathered also covers continues it, where the
     ///   part is short or that distance costs no more extra bits; else, a planned part's
     ///   first bytes it covers, up to the end of its last token (`fillLength`).

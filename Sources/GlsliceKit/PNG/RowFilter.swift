@@ -45,7 +45,7 @@ enum RowFilter {
         let (asIs, less) = sums(data, over, n)
         if palette ? less < asIs : less * rgbUpDivisor < asIs {
             out[0] = up
-            for i in 0..<n { out[1 + i] = data[i] &- over[i] }
+            gs_row_filter_up(data, over, out + 1, n) // a loop the C compiler vectorizes
         } else {
             out.update(from: raw, count: count)
             out[0] = none
