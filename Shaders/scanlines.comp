@@ -158,13 +158,14 @@ uint signedSize(uint v) { return min(v, (256u - v) & 255u); }
 uint sumsAt(uint row) { return sumsStart + 2u * row; }
 
 // Scanline byte `i`, filtered as its row's sums say (RowFilter.apply): a palette row Up where
-// its sum less the row above is smaller, an RGB or RGBA row where it is under 1/RGB_UP_DIVISOR.
+// its sum less the row above is smaller, an RGB or RGBA row where it is under 1/RGB_UP_DIVISOR
+// (rows of RGB_SHORTEST_FILTERED bytes or more past the filter byte: RowFilter.filters).
 uint filteredByte(uint i) {
     uint row = i / rowBytes;
     if (row >= height) return 0u;
     uint asIs = sums[sumsAt(row)];
     uint less = sums[sumsAt(row) + 1u];
-    bool up = channels == 1u ? less < asIs : RGB_UP_DIVISOR * less < asIs;
+    bool up = channels == 1u ? less < asIs : rowBytes - 1u >= RGB_SHORTEST_FILTERED && RGB_UP_DIVISOR * less < asIs;
     if (i % rowBytes == 0u) return up ? 2u : 0u;
     uint v = scanlineByte(i);
     return up ? (v - byteAbove(i)) & 255u : v;

@@ -136,7 +136,8 @@ final class GPUEncoder {
                        draw: (_ rows: Range<Int>, _ pixels: GLuint) throws -> Void) throws -> EncodedImageData {
         let channels = opaque ? 3 : 4
         let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: size.width, channels: channels, paletteEntries: 0)
-        let coder = RepeatDeflater(map: repeats, width: size.width, rowBytes: rowBytes, bitsPerPixel: 8 * channels, filtersRows: true)
+        let coder = RepeatDeflater(map: repeats, width: size.width, rowBytes: rowBytes, bitsPerPixel: 8 * channels,
+                                   filtersRows: RowFilter.filters(channels: channels, rowBytes: rowBytes))
         let stripRows = dispatchRows(rowBytes: rowBytes)
         // Whole rows covering a match's 32 KiB reach (a strip is at least a piece, 1 MiB, so it holds them).
         let historyRows = (RepeatDeflater.maxDistance + rowBytes - 1) / rowBytes
@@ -185,7 +186,7 @@ final class GPUEncoder {
 
         func deflater(_ image: Image) -> RepeatDeflater {
             RepeatDeflater(map: image.repeats, width: image.size.width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
-                           filtersRows: true)
+                           filtersRows: RowFilter.filters(channels: channels, rowBytes: rowBytes))
         }
 
         func data(palette: [UInt8], zlib: [UInt8]) -> EncodedImageData {

@@ -63,6 +63,7 @@ enum ShaderRecords {
             ("HASH_MULTIPLIER", "\(RepeatDeflater.hashMultiplier)u"),
             ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
             ("RGB_UP_DIVISOR", "\(RowFilter.rgbUpDivisor)u"),
+            ("RGB_SHORTEST_FILTERED", "\(RowFilter.rgbShortestFiltered)u"),
             ("SKIP_SHIFT", "\(RepeatDeflater.skipShift)"),
             ("MAX_SKIP", "\(RepeatDeflater.maxSkip)"),
             ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),

@@ -1,10 +1,10 @@
 /// How the PNG encoder compresses (and, for WebP, which preset). Since renderer
 /// version 7 the default is glslice's own deflate (`PNG/RepeatDeflater.swift`):
 /// the plan's repeats written as matches without searching, a small matcher for
-/// the rest, `fast`'s palette rows filtered None or Up; the GPU's compute encoder
+/// the rest, rows filtered None or Up (`RowFilter`); the GPU's compute encoder
 /// writes the same bytes. Against zlib 6 (the default before), on this VM: the
-/// bench manifest 0.96x the bytes at 0.63x the encode thread time, the HD set
-/// 0.99x at 0.43x, the giants 1.00x at 0.12x (docs/BENCHMARKS.md).
+/// bench manifest 0.96x the bytes at about 0.5x the encode CPU time, the HD set
+/// 0.95x at 0.23x, the giants 0.73x at 0.18x (renderer 9, docs/BENCHMARKS.md).
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// glslice's own deflate, as `default` writes it (the name it had before it was the
     /// default); for WebP, libwebp's fastest preset.
@@ -28,7 +28,7 @@ public enum Compression: String, CaseIterable, Sendable, Codable {
     /// Whether a PNG's image data is glslice's own deflate (the plan's repeats) rather than zlib's.
     package var writesPlanRepeats: Bool { self == .fast || self == .default }
 
-    /// Whether the encoder is told the plan's repeats and filters palette rows as `default` does:
+    /// Whether the encoder is told the plan's repeats and filters rows as `default` does:
     /// every level but `zlib`. `small` keeps, piece by piece, the smaller of zlib 9 and glslice's
     /// deflate on the same scanlines, so it is never larger than `default`.
     package var readsPlanRepeats: Bool { self != .zlib }

@@ -22,6 +22,13 @@ enum RowFilter {
     /// The HD set 4.0% smaller, the giants 27%, 64² noise stretched to 4000² 70%; the bench
     /// manifest 0.1% (session 12, docs/BENCHMARKS.md). At 1/2, the HD set was 4.9% larger.
     static let rgbUpDivisor = 10
+    /// RGB and RGBA rows of at most this many bytes (past the filter byte) are not filtered: a
+    /// 1 x 20,000,000 gradient's filtering cost 0.2 s of 1.6 for 0.2% of its bytes.
+    static let rgbShortestFiltered = 33
+
+    /// Whether glslice's deflate filters an image's rows: a palette's always, RGB or RGBA
+    /// rows only from `rgbShortestFiltered` bytes on (`rowBytes` counts the filter byte).
+    static func filters(channels: Int, rowBytes: Int) -> Bool { channels == 1 || rowBytes - 1 >= rgbShortestFiltered }
 
     /// Writes `raw` (a scanline, its filter byte first, `count` bytes) filtered into `out`,
     /// against `above` (the raw row above; nil for the first row, whose above is zeros);

@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns rows of straight RGBA8 (or palette indices, one a byte) into PNG
 /// scanlines (filter byte None, then RGBA, RGB or indices packed to 1–8 bits;
-/// `fast`'s palette rows None or Up, `RowFilter`) and streams them through
+/// glslice deflate's rows None or Up, `RowFilter`) and streams them through
 /// `SegmentedZlib` into a `PNGStream`.
 final class ScanlineCompressor {
     let channels: Int
@@ -12,7 +12,7 @@ final class ScanlineCompressor {
     private let zlib: SegmentedZlib
     /// One row with its filter byte.
     private let rowBytes: Int
-    /// Whether rows are filtered (`RowFilter`): `fast`'s palettes.
+    /// Whether rows are filtered (`RowFilter`): every level but `zlib`.
     private let filtersRows: Bool
     /// While filtering: the raw row above (once `rowsWritten` > 0), and the raw row being written.
     private var above: UnsafeMutablePointer<UInt8>
@@ -35,7 +35,7 @@ final class ScanlineCompressor {
                              colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
                              palette: palette, text: text)
         let total = rowBytes * height
-        filtersRows = compression.readsPlanRepeats
+        filtersRows = compression.readsPlanRepeats && RowFilter.filters(channels: channels, rowBytes: rowBytes)
         above = .allocate(capacity: filtersRows ? rowBytes : 0)
         raw = .allocate(capacity: filtersRows ? rowBytes : 0)
         let deflater = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
