@@ -24,8 +24,9 @@ layout(std430, binding = 2) writeonly buffer Scanlines { uint scanlines[]; };
 // channels (1 for palette indices, 3 or 4), bit depth, row bytes, scanline words,
 // its first word in `scanlines`, its first invocation in mode 0, where its rows' sums
 // start in `sums`, the pixel where its buffer starts (outputs drawn one after another
-// share the pixel buffer), its first invocation in mode 1, then in mode 2, and whether
-// the row above its first is drawn before it (a giant's strip after the first).
+// share the pixel buffer), its first invocation in mode 1, then in mode 2, whether
+// the row above its first is drawn before it (a giant's strip after the first), and
+// whether its rows are filtered at all (RowFilter.filters: else none has sums).
 layout(std430, binding = 3) readonly buffer Images { uint images[]; };
 // Per image from its `sums` word, per row (mode 1) its two sums, zeros to begin with.
 layout(std430, binding = 4) buffer Sums { uint sums[]; };
@@ -51,6 +52,7 @@ uint words;
 uint scanlineAt;
 uint sumsStart;
 uint rowAbove;
+uint filters;
 
 uint base;
 
@@ -158,14 +160,16 @@ uint signedSize(uint v) { return min(v, (256u - v) & 255u); }
 uint sumsAt(uint row) { return sumsStart + 2u * row; }
 
 // Scanline byte `i`, filtered as its row's sums say (RowFilter.apply): a palette row Up where
-// its sum less the row above is smaller, an RGB or RGBA row where it is under 1/RGB_UP_DIVISOR
-// (rows of RGB_SHORTEST_FILTERED bytes or more past the filter byte: RowFilter.filters).
+// its sum less the row above is smaller, an RGB or RGBA row where it is under 1/RGB_UP_DIVISOR.
 uint filteredByte(uint i) {
     uint row = i / rowBytes;
     if (row >= height) return 0u;
-    uint asIs = sums[sumsAt(row)];
-    uint less = sums[sumsAt(row) + 1u];
-    bool up = channels == 1u ? less < asIs : rowBytes - 1u >= RGB_SHORTEST_FILTERED && RGB_UP_DIVISOR * less < asIs;
+    bool up = false;
+    if (filters != 0u) {
+        uint asIs = sums[sumsAt(row)];
+        uint less = sums[sumsAt(row) + 1u];
+        up = channels == 1u ? less < asIs : RGB_UP_DIVISOR * less < asIs;
+    }
     if (i % rowBytes == 0u) return up ? 2u : 0u;
     uint v = scanlineByte(i);
     return up ? (v - byteAbove(i)) & 255u : v;
@@ -189,6 +193,7 @@ void main() {
     scanlineAt = images[at + IMAGE_FIRST_WORD];
     sumsStart = images[at + IMAGE_SUMS];
     rowAbove = images[at + IMAGE_ROW_ABOVE];
+    filters = images[at + IMAGE_FILTERS];
     base = images[at + IMAGE_BASE];
     id -= images[at + firstWord()];
     if (mode == 0u) {

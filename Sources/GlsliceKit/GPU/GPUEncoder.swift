@@ -252,19 +252,21 @@ final class GPUEncoder {
     private func scanlines(_ images: [Image], palettes: [[UInt8]], tables: [Int], history: [UInt8] = [], rowAbove: Bool = false) throws -> [Layout] {
         var shapes = [UInt32](repeating: 0, count: images.count * ShaderRecords.Image.words)
         var layouts: [Layout] = [], words = (history.count + 3) / 4
-        // Invocations per mode: 1, each row's two sums; 2, the scanlines, filtered as the sums say.
+        // Invocations per mode: 1, each filtered row's two sums; 2, the scanlines, filtered as the sums say.
         var rowRuns = 0, scanlineRuns = 0, sums = 0
         for (i, image) in images.enumerated() {
             let channels = palettes[i].isEmpty ? (image.opaque ? 3 : 4) : 1
             let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: image.size.width, channels: channels, paletteEntries: palettes[i].count / 4)
-            let imageWords = (rowBytes * image.size.height + 3) / 4
+            let imageWords = (rowBytes * image.size.height + 3) / 4, filters = RowFilter.filters(channels: channels, rowBytes: rowBytes)
             Self.record(image, i, into: &shapes, [(.table, tables[i]), (.channels, channels), (.bitDepth, bitDepth), (.rowBytes, rowBytes),
                                                   (.scanlineWords, imageWords), (.firstWord, words), (.sums, sums), (.rowRuns, rowRuns),
-                                                  (.scanlineRuns, scanlineRuns), (.rowAbove, rowAbove ? 1 : 0)])
+                                                  (.scanlineRuns, scanlineRuns), (.rowAbove, rowAbove ? 1 : 0), (.filters, filters ? 1 : 0)])
             layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words))
             words += imageWords
-            sums += 2 * image.size.height
-            rowRuns += image.size.height * ((rowBytes - 1 + 4 * Self.run - 1) / (4 * Self.run))
+            if filters {
+                sums += 2 * image.size.height
+                rowRuns += image.size.height * ((rowBytes - 1 + 4 * Self.run - 1) / (4 * Self.run))
+            }
             scanlineRuns += (imageWords + Self.run - 1) / Self.run
         }
         try shapes.withUnsafeBytes { try buffers.upload(Slot.images.rawValue, $0) }

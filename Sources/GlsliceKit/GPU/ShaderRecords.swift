@@ -38,7 +38,7 @@ enum ShaderRecords {
     /// and its first invocation in each mode.
     enum Image: Int, ShaderRecord {
         case width, height, x0, y0, stride, table, channels, bitDepth, rowBytes, scanlineWords, firstWord
-        case colourRuns, sums, base, rowRuns, scanlineRuns, rowAbove
+        case colourRuns, sums, base, rowRuns, scanlineRuns, rowAbove, filters
         static let words = allCases.count
     }
 
@@ -63,7 +63,6 @@ enum ShaderRecords {
             ("HASH_MULTIPLIER", "\(RepeatDeflater.hashMultiplier)u"),
             ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
             ("RGB_UP_DIVISOR", "\(RowFilter.rgbUpDivisor)u"),
-            ("RGB_SHORTEST_FILTERED", "\(RowFilter.rgbShortestFiltered)u"),
             ("SKIP_SHIFT", "\(RepeatDeflater.skipShift)"),
             ("MAX_SKIP", "\(RepeatDeflater.maxSkip)"),
             ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),

@@ -24,10 +24,11 @@ enum RowFilter {
     static let rgbUpDivisor = 10
     /// RGB and RGBA rows of at most this many bytes (past the filter byte) are not filtered: a
     /// 1 x 20,000,000 gradient's filtering cost 0.2 s of 1.6 for 0.2% of its bytes.
-    static let rgbShortestFiltered = 33
+    private static let rgbShortestFiltered = 33
 
     /// Whether glslice's deflate filters an image's rows: a palette's always, RGB or RGBA
     /// rows only from `rgbShortestFiltered` bytes on (`rowBytes` counts the filter byte).
+    /// The one place this is decided: the GPU's scanline pass is told it per image.
     static func filters(channels: Int, rowBytes: Int) -> Bool { channels == 1 || rowBytes - 1 >= rgbShortestFiltered }
 
     /// Writes `raw` (a scanline, its filter byte first, `count` bytes) filtered into `out`,

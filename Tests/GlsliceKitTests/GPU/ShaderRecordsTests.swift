@@ -66,7 +66,7 @@ struct ShaderRecordsTests {
         }
         #expect(ShaderRecords.macroName("jobAndRunStart") == "JOB_AND_RUN_START")
         #expect(ShaderRecords.macroName("x0") == "X0")
-        #expect(ShaderRecords.Image.words == 17 && ShaderRecords.PlanJob.words == 6 && ShaderRecords.CodeRow.words == 5)
+        #expect(ShaderRecords.Image.words == 18 && ShaderRecords.PlanJob.words == 6 && ShaderRecords.CodeRow.words == 5)
         // deflate_tokens.comp's walkedBack writes out 16 halvings of MAX_WALK_PARTS.
         #expect(RepeatDeflater.maxWalkParts == 1 << 16)
         #expect(ShaderRecords.PlanRow.copy.at(3) == 14)
