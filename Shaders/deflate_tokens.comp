@@ -90,8 +90,9 @@ int runDistance;
 
 uint byteAt(int i) { return (scanlines[uint(i) >> 2] >> ((uint(i) & 3u) * 8u)) & 0xFFu; }
 
-// Bytes i..i+3, little-endian (past the buffer's end, zeros): the matcher compares a word a
-// step, so llvmpipe's loop iterations (65,535 an invocation) go four times as far.
+// Bytes i..i+3, little-endian (past the buffer's end, zeros; past the call's scanlines, whatever
+// the kept buffer held, which no comparison counts: each is cut at its limit): the matcher compares
+// a word a step, so llvmpipe's loop iterations (65,535 an invocation) go four times as far.
 uint wordAt(int i) {
     uint at = uint(i) >> 2;
     uint shift = (uint(i) & 3u) * 8u;

@@ -77,7 +77,7 @@ func main() throws {
         let job = jobs[index]
         guard let source = resolved[job.source] else { throw GlsliceError(.internal, "no source \(job.source)") }
         var prepared = try PreparedJob(request: job.request, source: source, limits: Limits())
-        prepared.prepareRepeats()
+        prepared.prepareAhead()
         return prepared
     }
     /// The output as the product writes it: through the engine's one encode step, as batch, serve and render do.

@@ -132,10 +132,10 @@ struct BatchCommand: ParsableCommand {
                     standardError("glslice: \(summary.gpuEncoding.gl.line(encodeCalls: summary.gpuEncoding.calls))\n")
                 }
                 if summary.glThread.calls > 0 {
-                    // The GL thread's busy stages, less its GL calls: the CPU work it does itself.
-                    let busy = summary.stages.filter { ["draw", "read-back", "gpu-encode"].contains($0.stage) }.reduce(0) { $0 + $1.seconds }
-                    standardError("glslice: gpu thread: \(String(format: "%.2f", busy - summary.glThread.seconds)) s own work of \(String(format: "%.2f", busy)) s busy"
-                                  + " (\(summary.glThread.calls) GL calls, \(String(format: "%.2f", summary.glThread.seconds)) s)\n")
+                    // Its CPU time, not busy less GL time: GL calls outside the stages (compiling, the
+                    // self-check) made that difference negative. Encoding's own part is `gpu-own` above.
+                    standardError("glslice: gpu thread: \(String(format: "%.2f", summary.glThreadCPUSeconds)) s CPU time"
+                                  + " (\(summary.glThread.calls) GL calls, \(String(format: "%.2f", summary.glThread.seconds)) s in them)\n")
                 }
             }
         }
@@ -158,8 +158,9 @@ struct BatchCommand: ParsableCommand {
         /// With `--stats`: GPU encoding's encode calls and their GL calls (time, dispatches, waits).
         var gpuEncodeCalls: Int?
         var gpuEncodeGL: GLCallCounts?
-        /// With `--stats`: every GL call of the GL thread; its busy stages less these are its own work.
+        /// With `--stats`: every GL call of the GL thread, and its CPU time (its own work and the driver's).
         var gpuThreadGL: GLCallCounts?
+        var gpuThreadCPUSeconds: Double?
 
         init(_ summary: BatchSummary, stages: Bool) {
             rendered = summary.ok
@@ -174,6 +175,7 @@ struct BatchCommand: ParsableCommand {
             gpuEncodeCalls = stages ? summary.gpuEncoding.calls : nil
             gpuEncodeGL = stages ? summary.gpuEncoding.gl : nil
             gpuThreadGL = stages ? summary.glThread : nil
+            gpuThreadCPUSeconds = stages ? summary.glThreadCPUSeconds : nil
         }
     }
 }

@@ -15,8 +15,10 @@ public struct BatchSummary: Sendable {
     package var drawnBy = DrawnBy()
     /// GPU encoding's GL calls, and in how many encode calls (`batch --stats`; none without it).
     package var gpuEncoding = (gl: GLCallCounts(), calls: 0)
-    /// Every GL call of the GL thread (`batch --stats`): the rest of its busy time is its own work.
+    /// Every GL call of the GL thread (`batch --stats`), and its CPU time while it ran: its own
+    /// work and what the driver does on it (llvmpipe's copies; the GPU's work is elsewhere).
     package var glThread = GLCallCounts()
+    package var glThreadCPUSeconds = 0.0
     /// A `--results` line could not be written: the run fails even if every job rendered.
     var resultsLost = false
     package var total: Int { ok + skipped + failed }

@@ -15,9 +15,9 @@ struct DrawStage {
             let ring = try (settings.pixelPackRing ?? !session.context.isSoftware) ? PixelPackRing(count: 8, times: times) : nil
             var loop = GPUDrawLoop<BatchJob>(gpu: session, budget: budget, times: times, ring: ring)
             loop.strips = strips
-            // Every GL call this thread makes while it runs: its own work is the rest (issue 52).
-            let glAtStart = GLTally.here
-            defer { times.addGLThread(GLTally.here - glAtStart) }
+            // Every GL call this thread makes while it runs, and its CPU time (issue 52).
+            let glAtStart = GLTally.here, cpuAtStart = StageClock.threadCPU
+            defer { times.addGLThread(GLTally.here - glAtStart, cpu: StageClock.threadCPU - cpuAtStart) }
             try loop.run(input, job: \.prepared) { job, drawn in
                 switch drawn {
                 case .success(let drawing): output.push(EncodeWork(job: job, drawing: drawing))

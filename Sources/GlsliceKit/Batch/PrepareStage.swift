@@ -48,7 +48,7 @@ final class PrepareStage: Sendable {
             let target = try job.target(outputScope: outputScope)
             try outputs.ensureFolder(for: job.output, target: target)
             var ready = prepared
-            ready.prepareRepeats()
+            ready.prepareAhead()
             return BatchJob(manifest: job, prepared: ready, started: started, target: target)
         } catch {
             recorder.fail(job, error, started: started)

@@ -12,12 +12,12 @@ package struct PreparedJob: Sendable {
     /// It is known before drawing, so large outputs can stream. Worked out once, as the
     /// job is prepared (a `space` span's cover is counted a pixel at a time).
     let isOpaque: Bool
-    /// The repeat map made ahead by `prepareRepeats()`, where a job is prepared for encoding.
+    /// The repeat map made ahead by `prepareAhead()`, where a job is prepared for encoding.
     private var preparedRepeats: RepeatMap?
     /// The digest made ahead by `prepareDigest()`.
     private var preparedDigest: String?
-    /// The plan's whole-axis taps the repeat map was made from, for the drawer (CPU or GPU) to
-    /// take rather than work out again; nil where no map was prepared (the zlib levels, WebP).
+    /// The plan's whole-axis taps (the repeat map is made from them), for the drawer (CPU or GPU)
+    /// to take rather than work out again; nil until `prepareAhead()`.
     package private(set) var taps: PlanTaps?
 
     package init(request: RenderRequest, source: ResolvedSource, limits: Limits) throws {
@@ -37,20 +37,18 @@ package struct PreparedJob: Sendable {
     }
 
     /// What repeats in the output, for glslice's deflate (`.none` for the zlib levels and WebP):
-    /// the map `prepareRepeats()` made, else made now.
+    /// the map `prepareAhead()` made, else made now.
     package var repeats: RepeatMap { preparedRepeats ?? Self.repeats(request, plan: plan, source: source) }
 
-    /// Makes the repeat map now, on the thread that prepares the job (batch's prepare stage,
-    /// serve's render thread), so the GPU thread that encodes it never does (issue 52). Jobs that
-    /// are only drawn (a contact sheet's) never make one.
-    package mutating func prepareRepeats() {
-        guard Self.readsRepeats(request) else {
-            preparedRepeats = RepeatMap.none
-            taps = nil
-            return
-        }
+    /// Makes the job's taps (every job: both drawers take them) and, for glslice's deflate, its
+    /// repeat map now, on the thread that prepares the job (batch's prepare stage, serve's render
+    /// thread), so the GPU thread that draws or encodes it never does (issue 52). Preparing does
+    /// the same planning whatever the compression: only the map is the encoder's. Jobs that are
+    /// only drawn (a contact sheet's) never make either.
+    package mutating func prepareAhead() {
         let taps = PlanTaps(plan)
-        preparedRepeats = RepeatMap(plan: plan, classes: source.lineClasses, taps: taps).keepingRowKeys(height: plan.size.height)
+        preparedRepeats = Self.readsRepeats(request)
+            ? RepeatMap(plan: plan, classes: source.lineClasses, taps: taps).keepingRowKeys(height: plan.size.height) : RepeatMap.none
         self.taps = taps
     }
 
@@ -81,7 +79,7 @@ package struct PreparedJob: Sendable {
     package func written(as format: ImageFormat) -> PreparedJob {
         var job = self
         job.request.format = format
-        if preparedRepeats != nil { job.prepareRepeats() }
+        if preparedRepeats != nil { job.prepareAhead() }
         if preparedDigest != nil { job.prepareDigest() }
         return job
     }

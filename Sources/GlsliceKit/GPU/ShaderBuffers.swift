@@ -1,7 +1,7 @@
 import CEGL
 
 /// Shader storage buffers (ES 3.1) a compute pass reads and writes, each
-/// re-specified at the size a dispatch needs, every call checked. What they
+/// at least the size a dispatch needs, every call checked. What they
 /// hold is charged to `memory` (`.encoder`), so `--gpu-mb` and `/metrics` see
 /// it, and `shrink` gives a large call's storage back.
 final class ShaderBuffers {
@@ -46,10 +46,23 @@ final class ShaderBuffers {
         try GLCheck.gl("glBindBufferBase(\(binding))") { glBindBufferBase(target, GLuint(binding), names[slot]) }
     }
 
-    /// Makes `slot` hold `bytes`, its size rounded up to `padTo`.
+    /// Makes `slot` hold at least `size` bytes, bound: the storage it has where that is enough,
+    /// else new storage of `size`. A burst's calls then specify only their largest (`shrink` gives
+    /// it back after the burst; each is within the budget's shares): llvmpipe zero-fills each new
+    /// store, most of the GL thread's CPU time on HD outputs (issue 52). So a buffer may be larger
+    /// than its contents; the shaders read only what a call wrote.
+    private func ensure(_ slot: Int, size: Int) throws {
+        if sizes[slot] >= size {
+            try GLCheck.gl("glBindBuffer(\(slot))") { glBindBuffer(target, names[slot]) }
+        } else {
+            try respecify(slot, size: size)
+        }
+    }
+
+    /// Makes `slot` hold `bytes` from its start, its size at least `bytes` rounded up to `padTo`.
     func upload(_ slot: Int, _ bytes: UnsafeRawBufferPointer, padTo multiple: Int = 4) throws {
         let size = max(multiple, (bytes.count + multiple - 1) / multiple * multiple)
-        try respecify(slot, size: size)
+        try ensure(slot, size: size)
         if let base = bytes.baseAddress, bytes.count > 0 {
             try GLCheck.gl("glBufferSubData(\(slot))") { glBufferSubData(target, 0, GLsizeiptr(bytes.count), base) }
         }

@@ -50,13 +50,16 @@ package final class StageTimes: Sendable {
     /// The GL calls GPU encoding made so far, and in how many encode calls.
     package var gpuEncoding: (gl: GLCallCounts, calls: Int) { encoding.withLock { $0 } }
 
-    private let glThread = Locked(GLCallCounts())
+    private let glThread = Locked((gl: GLCallCounts(), cpu: Duration.zero))
 
-    /// Adds the GL calls a GL thread made while it ran (drawing, reading back and encoding).
-    package func addGLThread(_ gl: GLCallCounts) { glThread.withLock { $0 = $0 + gl } }
+    /// Adds what a GL thread did while it ran (drawing, reading back and encoding): its GL calls,
+    /// and its CPU time, its own work and the driver's (the wall clock would count its waits).
+    package func addGLThread(_ gl: GLCallCounts, cpu: Duration) {
+        glThread.withLock { $0 = ($0.gl + gl, $0.cpu + cpu) }
+    }
 
-    /// The GL threads' calls so far: their time out of `draw`, `read-back` and `gpu-encode`'s is the rest, the threads' own work.
-    package var glThreadCalls: GLCallCounts { glThread.withLock { $0 } }
+    /// The GL threads' calls and CPU time so far.
+    package var glThreadWork: (gl: GLCallCounts, cpu: Duration) { glThread.withLock { $0 } }
 
     /// Runs `body`, charging its time on both clocks to `stage`.
     @inline(__always)

@@ -1,5 +1,5 @@
-/// A job's taps along both whole axes, worked out once where its repeat map is made
-/// (`PreparedJob.prepareRepeats()`), for the map and both drawers to share: the drawers had
+/// A job's taps along both whole axes, worked out once as the job is prepared
+/// (`PreparedJob.prepareAhead()`), for the map and both drawers to share: the drawers had
 /// worked out the same taps again (the CPU drawer's were about a tenth of drawing the bench
 /// manifest; the GPU drawer's were the GL thread's). An axis longer than `longest` gets none (each then works
 /// out the windows it needs), so a job waiting in a queue holds at most 17 bytes × 2 × 65,536.

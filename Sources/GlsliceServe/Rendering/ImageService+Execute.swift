@@ -29,7 +29,7 @@ extension ImageService {
                 return flights.finish(key, id: id, .success(EncodedAnswer(image: image, digest: digest, format: job.request.format ?? .png)))
             }
             held = job.request.format == .webp ? AnswerBudget.webPEncoding(job.size) : 0
-            job.prepareRepeats() // here, not on the shared GPU thread
+            job.prepareAhead() // here, not on the shared GPU thread
             guard held == 0 || answers.reserveEncoding(held) else {
                 metrics.answersRefused.increment()
                 return flights.finish(key, id: id, .failure(.webPEncodesFull))

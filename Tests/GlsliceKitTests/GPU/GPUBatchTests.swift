@@ -25,6 +25,9 @@ struct GPUBatchTests {
         }
         #expect(summaries.map(\.ok) == [61, 61])
         #expect(summaries[1].backend.hasPrefix("gpu"))
+        // The GL thread's CPU time (`--stats`): none without one; one thread's, so within the run's wall time.
+        #expect(summaries[0].glThreadCPUSeconds == 0)
+        #expect(summaries[1].glThreadCPUSeconds > 0 && summaries[1].glThreadCPUSeconds <= summaries[1].seconds, "\(summaries[1].glThreadCPUSeconds)")
         var worst = 0
         for name in (0..<60).map({ "out/\($0).png" }) + ["out/big.png"] {
             let cpu = try PNGDecoder.decode(path: folder.appendingPathComponent("cpu/\(name)").path, maxPixels: 1 << 22)
