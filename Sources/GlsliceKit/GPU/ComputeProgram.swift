@@ -31,15 +31,17 @@ final class ComputeProgram {
 
     func use() throws { try GLCheck.gl("glUseProgram(\(name))") { glUseProgram(program) } }
 
-    /// Sets `uint` uniforms of the program in use, in the order given.
+    /// Sets `uint` uniforms of the program in use, in the order given: every name checked, then
+    /// the calls, timed as GL calls (they were counted as the GL thread's own work).
     func set(_ values: KeyValuePairs<String, Int>) throws {
-        for (uniform, value) in values {
-            guard let location = locations.first(where: { $0.name == uniform })?.location else {
-                throw InternalErrors.shaderVariableMissing("glUniform1ui(\(uniform))")
-            }
-            glUniform1ui(location, GLuint(truncatingIfNeeded: value))
+        for (uniform, _) in values where !locations.contains(where: { $0.name == uniform }) {
+            throw InternalErrors.shaderVariableMissing("glUniform1ui(\(uniform))")
         }
-        try GLCheck.gl("glUniform1ui(\(name))")
+        try GLCheck.gl("glUniform1ui(\(name))") {
+            for (uniform, value) in values {
+                glUniform1ui(locations.first { $0.name == uniform }?.location ?? -1, GLuint(truncatingIfNeeded: value))
+            }
+        }
     }
 
     /// Runs the program in use over `groups` work groups (a second dimension
