@@ -149,6 +149,7 @@ do {
     case "plans": try writePlans(CommandLine.arguments)
     case "floor": try encodeFloor(CommandLine.arguments)
     case "fills": try benchFills(CommandLine.arguments)
+    case "blockcodes": benchBlockCodes(CommandLine.arguments)
     default: try main()
     }
 } catch {

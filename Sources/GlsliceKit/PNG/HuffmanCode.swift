@@ -19,23 +19,27 @@ enum HuffmanCode {
         return lengths
     }
 
+    /// A sort key is a count above a symbol in its low 9 bits (every alphabet has under 512):
+    /// one sort pass fewer than 16 bits would take.
+    private static let symbolBits: UInt64 = 9, symbolMask: UInt64 = 511
+
     private static func fill(_ lengths: UnsafeMutableBufferPointer<Int>, counts: [Int], limit: Int,
                              keys: UnsafeMutableBufferPointer<UInt64>, scratch: UnsafeMutableBufferPointer<Int>) {
         // By count, then symbol: one integer key each (a sort with a comparing closure was most of a small block's code).
         var n = 0
         for (symbol, count) in counts.enumerated() where count > 0 {
-            keys[n] = UInt64(count) << 16 | UInt64(symbol)
+            keys[n] = UInt64(count) << symbolBits | UInt64(symbol)
             n += 1
         }
-        if n == 1 { lengths[Int(keys[0] & 0xFFFF)] = 1 }
+        if n == 1 { lengths[Int(keys[0] & symbolMask)] = 1 }
         guard n > 1 else { return }
-        heapSort(keys.baseAddress!, count: n)
+        radixSort(keys.baseAddress!, count: n)
         // Merge the two lightest until one tree is left; a parent's index is above its children's.
         // Two queues, the leaves by weight and the merged nodes as made (their weights never
         // fall), so each merge takes the lighter head, a leaf on a tie.
         let nodes = 2 * n - 1
         let parent = scratch.baseAddress!, weight = parent + nodes, depth = weight + nodes
-        for i in 0..<n { weight[i] = Int(keys[i] >> 16) }
+        for i in 0..<n { weight[i] = Int(keys[i] >> symbolBits) }
         var leaf = 0, merged = n, node = n
         func lightest() -> Int {
             if leaf < n && (merged == node || weight[leaf] <= weight[merged]) {
@@ -56,7 +60,7 @@ enum HuffmanCode {
         for i in stride(from: nodes - 2, through: 0, by: -1) { depth[i] = depth[parent[i]] + 1 }
         var longest = 0
         for i in 0..<n {
-            lengths[Int(keys[i] & 0xFFFF)] = depth[i]
+            lengths[Int(keys[i] & symbolMask)] = depth[i]
             longest = max(longest, depth[i])
         }
         guard longest > limit else { return }
@@ -77,30 +81,37 @@ enum HuffmanCode {
         var at = n - 1  // most frequent first
         for length in 1...limit {
             for _ in 0..<perLength[length] {
-                lengths[Int(keys[at] & 0xFFFF)] = length
+                lengths[Int(keys[at] & symbolMask)] = length
                 at -= 1
             }
         }
     }
 
-    /// Sorts `count` keys in place, ascending, with no allocation (the standard library's sort
-    /// borrows a buffer: a tenth of a small block's code). The keys are distinct, so any sort
-    /// gives the same order.
-    private static func heapSort(_ keys: UnsafeMutablePointer<UInt64>, count: Int) {
-        func siftDown(_ start: Int, _ end: Int) {
-            var root = start
-            while 2 * root + 1 < end {
-                var child = 2 * root + 1
-                if child + 1 < end, keys[child] < keys[child + 1] { child += 1 }
-                guard keys[root] < keys[child] else { return }
-                (keys[root], keys[child]) = (keys[child], keys[root])
-                root = child
+    /// Sorts `count` distinct keys in place, ascending: least significant byte first, one pass for
+    /// each byte in which they differ, through a second buffer on the stack (no allocation: the
+    /// standard library's sort borrows a buffer). A heap sort's unpredictable branches had made it
+    /// 40% of a block's code. The keys are distinct, so any sort gives the same order.
+    private static func radixSort(_ keys: UnsafeMutablePointer<UInt64>, count: Int) {
+        var differ: UInt64 = 0
+        for i in 0..<count { differ |= keys[i] ^ keys[0] }
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { spare in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { bucket in
+                guard var to = spare.baseAddress, let starts = bucket.baseAddress else { return }
+                var from = keys
+                for shift in stride(from: UInt64(0), to: 64, by: 8) where (differ >> shift) & 0xFF != 0 {
+                    starts.initialize(repeating: 0, count: 256)
+                    for i in 0..<count { starts[Int(truncatingIfNeeded: (from[i] >> shift) & 0xFF)] &+= 1 }
+                    var sum = 0
+                    for digit in 0..<256 { (starts[digit], sum) = (sum, sum &+ starts[digit]) }
+                    for i in 0..<count {
+                        let digit = Int(truncatingIfNeeded: (from[i] >> shift) & 0xFF)
+                        to[starts[digit]] = from[i]
+                        starts[digit] &+= 1
+                    }
+                    swap(&from, &to)
+                }
+                if from != keys { keys.update(from: from, count: count) }
             }
-        }
-        for start in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(start, count) }
-        for end in stride(from: count - 1, to: 0, by: -1) {
-            (keys[0], keys[end]) = (keys[end], keys[0])
-            siftDown(0, end)
         }
     }
 
