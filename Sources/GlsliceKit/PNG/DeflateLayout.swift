@@ -80,15 +80,18 @@ struct DeflateLayout {
     ///   - startInRow: per block that begins after its row's first token, the row's token bits before it.
     func place(codes: [BlockCode], bits: [Int], startInRow: [Int]) -> Placement {
         var placement = Placement(rowBits: [Int](repeating: 0, count: rows))
-        var bit = 0
+        var bit = 0, next = 0 // blocks lie in their pieces' order: each piece's follow the last's
         for (p, range) in pieces.enumerated() {
-            let pieceBlocks = blocks.indices.filter { blocks[$0].piece == p }
-            guard let first = pieceBlocks.first, let last = pieceBlocks.last else { continue }
+            let first = next
+            while next < blocks.count && blocks[next].piece == p { next += 1 }
+            guard next > first else { continue }
+            let last = next - 1
             let pieceStart = bit / 8
             placement.heads.append((bit, first))
             bit += codes[first].headBits
-            /// Block `b` begins at `at`: the one before ends there.
-            func begin(_ b: Int, at: Int) -> Int {
+            /// Block `b` begins at `at`: the one before ends there. `placement` is passed, not
+            /// captured, so the rows' writes to it stay plain stores.
+            func begin(_ b: Int, at: Int, _ placement: inout Placement) -> Int {
                 placement.ends.append((at, b - 1))
                 placement.heads.append((at + codes[b - 1].endBits, b))
                 return codes[b - 1].endBits + codes[b].headBits
@@ -96,19 +99,19 @@ struct DeflateLayout {
             for r in range {
                 let t0 = firstToken[r]
                 // A block that starts with the row's first token (an empty row's is the next row's: that one begins it).
-                if t0 > 0 && t0 % Self.blockTokens == 0 && tokenCounts[r] > 0 { bit += begin(pieceBlock[r] + t0 / Self.blockTokens, at: bit) }
+                if t0 > 0 && t0 % Self.blockTokens == 0 && tokenCounts[r] > 0 { bit += begin(pieceBlock[r] + t0 / Self.blockTokens, at: bit, &placement) }
                 placement.rowBits[r] = bit
                 var gaps = 0
                 var b = pieceBlock[r] + t0 / Self.blockTokens + 1
                 while b <= last && blocks[b].start < t0 + tokenCounts[r] {
-                    gaps += begin(b, at: bit + startInRow[b] + gaps)
+                    gaps += begin(b, at: bit + startInRow[b] + gaps, &placement)
                     b += 1
                 }
                 bit += bits[r] + gaps
             }
             if blocks[last].count == 0 && last > first {
                 // The stream's last block holds no token: it follows the full ones.
-                bit += begin(last, at: bit)
+                bit += begin(last, at: bit, &placement)
             }
             placement.ends.append((bit, last))
             bit += codes[last].endBits
