@@ -3,8 +3,8 @@
 /// the plan's repeats written as matches without searching, a small matcher for
 /// the rest, rows filtered None or Up (`RowFilter`); the GPU's compute encoder
 /// writes the same bytes. Against zlib 6 (the default before), on this VM: the
-/// bench manifest 0.96x the bytes at about 0.5x the encode CPU time, the HD set
-/// 0.95x at 0.23x, the giants 0.73x at 0.18x (renderer 9, docs/BENCHMARKS.md).
+/// bench manifest 0.96x the bytes at 0.38-0.49x the encoder's CPU time, the HD set
+/// 0.95x at 0.18x, the giants 0.73x at 0.15x (renderer 9, docs/BENCHMARKS.md).
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// glslice's own deflate, as `default` writes it (the name it had before it was the
     /// default); for WebP, libwebp's fastest preset.
