@@ -67,9 +67,7 @@ public final class BatchRunner: Sendable {
         summary.backendKind = resolved.backend.kind
         summary.stages = StageShare.shares(times, backend: resolved.backend.kind, workers: max(1, options.workers), wall: wall)
         summary.gpuEncoding = times.gpuEncoding
-        let glThread = times.glThreadWork
-        summary.glThread = glThread.gl
-        summary.glThreadCPUSeconds = Double(glThread.cpu.components.seconds) + Double(glThread.cpu.components.attoseconds) / 1e18
+        (summary.glThread, summary.glThreadCPUSeconds) = times.glThreadWork
         return summary
     }
 

@@ -31,17 +31,20 @@ final class ComputeProgram {
 
     func use() throws { try GLCheck.gl("glUseProgram(\(name))") { glUseProgram(program) } }
 
-    /// Sets `uint` uniforms of the program in use, in the order given: every name checked, then
-    /// the calls, timed as GL calls (they were counted as the GL thread's own work).
+    /// Sets `uint` uniforms of the program in use, in the order given, timed as GL calls (they
+    /// had been counted as the GL thread's own work); a name the program lacks stops there.
     func set(_ values: KeyValuePairs<String, Int>) throws {
-        for (uniform, _) in values where !locations.contains(where: { $0.name == uniform }) {
-            throw InternalErrors.shaderVariableMissing("glUniform1ui(\(uniform))")
-        }
+        var missing: String?
         try GLCheck.gl("glUniform1ui(\(name))") {
             for (uniform, value) in values {
-                glUniform1ui(locations.first { $0.name == uniform }?.location ?? -1, GLuint(truncatingIfNeeded: value))
+                guard let location = locations.first(where: { $0.name == uniform })?.location else {
+                    missing = uniform
+                    return
+                }
+                glUniform1ui(location, GLuint(truncatingIfNeeded: value))
             }
         }
+        if let missing { throw InternalErrors.shaderVariableMissing("glUniform1ui(\(missing))") }
     }
 
     /// Runs the program in use over `groups` work groups (a second dimension

@@ -58,8 +58,10 @@ package final class StageTimes: Sendable {
         glThread.withLock { $0 = ($0.gl + gl, $0.cpu + cpu) }
     }
 
-    /// The GL threads' calls and CPU time so far.
-    package var glThreadWork: (gl: GLCallCounts, cpu: Duration) { glThread.withLock { $0 } }
+    /// The GL threads' calls and CPU seconds so far.
+    package var glThreadWork: (gl: GLCallCounts, cpuSeconds: Double) {
+        glThread.withLock { ($0.gl, Double(Self.nanoseconds($0.cpu)) / 1e9) }
+    }
 
     /// Runs `body`, charging its time on both clocks to `stage`.
     @inline(__always)
