@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "Shaders",
             path: "Shaders",
-            resources: [.embedInCode("nine_slice.vert"), .embedInCode("nine_slice.frag"), .embedInCode("deflate_tokens.comp"), .embedInCode("deflate_pack.comp"), .embedInCode("scanlines.comp")]
+            resources: [.embedInCode("nine_slice.vert"), .embedInCode("nine_slice.frag"), .embedInCode("deflate_tokens.comp"), .embedInCode("deflate_pack.comp"), .embedInCode("deflate_code.comp"), .embedInCode("scanlines.comp")]
         ),
         .target(
             name: "GlsliceKit",

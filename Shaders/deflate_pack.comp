@@ -1,7 +1,7 @@
 #version 310 es
 // Codes the tokens deflate_tokens.comp chose, one invocation per row, in three
 // passes over the same walk (issue 43), the twin of DeflateBlockWriter.writeBlock:
-//   mode 0: each block's symbol counts (from which the CPU makes its BlockCode);
+//   mode 0: each block's symbol counts (from which deflate_code.comp makes its code);
 //   mode 1: each row's bits, and where in its row a block starting there begins;
 //   mode 2: the bits themselves, at each row's offset, with room left where a
 //           block ends and the next begins (the CPU writes those heads and ends);
@@ -18,9 +18,8 @@ layout(std430, binding = 0) readonly buffer Tokens { uint tokens[]; };
 // the piece's first block, (mode 2) the bit where its first token goes, its first token in
 // `tokens`, and how many tokens it has (0 for a job left out).
 layout(std430, binding = 1) readonly buffer Rows { uint rowInfo[]; };
-// Per block, BLOCK_TABLE_WORDS: code | length << 16 for literal/length symbols 0-287,
-// then distance codes 0-29, then, at GAP_WORD, the bits between the previous block's
-// last token and this block's first (its end code and this head).
+// Per block, BLOCK_TABLE_WORDS (deflate_code.comp's): code | length << 16 for literal/length
+// symbols 0-287, then distance codes 0-29, then, at HEAD_BITS_WORD, its head's bit count.
 layout(std430, binding = 2) readonly buffer Codes { uint codes[]; };
 // mode 0: per block, BLOCK_COUNT_WORDS counts (literal/length, then distance); mode 1: per row its bits, then per block
 // the bits before it in its row; mode 2: the stream, as words.
@@ -32,6 +31,7 @@ uniform uint mode;
 uniform uint blockStarts;
 
 const uint blockTokens = BLOCK_TOKENS;
+const uint endOfBlock = 256u;
 
 // False once llvmpipe's limit on loop iterations was reached (see deflate_tokens.comp).
 // Set to 2: a trip count the compiler cannot see, so the loop is not unrolled away.
@@ -73,7 +73,8 @@ void main() {
         uint table = block * BLOCK_TABLE_WORDS;
         if (k > 0u && t % blockTokens == 0u) {
             if (mode == 1u) words[blockStarts + block] = bits;
-            if (mode == 2u) position += codes[table + GAP_WORD];
+            // Room for the block before's end code and this block's head.
+            if (mode == 2u) position += (codes[table - BLOCK_TABLE_WORDS + endOfBlock] >> 16) + codes[table + HEAD_BITS_WORD];
         }
         uint token = tokens[tokenBase + k];
         uint symbol;

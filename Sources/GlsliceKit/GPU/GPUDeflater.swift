@@ -6,9 +6,10 @@ import Shaders
 /// CPU's bytes: `Shaders/deflate_tokens.comp` chooses each row's tokens (the
 /// twin of `RepeatDeflater`'s rule), one invocation per unit of rows, then the
 /// Adler-32 sums of each 4 KiB; `Shaders/deflate_pack.comp` counts each block's
-/// symbols, sizes each row's bits, and writes them. The CPU makes each block's code from the counts
-/// (`BlockCode`) and places the rows (`DeflateLayout`), and reads back only the
-/// stream, the per-row figures and the counts. One call takes many jobs (an
+/// symbols, `Shaders/deflate_code.comp` makes each block's code from them (the twin of
+/// `BlockCode`), and `deflate_pack.comp` sizes each row's bits and writes them. The CPU places
+/// the rows (`DeflateLayout`), and reads back only the token counts, the per-row figures with
+/// the blocks' heads, and the stream: three waits. One call takes many jobs (an
 /// atlas's outputs, or pieces of one) with the dispatches and waits of one
 /// (docs/DESIGN.md gives the measured counts). Needs ES 3.1 (`GPUContext.hasCompute`).
 ///
@@ -39,6 +40,8 @@ final class GPUDeflater {
     let context: GPUContext
     let chooser: ComputeProgram
     private let coder: ComputeProgram
+    /// Each block's code from its counts (`deflate_code.comp`).
+    let blockCoder: ComputeProgram
     let buffers: ShaderBuffers
     /// Rows one call takes at most: 64 a work group, 65,535 groups (their descriptors, 16 bytes a row, stay under 64 MiB).
     static let maxRowsPerDispatch = 64 * 65535
@@ -76,6 +79,7 @@ final class GPUDeflater {
         chooser = try ComputeProgram(ShaderSource.deflateTokens, name: "deflate_tokens.comp",
                                      uniforms: ["unitsFrom", "units", "unitsAt", "segments", "segmentsAt", "jobsAt", "mode", "probeIterations"])
         coder = try ComputeProgram(ShaderSource.deflatePack, name: "deflate_pack.comp", uniforms: ["rows", "mode", "blockStarts", "probeIterations"])
+        blockCoder = try ComputeProgram(ShaderSource.deflateCode, name: "deflate_code.comp", uniforms: ["blocks", "probeIterations"])
         buffers = try ShaderBuffers(count: Slot.allCases.count, memory: memory)
     }
 
@@ -192,40 +196,28 @@ final class GPUDeflater {
                 }
             }
         }
-        // Counts, per block.
+        // Counts, per block, then each block's code from them, made and kept on the GPU.
         try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
-        let countWords = ShaderRecords.blockCountWords, literals = ShaderRecords.literalSymbols
-        try clear(words: blocks * countWords)
+        let tableWords = ShaderRecords.blockTableWords
+        try clear(words: blocks * ShaderRecords.blockCountWords)
         try code(rows: rows, mode: 0)
-        let tallies = try buffers.read(Slot.out.rawValue, words: blocks * countWords)
-        let codes = (0..<blocks).map { b in
-            BlockCode(literalCounts: tallies[(b * countWords)..<(b * countWords + literals)].map(Int.init),
-                      distanceCounts: tallies[(b * countWords + literals)..<((b + 1) * countWords)].map(Int.init))
-        }
-        let tableWords = ShaderRecords.blockTableWords, distancesAt = ShaderRecords.distanceCodesAt
-        var tables = [UInt32](repeating: 0, count: max(1, blocks) * tableWords)
-        for (b, code) in codes.enumerated() {
-            for s in 0..<distancesAt { tables[b * tableWords + s] = code.literalCodes[s] | UInt32(code.literalLengths[s]) << 16 }
-            for s in 0..<ShaderRecords.distanceSymbols {
-                tables[b * tableWords + distancesAt + s] = code.distanceCodes[s] | UInt32(code.distanceLengths[s]) << 16
-            }
-            if b > 0 { tables[b * tableWords + ShaderRecords.gapWord] = UInt32(codes[b - 1].endBits + code.headBits) }
-        }
-        try tables.withUnsafeBytes { try buffers.upload(Slot.codes.rawValue, $0) }
-        // Bits, per row, and where blocks begin inside rows.
+        try makeCodes(blocks: blocks)
+        // Bits, per row, and where blocks begin inside rows; then the blocks' heads and ends (one wait).
         try clear(words: rows + blocks)
         try code(rows: rows, mode: 1, blockStarts: rows)
         let sizes = try buffers.read(Slot.out.rawValue, words: rows + blocks)
+        let tables = try buffers.read(Slot.codes.rawValue, words: blocks * tableWords)
+        let codes = (0..<blocks).map { b in Self.ends(tables, block: b) }
         // Each job's bits from a word of its own.
         var placed: [(layout: DeflateLayout, placement: DeflateLayout.Placement, word: Int)?] = jobs.map { _ in nil }, words = 0
         for (j, job) in jobs.enumerated() {
             guard let layout = layouts[j] else { continue }
             let jobRows = rowBase[j]..<(rowBase[j] + job.rows), jobBlocks = blockBase[j]..<(blockBase[j] + layout.blocks.count)
-            if sizes[jobRows].contains(Self.tooLong) {
+            if sizes[jobRows].contains(Self.tooLong) || codes[jobBlocks].contains(where: { $0.headBits == Int(Self.tooLong) }) {
                 results[j] = .failure(UnavailableErrors.gpuLoopLimit(context.renderer))
             } else {
-                let placement = layout.place(codes: Array(codes[jobBlocks]), bits: sizes[jobRows].map(Int.init),
-                                             startInRow: sizes[(rows + jobBlocks.lowerBound)..<(rows + jobBlocks.upperBound)].map(Int.init))
+                let placement = layout.place(codes: codes[jobBlocks], bits: sizes[jobRows],
+                                             startInRow: sizes[(rows + jobBlocks.lowerBound)..<(rows + jobBlocks.upperBound)])
                 // Bit offsets are 32-bit: the call's streams together stay under 512 MiB (checked before they are written).
                 let end = 4 * (words + placement.byteCount / 4 + 2)
                 if end >= 1 << 29 {
@@ -249,7 +241,7 @@ final class GPUDeflater {
             for (j, place) in placed.enumerated() {
                 guard let (layout, placement, word) = place else { continue }
                 let mine = UnsafeBufferPointer(rebasing: stream[word..<(word + placement.byteCount / 4 + 2)])
-                let codes = Array(codes[blockBase[j]..<(blockBase[j] + layout.blocks.count)])
+                let codes = codes[blockBase[j]..<(blockBase[j] + layout.blocks.count)]
                 let stream = layout.finish(mine, placement: placement, codes: codes), rowBytes = jobs[j].deflater.rowBytesAndPixelBytes.rowBytes
                 // Pieces that code larger than stored (noise) are stored, from their scanlines read back.
                 results[j] = .success(Deflated(stream: try layout.storingPieces(stream, placement: placement) { rows in

@@ -46,12 +46,17 @@ enum ShaderRecords {
     static let literalSymbols = 286
     static let distanceSymbols = 30
     static let blockCountWords = literalSymbols + distanceSymbols
-    /// A block's code (`BlockCode`) as the coding passes read it: code | length << 16 for the 288
-    /// literal/length symbols, then the 30 distances, then the bits between the block before's
-    /// last token and this one's first (its end code and this head), then a spare word.
-    static let distanceCodesAt = 288
-    static let gapWord = distanceCodesAt + distanceSymbols
-    static let blockTableWords = gapWord + 2
+    /// A block's code as `deflate_code.comp` makes it from the counts (the twin of `BlockCode`): code |
+    /// length << 16 for the 288 literal/length symbols, then the 30 distances (what the coding passes
+    /// read), then its head's bit count (`GPUDeflater.tooLong` where loops ran out), a spare word, and
+    /// the head itself, BFINAL left 0: a dynamic head's 4,498 bits at most (17, 19 lengths of 3 bits,
+    /// 316 runs of 14 at most).
+    static let literalCodes = 288
+    static let distanceCodesAt = literalCodes
+    static let headBitsWord = distanceCodesAt + distanceSymbols
+    static let headAt = headBitsWord + 2
+    static let headWords = 144
+    static let blockTableWords = headAt + headWords
 
     /// Every `#define`, in the order a shader gets them.
     static var defines: [(name: String, value: String)] {
@@ -71,8 +76,11 @@ enum ShaderRecords {
             ("BLOCK_TOKENS", "\(DeflateLayout.blockTokens)u"),
             ("LITERAL_SYMBOLS", "\(literalSymbols)u"),
             ("BLOCK_COUNT_WORDS", "\(blockCountWords)u"),
+            ("LITERAL_CODES", "\(literalCodes)u"),
+            ("DISTANCE_SYMBOLS", "\(distanceSymbols)u"),
             ("DISTANCE_CODES_AT", "\(distanceCodesAt)u"),
-            ("GAP_WORD", "\(gapWord)u"),
+            ("HEAD_BITS_WORD", "\(headBitsWord)u"),
+            ("HEAD_AT", "\(headAt)u"),
             ("BLOCK_TABLE_WORDS", "\(blockTableWords)u"),
             ("COLOUR_SLOTS", "\(GPUEncoder.slots)u"),
             ("RUN", "\(GPUEncoder.run)u"),

@@ -3,8 +3,8 @@ import Foundation
 /// One deflate block's code (RFC 1951 §3.2.5–3.2.7): Huffman tables made
 /// from the block's own symbol counts, with the header that sends them, or the
 /// fixed code (BTYPE 1) where that is shorter, as it is for most small
-/// blocks. Made from tokens (`DeflateBlockWriter`) or from counts a GPU
-/// pass gathered (`GPUDeflater`): the same counts give the same code.
+/// blocks. Made from tokens (`DeflateBlockWriter`); its GLSL twin,
+/// `Shaders/deflate_code.comp`, makes the same code from the same counts on the GPU.
 package struct BlockCode {
     /// Code lengths and bit-reversed codes: 288 literal/length symbols, 30 distances.
     package let literalLengths: [Int], distanceLengths: [Int]

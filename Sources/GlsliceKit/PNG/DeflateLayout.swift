@@ -60,6 +60,16 @@ struct DeflateLayout {
         }
     }
 
+    /// What placing and finishing need of a block's code (made on the GPU: `deflate_code.comp`).
+    struct BlockEnds {
+        /// The head's bits (BTYPE and any tables, BFINAL left 0), from the first word's low bit.
+        var head: ArraySlice<UInt32>
+        var headBits: Int
+        /// The end-of-block code, bit-reversed, and its length.
+        var endCode: UInt32
+        var endBits: Int
+    }
+
     /// Where the bits go, once each block's code is known.
     struct Placement {
         /// Per row: the bit its first token starts at.
@@ -75,10 +85,11 @@ struct DeflateLayout {
     }
 
     /// - Parameters:
-    ///   - codes: each block's code.
+    ///   - codes: each block's head and end.
     ///   - bits: each row's token bits (heads and ends not counted).
     ///   - startInRow: per block that begins after its row's first token, the row's token bits before it.
-    func place(codes: [BlockCode], bits: [Int], startInRow: [Int]) -> Placement {
+    func place(codes: ArraySlice<BlockEnds>, bits: ArraySlice<UInt32>, startInRow: ArraySlice<UInt32>) -> Placement {
+        let codes = Array(codes), bits = Array(bits), startInRow = Array(startInRow)
         var placement = Placement(rowBits: [Int](repeating: 0, count: rows))
         var bit = 0, next = 0 // blocks lie in their pieces' order: each piece's follow the last's
         for (p, range) in pieces.enumerated() {
@@ -104,10 +115,10 @@ struct DeflateLayout {
                 var gaps = 0
                 var b = pieceBlock[r] + t0 / Self.blockTokens + 1
                 while b <= last && blocks[b].start < t0 + tokenCounts[r] {
-                    gaps += begin(b, at: bit + startInRow[b] + gaps, &placement)
+                    gaps += begin(b, at: bit + Int(startInRow[b]) + gaps, &placement)
                     b += 1
                 }
-                bit += bits[r] + gaps
+                bit += Int(bits[r]) + gaps
             }
             if blocks[last].count == 0 && last > first {
                 // The stream's last block holds no token: it follows the full ones.
@@ -143,7 +154,8 @@ struct DeflateLayout {
 
     /// The stream: the coder's `words` (the tokens' bits) with the heads, end
     /// codes, flushes and any empty final block written in.
-    func finish(_ words: UnsafeBufferPointer<UInt32>, placement: Placement, codes: [BlockCode]) -> [UInt8] {
+    func finish(_ words: UnsafeBufferPointer<UInt32>, placement: Placement, codes: ArraySlice<BlockEnds>) -> [UInt8] {
+        let codes = Array(codes)
         var bytes = [UInt8](repeating: 0, count: placement.byteCount)
         let tokenBytes = placement.byteCount - (endsOnCut ? 2 : 0)
         // The words' bytes as they lie: deflate's bit order is the words' little-endian order.
@@ -156,12 +168,11 @@ struct DeflateLayout {
             for k in 0..<((bit % 8 + bits + 7) / 8) { bytes[bit / 8 + k] |= UInt8(truncatingIfNeeded: value >> UInt64(8 * k)) }
         }
         for head in placement.heads {
-            var writer = DeflateBlockWriter()
-            writer.writeHead(codes[head.block], last: blocks[head.block].final)
-            let count = writer.bitCount
-            for (i, byte) in writer.finish().enumerated() { or(UInt64(byte), bits: min(8, count - 8 * i), at: head.bit + 8 * i) }
+            let code = codes[head.block]
+            for (i, word) in code.head.enumerated() { or(UInt64(word), bits: min(32, code.headBits - 32 * i), at: head.bit + 32 * i) }
+            if blocks[head.block].final { or(1, bits: 1, at: head.bit) }
         }
-        for end in placement.ends { or(UInt64(codes[end.block].literalCodes[256]), bits: codes[end.block].endBits, at: end.bit) }
+        for end in placement.ends { or(UInt64(codes[end.block].endCode), bits: codes[end.block].endBits, at: end.bit) }
         for flush in placement.flushes { bytes.replaceSubrange((flush + 2)..<(flush + 4), with: [0xFF, 0xFF]) }
         if endsOnCut { bytes.replaceSubrange(tokenBytes..<(tokenBytes + 2), with: [0x03, 0x00]) }
         return bytes

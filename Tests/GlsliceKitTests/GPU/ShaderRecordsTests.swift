@@ -8,6 +8,7 @@ import Testing
 /// the shaders' text, so they run without a GPU; the GPU suites compile and run the same text.
 struct ShaderRecordsTests {
     static let computeShaders = [("deflate_tokens.comp", ShaderSource.deflateTokens), ("deflate_pack.comp", ShaderSource.deflatePack),
+                                 ("deflate_code.comp", ShaderSource.deflateCode),
                                  ("scanlines.comp", ShaderSource.scanlines)]
 
     /// The shader's code, its comments taken out.
