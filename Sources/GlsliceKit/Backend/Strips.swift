@@ -1,5 +1,5 @@
 /// How many rows an output's strips hold, and the loop that draws them into an encoder (rows
-/// cut by `Range.strips(of:)`, as every strip loop cuts them): memory is bounded by one strip,
+/// walked by `Range.eachStrip`, the one strip loop): memory is bounded by one strip,
 /// whichever drawer draws it.
 package struct Strips: Sendable {
     /// Bytes of premultiplied rows held at once.
@@ -27,7 +27,7 @@ package struct Strips: Sendable {
         let rows = self.rows(width: size.width, height: size.height, drawer: drawer)
         let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: rows * size.width * 4)
         defer { strip.deallocate() }
-        for range in (0..<size.height).strips(of: rows) {
+        try (0..<size.height).eachStrip(of: rows) { range, _ in
             let start = StageClock.now
             try drawer.drawRows(range, into: strip)
             drawn(StageClock.now - start)

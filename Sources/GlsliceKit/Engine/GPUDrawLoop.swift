@@ -52,22 +52,14 @@ struct GPUDrawLoop<Item: Sendable> {
             }, failed: { item, error in deliver(item, .failure(error)) })
             atlas.flush()
             // Large outputs the GPU encodes go in groups whose pixels fit its buffer together; the rest stream.
-            var group: [Item] = [], groupPixels = 0
+            var encoded: [Item] = []
             for item in large {
-                let prepared = job(item), pixels = prepared.size.width * prepared.size.height
-                guard encodesOnGPU(prepared) else {
-                    stream(item, job, deliver: deliver)
-                    continue
-                }
-                if !group.isEmpty && groupPixels + pixels > gpu.wholeEncodingPixels {
-                    encodeOnGPU(group, job, deliver: deliver)
-                    group.removeAll()
-                    groupPixels = 0
-                }
-                group.append(item)
-                groupPixels += pixels
+                if encodesOnGPU(job(item)) { encoded.append(item) } else { stream(item, job, deliver: deliver) }
             }
-            if !group.isEmpty { encodeOnGPU(group, job, deliver: deliver) }
+            let groups = encoded.grouped(within: SIMD2(gpu.wholeEncodingPixels, .max)) { item in
+                SIMD2(job(item).size.width * job(item).size.height, 0)
+            }
+            for group in groups { encodeOnGPU(group, job, deliver: deliver) }
             ring?.poll()
             gpu.trimTextureCache()
             gpu.trimEncoder()
@@ -122,9 +114,8 @@ struct GPUDrawLoop<Item: Sendable> {
             // A strip, drawn and read back, within its share of the GPU budget.
             var strips = self.strips
             strips.stripBytes = min(strips.stripBytes, gpu.memory.stripBytes(readBackSlots: ring?.count ?? 0))
-            let ranges = (0..<size.height).strips(of: strips.rows(width: size.width, height: size.height, drawer: drawer))
-            for range in ranges {
-                let count = range.count, last = range.upperBound == size.height
+            try (0..<size.height).eachStrip(of: strips.rows(width: size.width, height: size.height, drawer: drawer)) { range, last in
+                let count = range.count
                 if let ring, drawer.drawsStripsWhole {
                     start = clock.now
                     try drawer.drawStrip(range)

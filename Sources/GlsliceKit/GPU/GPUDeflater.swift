@@ -139,21 +139,13 @@ final class GPUDeflater {
     /// decided before any GL call. Throws when a GL call fails, which loses that call's jobs.
     func deflate(_ jobs: [Job]) throws -> [Result<Deflated, any Error>] {
         var results: [Result<Deflated, any Error>?] = jobs.map { job in Self.refusal(job).map { .failure($0) } }
-        var call: [Int] = [], rows = 0, bytes = 0
-        func run() throws {
-            guard !call.isEmpty else { return }
+        let taken = jobs.indices.filter { results[$0] == nil }
+        let calls = taken.grouped(within: SIMD2(Self.maxRowsPerDispatch, dispatchBytes)) { j in
+            SIMD2(jobs[j].rows, jobs[j].rows * jobs[j].deflater.rowBytesAndPixelBytes.rowBytes)
+        }
+        for call in calls {
             for (j, result) in zip(call, try deflateCall(call.map { jobs[$0] })) { results[j] = result }
-            call.removeAll()
-            (rows, bytes) = (0, 0)
         }
-        for (j, job) in jobs.enumerated() where results[j] == nil {
-            let jobBytes = job.rows * job.deflater.rowBytesAndPixelBytes.rowBytes
-            if rows + job.rows > Self.maxRowsPerDispatch || bytes + jobBytes > dispatchBytes { try run() }
-            call.append(j)
-            rows += job.rows
-            bytes += jobBytes
-        }
-        try run()
         return results.map { $0 ?? .failure(InternalErrors.noAnswer()) }
     }
 

@@ -98,10 +98,9 @@ final class GPUEncoder {
         for (i, image) in images.enumerated() {
             let layout = layouts[i], height = image.size.height, coder = layout.deflater(image)
             let jobRows = dispatchRows(rowBytes: layout.rowBytes)
-            for range in (0..<height).strips(of: jobRows) {
+            (0..<height).eachStrip(of: jobRows) { range, last in
                 jobs.append((i, GPUDeflater.Job(deflater: coder, firstRowByte: layout.start + range.lowerBound * layout.rowBytes,
-                                                oldest: layout.start, firstRow: range.lowerBound, rows: range.count,
-                                                endsImage: range.upperBound == height)))
+                                                oldest: layout.start, firstRow: range.lowerBound, rows: range.count, endsImage: last)))
             }
         }
         let deflated = try deflater.deflate(jobs.map(\.job))
@@ -143,7 +142,7 @@ final class GPUEncoder {
         let historyRows = (RepeatDeflater.maxDistance + rowBytes - 1) / rowBytes
         var zlib = SegmentedZlib.header(windowBits: SegmentedZlib.windowBits(totalBytes: rowBytes * size.height), flevel: 0)
         var adler: UInt = 1, history: [UInt8] = []
-        for range in (0..<size.height).strips(of: stripRows) {
+        try (0..<size.height).eachStrip(of: stripRows) { range, last in
             let (first, rows) = (range.lowerBound, range.count), strip = PixelSize(width: size.width, height: rows)
             // A strip after the first is drawn with the row above it, which its first row is filtered against (`RowFilter`).
             let above = first > 0 ? 1 : 0
@@ -152,12 +151,12 @@ final class GPUEncoder {
             let image = Image(y0: above, stride: size.width, size: strip, opaque: opaque, repeats: .none)
             let layout = try scanlines([image], palettes: [[]], tables: [0], history: history, rowAbove: above == 1)[0]
             let job = GPUDeflater.Job(deflater: coder, firstRowByte: layout.start, oldest: layout.start - history.count, firstRow: first,
-                                      rows: rows, endsImage: first + rows == size.height)
+                                      rows: rows, endsImage: last)
             let deflated = try deflater.deflate([job])[0].get()
             zlib += deflated.stream
             guard zlib.count <= maxHeldBytes else { throw UnavailableErrors.gpuStreamOverLimit(bytes: maxHeldBytes) }
             adler = adler32_combine(adler, UInt(deflated.adler), rows * rowBytes)
-            guard first + rows < size.height else { break }
+            guard !last else { return }
             let kept = min(historyRows, rows)
             history = try deflater.readScanlines(from: layout.start + (rows - kept) * rowBytes, count: kept * rowBytes)
         }

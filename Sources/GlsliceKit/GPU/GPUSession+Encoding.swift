@@ -68,7 +68,7 @@ extension GPUSession {
                 drawing += clock.now - start
                 drawingGL = drawingGL + (GLTally.here - glBefore)
             }
-            for strip in rows.strips(of: stripRows) {
+            try rows.eachStrip(of: stripRows) { strip, _ in
                 try drawer.drawStrip(strip)
                 try readPixels(width: width, height: strip.count, rowLength: width, intoBuffer: pixels,
                                offset: offset + (strip.lowerBound - rows.lowerBound) * width * 4)

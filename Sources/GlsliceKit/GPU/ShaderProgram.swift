@@ -3,18 +3,15 @@ import CEGL
 /// Compiles and links the nine-slice program and the compute programs; a failure carries the driver's log.
 enum ShaderProgram {
     static func compile(_ type: Int32, _ source: String, name: String) throws -> GLuint {
-        let shader = glCreateShader(GLenum(type))
-        guard shader != 0 else { throw InternalErrors.glFailed("glCreateShader(\(name))", GLCheck.glErrorName(glGetError())) }
+        let shader = try made(glCreateShader(GLenum(type)), "glCreateShader(\(name))")
         source.withCString { text in
             var pointer: UnsafePointer<GLchar>? = text
             glShaderSource(shader, 1, &pointer, nil)
         }
         glCompileShader(shader)
-        if let log = failureLog(shader, GL_COMPILE_STATUS, status: glGetShaderiv, log: glGetShaderInfoLog) {
-            glDeleteShader(shader)
-            throw InternalErrors.shaderCompileFailed(name, log: log)
+        try check(shader, GL_COMPILE_STATUS, status: glGetShaderiv, log: glGetShaderInfoLog, delete: glDeleteShader, call: "glCompileShader(\(name))") {
+            InternalErrors.shaderCompileFailed(name, log: $0)
         }
-        try GLCheck.gl("glCompileShader(\(name))")
         return shader
     }
 
@@ -33,29 +30,36 @@ enum ShaderProgram {
         return try link([shader], name: name)
     }
 
-    /// The driver's log for a shader or program whose `pname` status (compile or link) is not
-    /// GL_TRUE, read with that object's two getters; nil when it is.
-    private static func failureLog(_ object: GLuint, _ pname: Int32, status: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
-                                   log: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void) -> String? {
+    /// `object` as made by a `glCreate…` call, which gives 0 when it fails.
+    private static func made(_ object: GLuint, _ call: String) throws -> GLuint {
+        guard object != 0 else { throw InternalErrors.glFailed(call, GLCheck.glErrorName(glGetError())) }
+        return object
+    }
+
+    /// Throws `failure` with the driver's log, `object` deleted, when its `pname` status (compile or link)
+    /// is not GL_TRUE (read with that object's two getters); then checks `call` for a GL error.
+    private static func check(_ object: GLuint, _ pname: Int32, status: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+                              log: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void,
+                              delete: (GLuint) -> Void, call: String, failure: (String) -> GlsliceError) throws {
         var state: GLint = 0
         status(object, GLenum(pname), &state)
-        guard state != GL_TRUE else { return nil }
-        var text = [GLchar](repeating: 0, count: 2048)
-        log(object, GLsizei(text.count), nil, &text)
-        return cMessage(text)
+        if state != GL_TRUE {
+            var text = [GLchar](repeating: 0, count: 2048)
+            log(object, GLsizei(text.count), nil, &text)
+            delete(object)
+            throw failure(cMessage(text))
+        }
+        try GLCheck.gl(call)
     }
 
     /// Links compiled `shaders` into a program; a failure carries the driver's log.
     private static func link(_ shaders: [GLuint], name: String) throws -> GLuint {
-        let program = glCreateProgram()
-        guard program != 0 else { throw InternalErrors.glFailed("glCreateProgram", GLCheck.glErrorName(glGetError())) }
+        let program = try made(glCreateProgram(), "glCreateProgram")
         for shader in shaders { glAttachShader(program, shader) }
         glLinkProgram(program)
-        if let log = failureLog(program, GL_LINK_STATUS, status: glGetProgramiv, log: glGetProgramInfoLog) {
-            glDeleteProgram(program)
-            throw InternalErrors.programLinkFailed(name, log: log)
+        try check(program, GL_LINK_STATUS, status: glGetProgramiv, log: glGetProgramInfoLog, delete: glDeleteProgram, call: "glLinkProgram(\(name))") {
+            InternalErrors.programLinkFailed(name, log: $0)
         }
-        try GLCheck.gl("glLinkProgram(\(name))")
         return program
     }
 }

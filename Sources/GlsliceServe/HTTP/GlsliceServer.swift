@@ -38,9 +38,10 @@ public final class GlsliceServer: Sendable {
         answers = AnswerBudget(capacity: options.answerBytes)
         if let logBuffer { metrics.droppedLogLines.withLock { $0 = { logBuffer.dropped } } }
         service = try ImageService(options: options, metrics: metrics, answers: answers, warn: warn, beforeRender: beforeRender)
-        catalog = PreviewCatalog(root: options.root, limits: options.limits, pool: service.pool)
-        saver = NinePatchSaver(root: options.root, limits: options.limits, pool: service.pool)
-        setSaver = ImageSetSaver(root: options.root, limits: options.limits, pool: service.pool)
+        let files = PreviewFiles(root: options.root, limits: options.limits, pool: service.pool)
+        catalog = PreviewCatalog(files: files)
+        saver = NinePatchSaver(files: files)
+        setSaver = ImageSetSaver(files: files)
     }
 
     /// What the render threads draw with (`cpu`, or `gpu (RENDERER)`).

@@ -5,9 +5,7 @@ import GlsliceKit
 /// into an image set's `Contents.json` (`ImageSetCapInsets`), beneath the root
 /// only. Served only on a loopback server without a key (`ServeRoutes`).
 struct ImageSetSaver: PreviewSaver {
-    let root: SourceRoot
-    let limits: Limits
-    let pool: WorkerPool
+    let files: PreviewFiles
 
     /// The set, its caps in points as `T,L,B,R`, and its centre's mode (`stretch` or `tile`).
     struct Request: Decodable, Sendable {
@@ -22,18 +20,13 @@ struct ImageSetSaver: PreviewSaver {
     }
 
     func write(_ request: Request) -> Result<Saved, Refusal> {
-        guard let file = root.file(forEscaped: Substring(request.source)) else { return .failure(.notFound) }
-        guard ImageSet.isImageSet(path: file) else {
-            return .failure(.notAnImageSet(file))
-        }
-        do {
+        writing(source: request.source) { file in
+            guard ImageSet.isImageSet(path: file) else { return .failure(.notAnImageSet(file)) }
             let insets = try Insets(parsing: request.insets)
             let mode = try ResizeMode(parsing: request.center ?? "stretch")
-            let written = try ImageSetCapInsets.write(insets, centerMode: mode, toSet: file, in: root.scope,
-                                                      maxPixels: limits.maxSourcePixels)
+            let written = try ImageSetCapInsets.write(insets, centerMode: mode, toSet: file, in: files.root.scope,
+                                                      maxPixels: files.limits.maxSourcePixels)
             return .success(Saved(saved: written.contents, images: written.images))
-        } catch {
-            return .failure(Refusal(error, file: file, root: root))
         }
     }
 }

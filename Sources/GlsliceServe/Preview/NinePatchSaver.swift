@@ -7,9 +7,7 @@ import GlsliceKit
 /// leaves the root, or a folder on the way that links out, is refused).
 /// Served only on a loopback server without a key (`ServeRoutes`).
 struct NinePatchSaver: PreviewSaver {
-    let root: SourceRoot
-    let limits: Limits
-    let pool: WorkerPool
+    let files: PreviewFiles
 
     /// What the page sends: the source, the name to write, and the stretch
     /// runs along x and y as `[start, end]` pixels of the artwork.
@@ -26,14 +24,13 @@ struct NinePatchSaver: PreviewSaver {
     }
 
     func write(_ request: Request) -> Result<Saved, Refusal> {
-        guard let file = root.file(forEscaped: Substring(request.source)) else { return .failure(.notFound) }
-        guard let output = root.file(forEscaped: Substring(request.output)), output.lowercased().hasSuffix(".9.png") else {
-            return .failure(.notANinePatchName)
-        }
-        if let refusal = root.refusalToWrite(output) { return .failure(refusal) }
-        do {
-            let source = try ResolvedSource.load(input: file, outputScale: nil, maxPixels: limits.maxSourcePixels,
-                                                 scope: root.scope).source
+        writing(source: request.source) { file in
+            guard let output = files.root.file(forEscaped: Substring(request.output)), output.lowercased().hasSuffix(".9.png") else {
+                return .failure(.notANinePatchName)
+            }
+            if let refusal = files.root.refusalToWrite(output) { return .failure(refusal) }
+            let source = try ResolvedSource.load(input: file, outputScale: nil, maxPixels: files.limits.maxSourcePixels,
+                                                 scope: files.root.scope).source
             func runs(_ list: [[Int]], _ length: Int, _ axis: String) throws -> [Range<Int>] {
                 guard list.count <= LatticeRuns.maxRunsPerAxis else {
                     throw UsageErrors.tooManyRuns(axis: axis, maximum: LatticeRuns.maxRunsPerAxis)
@@ -58,10 +55,8 @@ struct NinePatchSaver: PreviewSaver {
                 bounds.padding = NinePatchMarkers.impliedPadding(lattice)
             }
             let image = try NinePatchMarkers.bordered(source.image, lattice: lattice, bounds: bounds, file: output)
-            let bytes = try PNGEncoder.write(image, to: .contained(output, beneath: root.scope), compression: .small)
+            let bytes = try PNGEncoder.write(image, to: .contained(output, beneath: files.root.scope), compression: .small)
             return .success(Saved(saved: output, bytes: bytes))
-        } catch {
-            return .failure(Refusal(error, file: file, root: root))
         }
     }
 }

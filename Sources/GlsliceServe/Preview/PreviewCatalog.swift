@@ -5,9 +5,7 @@ import GlsliceKit
 /// pick from, and each one's size, scale, lattice and nine-patch bounds.
 /// Both run on the render threads, under the renders' admission (503 when full).
 struct PreviewCatalog: Sendable {
-    let root: SourceRoot
-    let limits: Limits
-    let pool: WorkerPool
+    let files: PreviewFiles
     /// The list stops here: a page of sources, not a crawl of a whole disk.
     static let maxSources = 2000
     static let maxDepth = 8
@@ -53,12 +51,12 @@ struct PreviewCatalog: Sendable {
 
     /// The sources under the root, sorted; nil when the render queue is full.
     func sources() async -> [Entry]? {
-        await pool.perform { [self] in listSources() }
+        await files.pool.perform { [self] in listSources() }
     }
 
     func listSources() -> [Entry] {
         var walk = Walk()
-        walk.visit("", depth: 0, in: root.scope)
+        walk.visit("", depth: 0, in: files.root.scope)
         return walk.found.sorted { $0.path < $1.path }
     }
 
@@ -94,15 +92,15 @@ struct PreviewCatalog: Sendable {
 
     /// A source's facts for the page, decoded on a render thread.
     func info(escapedPath: Substring, outputScale: Double?) async -> Result<Info, Refusal> {
-        guard let file = root.file(forEscaped: escapedPath) else { return .failure(.notFound) }
-        let answer = await pool.perform { [self] in info(file: file, outputScale: outputScale) }
+        guard let file = files.root.file(forEscaped: escapedPath) else { return .failure(.notFound) }
+        let answer = await files.pool.perform { [self] in info(file: file, outputScale: outputScale) }
         return answer ?? .failure(.busy)
     }
 
     private func info(file: String, outputScale: Double?) -> Result<Info, Refusal> {
         do {
-            let source = try ResolvedSource.load(input: file, outputScale: outputScale, maxPixels: limits.maxSourcePixels,
-                                                 scope: root.scope).source
+            let source = try ResolvedSource.load(input: file, outputScale: outputScale, maxPixels: files.limits.maxSourcePixels,
+                                                 scope: files.root.scope).source
             let hints = source.hints
             let relative = file
             // The page tells nine-patches by their padding box, compiled or not.
@@ -122,7 +120,7 @@ struct PreviewCatalog: Sendable {
                     return Guess(insets: [i.top, i.left, i.bottom, i.right], modeX: guess.modes.x.rawValue, modeY: guess.modes.y.rawValue)
                 }()))
         } catch {
-            return .failure(Refusal(error, file: nil, root: root))
+            return .failure(Refusal(error, file: nil, root: files.root))
         }
     }
 }

@@ -180,4 +180,25 @@ import Testing
         #expect(x != 0 && worked.cpu > .zero && worked.cpu <= worked.wall + .milliseconds(1))
         #expect(slept.wall >= .milliseconds(190) && slept.cpu < .milliseconds(50), "\(slept)")
     }
+
+    /// The one strip loop: whole strips in order, the last shorter and marked, nothing for no rows.
+    @Test func stripsCoverTheRowsInOrder() {
+        var seen: [(Range<Int>, Bool)] = []
+        (3..<13).eachStrip(of: 4) { seen.append(($0, $1)) }
+        #expect(seen.map(\.0) == [3..<7, 7..<11, 11..<13] && seen.map(\.1) == [false, false, true])
+        seen = []
+        (0..<2).eachStrip(of: 0) { seen.append(($0, $1)) }
+        #expect(seen.map(\.0) == [0..<1, 1..<2] && seen.map(\.1) == [false, true])
+        (5..<5).eachStrip(of: 8) { _, _ in Issue.record("no rows, no strip") }
+    }
+
+    /// The one "gather until the budget" rule: a group is flushed before the element that would pass
+    /// the limit in either part, and an element over the limit goes alone.
+    @Test func groupsStayWithinTheirLimit() {
+        let one = [3, 4, 10, 2, 2, 2].grouped(within: SIMD2(6, .max)) { SIMD2($0, 0) }
+        #expect(one == [[3], [4], [10], [2, 2, 2]])
+        let two = [(1, 3), (1, 3), (1, 1), (7, 0)].grouped(within: SIMD2(8, 5)) { SIMD2($0.0, $0.1) }
+        #expect(two.map { $0.map(\.0) } == [[1], [1, 1], [7]])
+        #expect([Int]().grouped(within: SIMD2(1, 1)) { SIMD2($0, $0) }.isEmpty)
+    }
 }
