@@ -41,10 +41,8 @@ shared uint fixedBits;
 
 const uint order[19] = uint[19](16u, 17u, 18u, 0u, 8u, 7u, 9u, 6u, 10u, 5u, 11u, 4u, 12u, 3u, 13u, 2u, 14u, 1u, 15u);
 
-const uint endOfBlock = 256u;
-
 // RFC 1951 §3.2.6's fixed literal/length code.
-uint fixedLength(uint s) { return s < 144u ? 8u : s < 256u ? 9u : s < 280u ? 7u : 8u; }
+uint fixedLength(uint s) { return s < 144u ? 8u : s < END_OF_BLOCK ? 9u : s < 280u ? 7u : 8u; }
 
 // Lengths of the `n` used symbols whose keys lie sorted in `keys`, at most `limit`, into
 // lengths[at + symbol] (HuffmanCode.fill, step for step). One invocation.
@@ -159,7 +157,7 @@ void main() {
 
     // Literals and lengths, with the end-of-block code counted once.
     for (uint s = id; s < CL_AT + 19u; s += 64u) lengths[s] = 0u;
-    for (uint s = id; s < LITERAL_SYMBOLS; s += 64u) symbolCounts[s] = s == endOfBlock ? 1u : counts[countsAt + s];
+    for (uint s = id; s < LITERAL_SYMBOLS; s += 64u) symbolCounts[s] = s == END_OF_BLOCK ? 1u : counts[countsAt + s];
     if (id == 0u) used = 0u;
     memoryBarrierShared();
     barrier();

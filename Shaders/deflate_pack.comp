@@ -31,7 +31,6 @@ uniform uint mode;
 uniform uint blockStarts;
 
 const uint blockTokens = BLOCK_TOKENS;
-const uint endOfBlock = 256u;
 
 // False once llvmpipe's limit on loop iterations was reached (see deflate_tokens.comp).
 // Set to 2: a trip count the compiler cannot see, so the loop is not unrolled away.
@@ -74,7 +73,7 @@ void main() {
         if (k > 0u && t % blockTokens == 0u) {
             if (mode == 1u) words[blockStarts + block] = bits;
             // Room for the block before's end code and this block's head.
-            if (mode == 2u) position += (codes[table - BLOCK_TABLE_WORDS + endOfBlock] >> 16) + codes[table + HEAD_BITS_WORD];
+            if (mode == 2u) position += (codes[table - BLOCK_TABLE_WORDS + END_OF_BLOCK] >> 16) + codes[table + HEAD_BITS_WORD];
         }
         uint token = tokens[tokenBase + k];
         uint symbol;

@@ -87,7 +87,7 @@ void see(uint colour, uint at) {
             return;
         }
         // More than 256 colours: not a palette, whatever else is seen.
-        if (colours[table + 3u * slots] > 256u) return;
+        if (colours[table + 3u * slots] > PALETTE_COLOURS) return;
         s = (s + 1u) & (slots - 1u);
     }
     colours[table + 3u * slots + 1u] = 1u;
@@ -154,7 +154,7 @@ uint imageOf(uint id) {
 }
 
 // A byte taken as signed, its size: 0 to 128.
-uint signedSize(uint v) { return min(v, (256u - v) & 255u); }
+uint signedSize(uint v) { return min(v, (0u - v) & 255u); }
 
 // Where a row's two sums are kept.
 uint sumsAt(uint row) { return sumsStart + 2u * row; }
@@ -200,7 +200,7 @@ void main() {
         // Runs of `run` pixels, none crossing a row.
         uint runsPerRow = (width + run - 1u) / run;
         uint y = id / runsPerRow;
-        if (y >= height || colours[table + 3u * slots] > 256u) return;
+        if (y >= height || colours[table + 3u * slots] > PALETTE_COLOURS) return;
         uint from = (id % runsPerRow) * run;
         uint last = from > 0u ? pixel(from - 1u, y) : none;
         bool afterFirst = from > 0u;

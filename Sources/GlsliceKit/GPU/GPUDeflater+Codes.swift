@@ -1,5 +1,3 @@
-import CEGL
-
 /// The block-code pass (`Shaders/deflate_code.comp`): each block's code made on the GPU from the
 /// counts the first coding pass gathered, the twin of `BlockCode` (issue 52), and read back only
 /// where the CPU writes heads and ends into the stream.
@@ -8,7 +6,7 @@ extension GPUDeflater {
     /// bits: its loops ran out).
     static func ends(_ tables: [UInt32], block b: Int) -> DeflateLayout.BlockEnds {
         let record = b * ShaderRecords.blockTableWords, headBits = Int(tables[record + ShaderRecords.headBitsWord])
-        let headAt = record + ShaderRecords.headAt, end = tables[record + 256]
+        let headAt = record + ShaderRecords.headAt, end = tables[record + DeflateToken.endOfBlock]
         let head = tables[headAt..<(headAt + (headBits == Int(Self.tooLong) ? 0 : (headBits + 31) / 32))]
         return DeflateLayout.BlockEnds(head: head, headBits: headBits, endCode: end & 0xFFFF, endBits: Int(end >> 16))
     }

@@ -46,7 +46,7 @@ package struct BlockCode {
     /// - Parameters: the block's symbol counts (286 and 30), the end-of-block code not counted.
     package init(literalCounts counted: [Int], distanceCounts distancesCounted: [Int]) {
         var literalCounts = counted, distanceCounts = distancesCounted
-        literalCounts[256] = 1
+        literalCounts[DeflateToken.endOfBlock] = 1
         // A block with no match still describes one distance code (zlib accepts a lone code of length 1).
         if !distanceCounts.contains(where: { $0 > 0 }) { distanceCounts[0] = 1 }
         // Extra bits, alike in both codes; the lone distance code of a block with no match is never sent.
@@ -121,7 +121,7 @@ package struct BlockCode {
     package var headBits: Int { 3 + (header?.bits ?? 0) }
 
     /// Bits of the end-of-block code.
-    package var endBits: Int { literalLengths[256] }
+    package var endBits: Int { literalLengths[DeflateToken.endOfBlock] }
 
     /// RFC 1951 §3.2.6's fixed code: literal/length lengths 8, 9, 7, 8; distances 5.
     private static let fixedLiteralLengths = (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 }

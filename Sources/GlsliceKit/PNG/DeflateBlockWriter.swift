@@ -118,7 +118,7 @@ package struct DeflateBlockWriter {
 
     /// A block's end-of-block code.
     package mutating func writeEnd(_ code: BlockCode) {
-        write(UInt64(code.literalCodes[256]), code.literalLengths[256])
+        write(UInt64(code.literalCodes[DeflateToken.endOfBlock]), code.literalLengths[DeflateToken.endOfBlock])
     }
 
     /// Bits written so far.

@@ -7,6 +7,9 @@ package struct DeflateToken: Sendable, Equatable {
     /// A literal (< 256), or 0x8000_0000 | length << 16 | distance.
     let packed: UInt32
 
+    /// The end-of-block symbol of the literal/length alphabet (RFC 1951 §3.2.5), after the 256 literals.
+    static let endOfBlock = 256
+
     package static func literal(_ byte: UInt8) -> DeflateToken { DeflateToken(packed: UInt32(byte)) }
 
     /// - Precondition: 3 ≤ `length` ≤ 258 and 1 ≤ `distance` ≤ 32,768.

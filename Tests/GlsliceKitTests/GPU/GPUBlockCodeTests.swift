@@ -54,7 +54,7 @@ struct GPUBlockCodeTests {
             }
             let ends = GPUDeflater.ends(records, block: b)
             #expect(ends.headBits == code.headBits, "block \(b)")
-            #expect(ends.endBits == code.endBits && ends.endCode == code.literalCodes[256], "block \(b)")
+            #expect(ends.endBits == code.endBits && ends.endCode == code.literalCodes[DeflateToken.endOfBlock], "block \(b)")
             var writer = DeflateBlockWriter()
             writer.writeHead(code, last: false)
             let head = writer.finish(), gpuHead = ends.head.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }
