@@ -88,8 +88,9 @@ struct DeflateLayout {
     ///   - codes: each block's head and end.
     ///   - bits: each row's token bits (heads and ends not counted).
     ///   - startInRow: per block that begins after its row's first token, the row's token bits before it.
+    /// Each is the job's part of its call's read-back, indexed from its own start, not copied.
     func place(codes: ArraySlice<BlockEnds>, bits: ArraySlice<UInt32>, startInRow: ArraySlice<UInt32>) -> Placement {
-        let codes = Array(codes), bits = Array(bits), startInRow = Array(startInRow)
+        let (code0, row0, start0) = (codes.startIndex, bits.startIndex, startInRow.startIndex)
         var placement = Placement(rowBits: [Int](repeating: 0, count: rows))
         var bit = 0, next = 0 // blocks lie in their pieces' order: each piece's follow the last's
         for (p, range) in pieces.enumerated() {
@@ -99,13 +100,13 @@ struct DeflateLayout {
             let last = next - 1
             let pieceStart = bit / 8
             placement.heads.append((bit, first))
-            bit += codes[first].headBits
+            bit += codes[code0 + first].headBits
             /// Block `b` begins at `at`: the one before ends there. `placement` is passed, not
             /// captured, so the rows' writes to it stay plain stores.
             func begin(_ b: Int, at: Int, _ placement: inout Placement) -> Int {
                 placement.ends.append((at, b - 1))
-                placement.heads.append((at + codes[b - 1].endBits, b))
-                return codes[b - 1].endBits + codes[b].headBits
+                placement.heads.append((at + codes[code0 + b - 1].endBits, b))
+                return codes[code0 + b - 1].endBits + codes[code0 + b].headBits
             }
             for r in range {
                 let t0 = firstToken[r]
@@ -115,17 +116,17 @@ struct DeflateLayout {
                 var gaps = 0
                 var b = pieceBlock[r] + t0 / Self.blockTokens + 1
                 while b <= last && blocks[b].start < t0 + tokenCounts[r] {
-                    gaps += begin(b, at: bit + Int(startInRow[b]) + gaps, &placement)
+                    gaps += begin(b, at: bit + Int(startInRow[start0 + b]) + gaps, &placement)
                     b += 1
                 }
-                bit += Int(bits[r]) + gaps
+                bit += Int(bits[row0 + r]) + gaps
             }
             if blocks[last].count == 0 && last > first {
                 // The stream's last block holds no token: it follows the full ones.
                 bit += begin(last, at: bit, &placement)
             }
             placement.ends.append((bit, last))
-            bit += codes[last].endBits
+            bit += codes[code0 + last].endBits
             if !blocks[last].final {
                 bit = (bit + 3 + 7) / 8 * 8 // an empty stored block's 3 bits, then to a byte
                 placement.flushes.append(bit / 8)
@@ -155,7 +156,7 @@ struct DeflateLayout {
     /// The stream: the coder's `words` (the tokens' bits) with the heads, end
     /// codes, flushes and any empty final block written in.
     func finish(_ words: UnsafeBufferPointer<UInt32>, placement: Placement, codes: ArraySlice<BlockEnds>) -> [UInt8] {
-        let codes = Array(codes)
+        let code0 = codes.startIndex
         var bytes = [UInt8](repeating: 0, count: placement.byteCount)
         let tokenBytes = placement.byteCount - (endsOnCut ? 2 : 0)
         // The words' bytes as they lie: deflate's bit order is the words' little-endian order.
@@ -168,11 +169,11 @@ struct DeflateLayout {
             for k in 0..<((bit % 8 + bits + 7) / 8) { bytes[bit / 8 + k] |= UInt8(truncatingIfNeeded: value >> UInt64(8 * k)) }
         }
         for head in placement.heads {
-            let code = codes[head.block]
+            let code = codes[code0 + head.block]
             for (i, word) in code.head.enumerated() { or(UInt64(word), bits: min(32, code.headBits - 32 * i), at: head.bit + 32 * i) }
             if blocks[head.block].final { or(1, bits: 1, at: head.bit) }
         }
-        for end in placement.ends { or(UInt64(codes[end.block].endCode), bits: codes[end.block].endBits, at: end.bit) }
+        for end in placement.ends { or(UInt64(codes[code0 + end.block].endCode), bits: codes[code0 + end.block].endBits, at: end.bit) }
         for flush in placement.flushes { bytes.replaceSubrange((flush + 2)..<(flush + 4), with: [0xFF, 0xFF]) }
         if endsOnCut { bytes.replaceSubrange(tokenBytes..<(tokenBytes + 2), with: [0x03, 0x00]) }
         return bytes
