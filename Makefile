@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-hybrid bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -56,6 +56,9 @@ demo: setup
 test: setup
 	python3 Scripts/check-flow.py
 	python3 Scripts/check-words.py
+	@# Every shader as the driver gets it, through Khronos's reference compiler (issue 68).
+	@$(MAKE) --no-print-directory install-missing PACKAGES="glslang-tools"
+	python3 Scripts/check-shaders.py $(RELEASE_BIN)/glslice-bench Shaders
 	$(SWIFT) build --build-tests
 	@# Two runs of one build: the CLI suites wait on glslice processes, holding the test
 	@# process's threads (two on two cores) for minutes, and the in-process servers'
@@ -155,6 +158,15 @@ bench-gpu-own: setup
 	$(RELEASE_BIN)/glslice-bench manifest out/bench-compression/bench.jsonl --jobs 2400 --seed 42
 	python3 Scripts/hd-set.py out/bench-compression
 	python3 Scripts/bench-gpu-own.py $(GLSLICE) out/bench-compression | tee out/bench-gpu-own.txt
+
+# Issue 68: `--backend hybrid` against `cpu` on llvmpipe (600 small and 40 HD outputs, GPU encoding
+# forced and off, RUNS=3 alternated runs, /dev/shm), then the scheduler with a device double at 0.1x,
+# 1x and 10x a core against the ideal n / (CPU rate + GPU rate) (Scripts/bench-hybrid.py).
+bench-hybrid: setup
+	@mkdir -p out/bench-compression
+	$(RELEASE_BIN)/glslice-bench manifest out/bench-compression/bench.jsonl --jobs 2400 --seed 42
+	python3 Scripts/hd-set.py out/bench-compression
+	set -o pipefail; python3 Scripts/bench-hybrid.py $(GLSLICE) $(RELEASE_BIN)/glslice-bench out/bench-compression | tee out/bench-hybrid.txt
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
 bench-peers: setup time-tool

@@ -68,7 +68,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "GlsliceBench",
-            dependencies: ["GlsliceKit", "CPNG"],
+            dependencies: ["GlsliceKit", "CPNG", "Shaders"],
             path: "Benchmarks/GlsliceBench"
         ),
         // libFuzzer targets (`make fuzz`); a plain build replays corpora through them.

@@ -1,5 +1,6 @@
 import Foundation
 import GlsliceKit
+import Shaders
 import Synchronization
 
 /// `glslice-bench manifest FILE [--jobs N] [--seed S] [--fixtures DIR]`: the
@@ -131,4 +132,22 @@ func encodeFloor(_ argv: [String]) throws {
     print(String(format: "floor: encode %d outputs in %.3f s (%d bytes); write %d files (%d bytes) in %.3f s; "
                  + "sum %.3f s on %d threads", images.count, encodeSeconds, encoded.withLock { $0 }, files.count, bytes,
                  filesSeconds, encodeSeconds + filesSeconds, args.threads))
+}
+
+/// `glslice-bench shaders DIR`: every shader as the driver gets it (the compute
+/// shaders with their generated `#define`s and `#line 2`), for `make test`'s
+/// glslang check (Scripts/check-shaders.py).
+func writeShaders(_ argv: [String]) throws {
+    guard argv.count >= 3, !argv[2].hasPrefix("-") else { throw GlsliceError(.usage, "shaders needs an output folder") }
+    let folder = argv[2]
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let shaders = [("nine_slice.vert", ShaderSource.vertex), ("nine_slice.frag", ShaderSource.fragment),
+                   ("deflate_tokens.comp", ShaderRecords.defining(ShaderSource.deflateTokens)),
+                   ("deflate_pack.comp", ShaderRecords.defining(ShaderSource.deflatePack)),
+                   ("deflate_code.comp", ShaderRecords.defining(ShaderSource.deflateCode)),
+                   ("scanlines.comp", ShaderRecords.defining(ShaderSource.scanlines))]
+    for (name, text) in shaders {
+        try text.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
+    }
+    print("shaders: \(shaders.count) in \(folder)")
 }

@@ -150,6 +150,8 @@ do {
     case "floor": try encodeFloor(CommandLine.arguments)
     case "fills": try benchFills(CommandLine.arguments)
     case "blockcodes": benchBlockCodes(CommandLine.arguments)
+    case "hybrid": try benchHybrid(CommandLine.arguments)
+    case "shaders": try writeShaders(CommandLine.arguments)
     default: try main()
     }
 } catch {

@@ -127,7 +127,7 @@ struct BatchCommand: ParsableCommand {
             if stats {
                 standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time; CPU time where timed):\n")
                 for stage in summary.stages { standardError("glslice: \(stage.line)\n") }
-                standardError("glslice: \(summary.drawnBy.line)\n")
+                for line in summary.sides.lines { standardError("glslice: \(line)\n") }
                 if summary.gpuEncoding.calls > 0 {
                     standardError("glslice: \(summary.gpuEncoding.gl.line(encodeCalls: summary.gpuEncoding.calls))\n")
                 }
@@ -153,8 +153,8 @@ struct BatchCommand: ParsableCommand {
         var succeeded: Bool
         /// Each stage's busy time, with `--stats`.
         var stages: [StageShare]?
-        /// The jobs and pixels each side drew, with `--stats`.
-        var drawnBy: DrawnBy?
+        /// What each side did, with `--stats`: outputs, megapixels, busy and idle seconds, backups run and won.
+        var sides: HybridFigures?
         /// With `--stats`: GPU encoding's encode calls and their GL calls (time, dispatches, waits).
         var gpuEncodeCalls: Int?
         var gpuEncodeGL: GLCallCounts?
@@ -171,7 +171,7 @@ struct BatchCommand: ParsableCommand {
             backend = summary.backend
             succeeded = summary.succeeded
             self.stages = stages ? summary.stages : nil
-            drawnBy = stages ? summary.drawnBy : nil
+            sides = stages ? summary.sides : nil
             gpuEncodeCalls = stages ? summary.gpuEncoding.calls : nil
             gpuEncodeGL = stages ? summary.gpuEncoding.gl : nil
             gpuThreadGL = stages ? summary.glThread : nil

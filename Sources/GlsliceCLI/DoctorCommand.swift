@@ -107,13 +107,11 @@ struct DoctorCommand: ParsableCommand {
     private func printText(_ findings: Findings) {
         print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
         if findings.auto.backend == "gpu" {
-            let megapixels = Double(BackendUse.singleOutputGPUPixels) / 1e6
-            print("  with the CPU beside it in 'glslice serve' (hybrid: both sides draw, the same bytes)")
-            print("  except 'glslice render' of an output under \(formatNumber(megapixels)) Mpx: cpu (opening a GL context takes longer than the CPU takes to draw it)")
+            print("  with the CPU beside it in 'glslice batch' and 'glslice serve' (hybrid: \(BackendUse.batchAutoFigures))")
         } else if findings.context != nil {
-            print("  (said here and in serve's /healthz, not as a warning: 'glslice render' and 'glslice serve' draw on the CPU)")
+            print("  (said here and in serve's /healthz, not as a warning: 'glslice batch' and 'glslice serve' draw on the CPU)")
         }
-        print("'glslice batch --backend auto' takes: cpu on every host (\(BackendUse.batchAutoFigures); --backend hybrid asks for both)")
+        print("'glslice render --backend auto' takes: cpu at every size (\(BackendUse.renderAutoFigures); --backend gpu forces GL)")
         if let context = findings.context {
             switch (context.gpuEncoding, context.gpuEncodingForced) {
             case ("on", true?): print("GPU encoding: on, forced by GLSLICE_GPU_ENCODE (default and fast PNGs are encoded with compute shaders)")

@@ -3,7 +3,7 @@ import GlsliceKit
 
 /// The backend and the limits, shared by `render` and `batch`.
 struct EngineOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Rendering backend. auto: for render, a hardware GPU for outputs of 16.8 Mpx or more, else the CPU (llvmpipe is slower than the CPU); for batch, the CPU on every host (\(BackendUse.batchAutoFigures)). hybrid draws on the GPU and the CPU threads together; the bytes are the same on every backend.", valueName: "B"))
+    @Option(help: ArgumentHelp("Rendering backend. auto: for render, the CPU (\(BackendUse.renderAutoFigures)); for batch and serve, hybrid on a hardware GPU, else the CPU (\(BackendUse.batchAutoFigures)). hybrid draws on the GPU and the CPU threads together; the bytes are the same on every backend.", valueName: "B"))
     var backend: BackendChoice = .auto
 
     @Option(help: ArgumentHelp("EGL device index to render on (default: GLSLICE_GPU, else hardware first; see 'glslice doctor').", valueName: "N"))

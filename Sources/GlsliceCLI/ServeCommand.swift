@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("GPU memory in MiB the GPU thread holds at most: framebuffer, cell textures, read-back buffers and the GPU encoder's buffers (16 or more; /metrics shows glslice_gpu_bytes).", valueName: "MB"))
     var gpuMb: Int = GPUMemory.defaultBudget >> 20
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Render threads, each with its own backend (the default is this machine's core count).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render threads (the default is this machine's core count): each draws on the CPU and encodes; with a GPU they share one GPU thread.", valueName: "N"))
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Renders that may wait for a thread; past this, 503 with Retry-After.", valueName: "N"))

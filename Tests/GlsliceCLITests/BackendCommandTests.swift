@@ -8,9 +8,9 @@ import GlsliceKit
     let noDrivers = ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent/glslice-no-vendor.json"]
     let panel = fixtures.appendingPathComponent("panel.png").path
 
-    /// 4096² px: `render --backend auto` considers a GPU only from 2^24 px (`BackendUse.singleOutputGPUPixels`).
-    /// Why it fell back is said by `doctor`, never on a render; a batch's `auto` is the CPU on every
-    /// host (`BackendUse.batch`), so it opens no GPU and has nothing to say.
+    /// 4096² px: `render --backend auto` is the CPU at every size (`BackendUse.renderAutoFigures`).
+    /// Why it fell back is said by `doctor`, never on a render; a batch's `auto` on a host without
+    /// GL is the CPU farm it always was: a reason, never a warning.
     @Test func autoFallsBackToTheCPUSilentlyInARenderAndABatch() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

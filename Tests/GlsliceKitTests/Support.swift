@@ -123,7 +123,7 @@ func copyOfRepository(_ folders: [String]) throws -> URL {
 /// Appends `text` to the file at `path` beneath `root`, making the file if it is missing.
 func append(_ text: String, to path: String, beneath root: URL) throws {
     let file = root.appendingPathComponent(path)
-    if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
+    if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
     let handle = try FileHandle(forWritingTo: file)
     handle.seekToEndOfFile()
     handle.write(Data(text.utf8))

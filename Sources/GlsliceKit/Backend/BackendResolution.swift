@@ -23,8 +23,7 @@ package struct BackendResolution<GPU> {
         let cpu = BackendResolution(gpu: nil, drawsOnBoth: false, description: "cpu")
         var choice = choice
         switch use {
-        case .batch where choice == .auto: return cpu
-        case .oneOutput(let size) where choice == .auto && size.pixelCount < BackendUse.singleOutputGPUPixels: return cpu
+        case .oneOutput where choice == .auto: return cpu // measured faster at every size (`BackendUse.renderAutoFigures`)
         case .parity: choice = .gpu
         default: break
         }
@@ -39,6 +38,10 @@ package struct BackendResolution<GPU> {
                 opened = try open(false)
             } catch let declined as Backend.Declined {
                 return BackendResolution(gpu: nil, drawsOnBoth: false, description: "cpu", reason: declined.reason)
+            } catch where use == .batch {
+                // A batch on a host without GL is the usual CPU farm: a reason, never a warning on every shard.
+                return BackendResolution(gpu: nil, drawsOnBoth: false, description: "cpu",
+                                         reason: "no GPU backend: \(GlsliceError.from(error).message)")
             } catch {
                 return BackendResolution(gpu: nil, drawsOnBoth: false, description: "cpu",
                                          warning: "no GPU backend, rendering on the CPU: \(GlsliceError.from(error).message)")

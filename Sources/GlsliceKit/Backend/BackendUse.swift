@@ -1,27 +1,25 @@
 /// Which front end asks for a backend: each has its own rule for `auto`.
 package enum BackendUse: Sendable, Equatable {
-    /// One output of this size (`render`): `auto` takes the CPU below
-    /// `singleOutputGPUPixels`, and a hardware GPU above it.
+    /// One output of this size (`render`): `auto` takes the CPU (`renderAutoFigures`).
     case oneOutput(PixelSize)
-    /// A manifest (`batch`): `auto` is the CPU on every host.
+    /// A manifest (`batch`): `auto` is hybrid on a hardware GPU, as serve's.
     case batch
     /// Renders on demand (`serve`): `auto` is hybrid on a hardware GPU.
     case serve
     /// The GPU held to the CPU (`parity`): always the GPU.
     case parity
 
-    /// Outputs smaller than this, rendered one at a time (`render`), are drawn on
-    /// the CPU by `auto` even where a GPU is: opening a GL context takes longer
-    /// (65 ms on llvmpipe here; NVIDIA's driver is commonly slower to start) than
-    /// the CPU takes to draw them (about 2 ms per megapixel, and encoding, which
-    /// both backends do on the CPU, dominates). Batches and serve open the GPU
-    /// once for many outputs, so this does not apply to them.
-    package static let singleOutputGPUPixels = 1 << 24
+    /// Why `render`'s `auto` is the CPU at every size, for `doctor` and `--help`: on the
+    /// NVIDIA H200 node a 20,000² render was 2-2.5x faster on the CPU backend, and GPU
+    /// encoding, which could change that for giants, has not yet run on NVIDIA's driver.
+    /// One output is one job: there is no second side to hide a slower GPU behind.
+    package static let renderAutoFigures =
+        "on an NVIDIA H200 a 20,000^2 render was 2-2.5x faster on the CPU; GPU encoding of giants is not yet measured on a GPU"
 
-    /// `auto`'s measured batch figures, for `doctor` and `--help`. Measured on an
-    /// NVIDIA H100 node with 16 cores, hybrid was 0.70× the CPU on the 2,400-job
-    /// bench manifest, 1.03× on 20,000 jobs, 0.83× on 400 HD outputs and 0.97×
-    /// on 100 4K outputs; serve's `auto` keeps hybrid there (1.54× the CPU).
+    /// Why `batch`'s and `serve`'s `auto` are hybrid on a hardware GPU, for `doctor` and
+    /// `--help`: the hybrid's scheduler gives the GPU only the calls it finishes before the
+    /// CPU side would (issue 68), so it is never far below the CPU; on llvmpipe, where `auto`
+    /// takes the CPU, forced hybrid measured 0.9-1.0x the CPU (docs/BENCHMARKS.md).
     package static let batchAutoFigures =
-        "on an NVIDIA H100 node with 16 cores, hybrid was 0.70-1.03x the CPU in batch with encoding on the CPU; GPU encoding of PNGs (glslice deflate, the default since renderer 7) is not yet measured on a GPU"
+        "hybrid's scheduler gives the GPU only the work it finishes first: 0.9-1.0x the CPU on llvmpipe, where auto takes the CPU; not yet measured on a GPU node"
 }

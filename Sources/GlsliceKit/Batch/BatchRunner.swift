@@ -56,14 +56,16 @@ public final class BatchRunner: Sendable {
                                                      memory: GPUMemory(budget: options.gpu.budgetBytes), gpuEncoding: options.gpu.gpuEncoding)
         let recorder = BatchRecorder(manifest: reader.path, results: results, resultsPath: options.results,
                                      backend: resolved.description, onError: onError, onProgress: onProgress)
-        let start = Date()
-        let drawnBy = run(reader: reader, recorder: recorder, drawStage: resolved.gpu.map { session in
+        // Made before the clock starts, as the context is: it readies the GPU (its compute encoder compiled and checked).
+        let drawStage = resolved.gpu.map { session in
             DrawStage.gpu(session, settings: options.gpu, budget: MemoryBudget(capacity: options.gpu.inFlightBytes),
                           recorder: recorder, times: times)
-        }, hybrid: resolved.drawsOnBoth, started: start)
+        }
+        let start = Date()
+        let sides = run(reader: reader, recorder: recorder, drawStage: drawStage, hybrid: resolved.drawsOnBoth, started: start)
         let wall = Date().timeIntervalSince(start)
         var summary = recorder.summary(seconds: wall, closing: true)
-        summary.drawnBy = drawnBy
+        summary.sides = sides.figures(wall: wall)
         summary.backendKind = resolved.backend.kind
         summary.stages = StageShare.shares(times, backend: resolved.backend.kind, workers: max(1, options.workers), wall: wall)
         summary.gpuEncoding = times.gpuEncoding
@@ -72,13 +74,14 @@ public final class BatchRunner: Sendable {
     }
 
     /// The stages. With no draw stage, the encoders draw on the CPU. With one
-    /// and `hybrid`, an encoder with nothing to encode takes a job the draw
-    /// stage has not taken yet and draws it itself: one queue feeds both
-    /// sides, so neither waits while the other has a backlog. Returns what
-    /// each side drew.
+    /// and `hybrid`, `HybridScheduler` feeds both sides (`runHybrid`). Returns
+    /// what each side did.
     @discardableResult
     func run(reader: ManifestReader, recorder: BatchRecorder, drawStage: DrawStage?,
-             hybrid: Bool = false, started: Date, probe: (@Sendable (Stage) -> Void)? = nil) -> DrawnBy {
+             hybrid: Bool = false, started: Date, probe: (@Sendable (Stage) -> Void)? = nil) -> SideTally {
+        if hybrid, let drawStage {
+            return runHybrid(reader: reader, recorder: recorder, drawStage: drawStage, started: started, probe: probe)
+        }
         let workers = max(1, options.workers)
         // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
         let jobs = BoundedQueue<ManifestJob>(capacity: drawStage == nil ? workers * 4 : 1024)
@@ -91,7 +94,6 @@ public final class BatchRunner: Sendable {
         let times = self.times
         let onCPU = drawStage == nil
         let gpuLimits = drawStage?.limits
-        let stealing = hybrid && !onCPU
         let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in
             Self.read(reader, shard: options.shard, outputScope: outputScope, into: jobs, recorder: recorder)
         }
@@ -108,38 +110,20 @@ public final class BatchRunner: Sendable {
                 if onCPU {
                     toEncode.push(EncodeWork(job: ready, drawing: .here))
                 } else if let refusal = gpuLimits?.refusal(sourceWidth: image.width, sourceHeight: image.height) {
-                    // Decided here, before a GL call: hybrid draws it on the CPU, so it never depends on which side took it.
-                    if stealing { toEncode.push(EncodeWork(job: ready, drawing: .here)) } else { recorder.fail(ready.manifest, refusal, started: ready.started) }
+                    recorder.fail(ready.manifest, refusal, started: ready.started) // decided here, before a GL call
                 } else {
                     toDraw.push(ready)
                 }
             }
             if preparing.withLock({ $0 -= 1; return $0 == 0 }) { onCPU ? toEncode.close() : toDraw.close() }
         }
-        let drawnBy = Locked(DrawnBy())
+        let tally = SideTally(workers: workers, gpu: !onCPU, times: times)
         let encode = WorkerThreads(count: workers, name: "glslice-enc") { _ in
-            func encode(_ work: EncodeWork) {
+            while let work = toEncode.pop() {
                 probe?(.encode)
-                drawnBy.withLock { $0.add(work.drawing, pixels: work.job.prepared.size.pixelCount) }
+                let start = ContinuousClock.now
                 encodeStage.encode(work)
-            }
-            guard stealing else {
-                while let work = toEncode.pop() { encode(work) }
-                return
-            }
-            while true {
-                if case .item(let work) = toEncode.pop(within: .zero) {
-                    encode(work)
-                } else if case .item(let job) = toDraw.pop(within: .zero) {
-                    encode(EncodeWork(job: job, drawing: .here))
-                } else {
-                    // Both empty for now: wait on the draw stage's output, looking at its input again soon.
-                    switch toEncode.pop(within: .milliseconds(2)) {
-                    case .item(let work): encode(work)
-                    case .empty: continue
-                    case .closed: return
-                    }
-                }
+                tally.add(work.drawing, pixels: work.job.prepared.size.pixelCount, busy: ContinuousClock.now - start)
             }
         }
         if let drawStage {
@@ -154,12 +138,12 @@ public final class BatchRunner: Sendable {
         read.wait()
         prepare.wait()
         encode.wait()
-        return drawnBy.withLock { $0 }
+        return tally
     }
 
     /// The read stage: this shard's lines into `queue`; a bad line is recorded
     /// as a failed job and the rest go on.
-    private static func read(_ reader: ManifestReader, shard: Shard, outputScope: FileScope?, into queue: BoundedQueue<ManifestJob>,
+    static func read(_ reader: ManifestReader, shard: Shard, outputScope: FileScope?, into queue: BoundedQueue<ManifestJob>,
                              recorder: BatchRecorder) {
         // Two jobs writing one file would race; the later line is refused.
         var duplicates = DuplicateOutputs(manifest: reader, shard: shard, outputScope: outputScope)

@@ -11,8 +11,8 @@ public struct BatchSummary: Sendable {
     var backendKind = BackendKind.cpu
     /// Each stage's busy time (`batch --stats`).
     public var stages: [StageShare] = []
-    /// The jobs and pixels each side drew (`batch --stats`).
-    package var drawnBy = DrawnBy()
+    /// What each side did (`batch --stats`): outputs, pixels, busy and idle time, backups.
+    package var sides = HybridFigures()
     /// GPU encoding's GL calls, and in how many encode calls (`batch --stats`; none without it).
     package var gpuEncoding = (gl: GLCallCounts(), calls: 0)
     /// Every GL call of the GL thread (`batch --stats`), and its CPU time while it ran: its own

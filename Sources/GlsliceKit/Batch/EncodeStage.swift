@@ -5,15 +5,26 @@ struct EncodeStage: Sendable {
     let recorder: BatchRecorder
     let times: StageTimes
 
-    func encode(_ work: EncodeWork) {
+    /// Encodes `work` and records its result. `claim` (the hybrid's race) is asked
+    /// once, just before the file is named or its error recorded: false means the
+    /// other copy of this output finished first, so this one names nothing and records nothing.
+    func encode(_ work: EncodeWork, claim: (() -> Bool)? = nil) {
         let job = work.job
+        final class Decision { var won: Bool? }
+        let decision = Decision()
+        let mayName: (() -> Bool)? = claim.map { claim in {
+            if decision.won == nil { decision.won = claim() }
+            return decision.won ?? false
+        } }
         do {
             let encoded = try Engine.encode(job.prepared, drawing: work.drawing, to: job.target.durable(durable),
-                                                recordDigest: true, times: times)
+                                            recordDigest: true, times: times, mayName: mayName)
+            guard mayName?() ?? true else { return }
             let start = StageClock.now
             recorder.succeed(job, bytes: encoded.byteCount)
             times.add(.write, StageClock.now - start)
         } catch {
+            guard mayName?() ?? true else { return }
             recorder.fail(job.manifest, error, started: job.started)
         }
     }

@@ -10,11 +10,13 @@ package enum Engine {
     ///   - backend: what `.here` draws with: the CPU, or the backend a single `render` opened.
     ///   - recordDigest: write the job digest as a tEXt chunk (batch outputs, for `--resume`).
     ///   - times: where draw, encode and write time is charged (nil: nowhere).
+    ///   - mayName: asked just before a file is named; false discards it (the hybrid's losing copy).
     package static func encode(_ job: PreparedJob, drawing: Drawing, backend: Backend = .cpu, to target: OutputTarget,
-                               recordDigest: Bool = false, strips: Strips = Strips(), times: StageTimes? = nil) throws -> EncodedImage {
+                               recordDigest: Bool = false, strips: Strips = Strips(), times: StageTimes? = nil,
+                               mayName: (() -> Bool)? = nil) throws -> EncodedImage {
         let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
         let started = StageClock.now
-        let encoder: any ImageEncoder = switch job.request.format ?? .png {
+        var encoder: any ImageEncoder = switch job.request.format ?? .png {
         case .png:
             // glslice's deflate writes the plan's repeats (unless the GPU already has); the zlib levels search for their own (`repeats` is `.none`).
             try PNGEncoder(target: target, size: job.size, opaque: job.isOpaque, compression: job.request.compression,
@@ -22,6 +24,7 @@ package enum Engine {
                            text: text)
         case .webp: try WebPEncoder(target: target, size: job.size, compression: job.request.compression, record: text)
         }
+        encoder.mayName = mayName
         var drawTime = StageTime.zero
         /// Waiting for strips drawn elsewhere: idle, so no stage's busy time.
         var waitTime = StageTime.zero

@@ -23,6 +23,12 @@ struct GPUDrawLoop<Item: Sendable> {
     /// on this thread: it must not wait long. Throws when no atlas can be made.
     func run(_ queue: BoundedQueue<Item>, job: @escaping (Item) -> PreparedJob,
              deliver: @escaping (Item, Result<Drawing, any Error>) -> Void) throws {
+        try run(GPUFeed(next: { queue.popBatch(limit: 256, gathering: gather, gap: gap) }), job: job, deliver: deliver)
+    }
+
+    /// Draws the calls `feed` makes until it makes an empty one.
+    func run(_ feed: GPUFeed<Item>, job: @escaping (Item) -> PreparedJob,
+             deliver: @escaping (Item, Result<Drawing, any Error>) -> Void) throws {
         let atlas = try GPUAtlas<Item>(session: gpu, ring: ring, budget: budget, times: times) { placed, pixels in
             for p in placed {
                 deliver(p.item, pixels.map { pixels in
@@ -43,10 +49,13 @@ struct GPUDrawLoop<Item: Sendable> {
         let clock = ContinuousClock()
         while true {
             let start = clock.now
-            let items = queue.popBatch(limit: 256, gathering: gather, gap: gap)
+            let items = feed.next()
             times.add(.drawWait, clock.now - start)
             if items.isEmpty { break }
-            let large = atlas.place(items, size: { job($0).size }, upload: { item in
+            // Each job is claimed just before its GL work: the hybrid's CPU workers may have taken it back.
+            let small = items.filter { atlas.fits(job($0).size) && feed.dispatching($0) }
+            let large = items.filter { !atlas.fits(job($0).size) }
+            _ = atlas.place(small, size: { job($0).size }, upload: { item in
                 let prepared = job(item)
                 return try Backend.gpuDrawer(prepared.plan, source: prepared.source.image, key: prepared.source.key, taps: prepared.taps, on: gpu)
             }, failed: { item, error in deliver(item, .failure(error)) })
@@ -54,12 +63,21 @@ struct GPUDrawLoop<Item: Sendable> {
             // Large outputs the GPU encodes go in groups whose pixels fit its buffer together; the rest stream.
             var encoded: [Item] = []
             for item in large {
-                if encodesOnGPU(job(item)) { encoded.append(item) } else { stream(item, job, deliver: deliver) }
+                if encodesOnGPU(job(item)) {
+                    encoded.append(item)
+                } else if let decline = feed.decline {
+                    decline(item) // the hybrid: a CPU worker draws it whole rather than wait on a stream
+                } else {
+                    stream(item, job, feed, deliver: deliver)
+                }
             }
             let groups = encoded.grouped(within: SIMD2(gpu.wholeEncodingPixels, .max)) { item in
                 SIMD2(job(item).size.width * job(item).size.height, 0)
             }
-            for group in groups { encodeOnGPU(group, job, deliver: deliver) }
+            for group in groups {
+                let dispatched = group.filter(feed.dispatching)
+                if !dispatched.isEmpty { encodeOnGPU(dispatched, job, feed, deliver: deliver) }
+            }
             ring?.poll()
             gpu.trimTextureCache()
             gpu.trimEncoder()
@@ -72,7 +90,8 @@ struct GPUDrawLoop<Item: Sendable> {
     /// llvmpipe's loop limit, an upload or GL error) is drawn again and streamed
     /// to the CPU's encoder; when the call itself fails (a GL error in the passes,
     /// out of memory say), each output is tried again alone.
-    private func encodeOnGPU(_ items: [Item], _ job: (Item) -> PreparedJob, deliver: (Item, Result<Drawing, any Error>) -> Void) {
+    private func encodeOnGPU(_ items: [Item], _ job: (Item) -> PreparedJob, _ feed: GPUFeed<Item>,
+                             deliver: (Item, Result<Drawing, any Error>) -> Void) {
         let outputs = items.map { job($0).encodingOnGPU(gpu, strips: strips) }
         let results: [Result<EncodedImageData, any Error>]
         do {
@@ -80,20 +99,28 @@ struct GPUDrawLoop<Item: Sendable> {
         } catch {
             gpu.trimEncoder()
             for item in items {
-                if items.count > 1 { encodeOnGPU([item], job, deliver: deliver) } else { stream(item, job, deliver: deliver) }
+                if items.count > 1 { encodeOnGPU([item], job, feed, deliver: deliver) } else { handOff(item, job, feed, deliver: deliver) }
             }
             return
         }
         for (item, result) in zip(items, results) {
             switch result {
             case .success(let data): deliver(item, .success(.encoded(data)))
-            case .failure: stream(item, job, deliver: deliver) // drawn again and read back; an error there is its own
+            case .failure: handOff(item, job, feed, deliver: deliver) // drawn again and read back; an error there is its own
             }
         }
     }
 
+    /// An item the GPU could not encode: the hybrid's CPU draws it whole; otherwise it is streamed.
+    private func handOff(_ item: Item, _ job: (Item) -> PreparedJob, _ feed: GPUFeed<Item>,
+                         deliver: (Item, Result<Drawing, any Error>) -> Void) {
+        if let decline = feed.decline { decline(item) } else { stream(item, job, feed, deliver: deliver) }
+    }
+
     /// Streams `item`: its encoder gets the stream at once and encodes while the strips come.
-    private func stream(_ item: Item, _ job: (Item) -> PreparedJob, deliver: (Item, Result<Drawing, any Error>) -> Void) {
+    private func stream(_ item: Item, _ job: (Item) -> PreparedJob, _ feed: GPUFeed<Item>,
+                        deliver: (Item, Result<Drawing, any Error>) -> Void) {
+        guard feed.dispatching(item) else { return }
         let stream = StripStream(depth: (ring?.count ?? 2) + 2)
         deliver(item, .success(.stream(stream)))
         send(job(item), to: stream)

@@ -15,12 +15,14 @@ package final class GPUDrawThread: Sendable {
         var completion: Completion
     }
 
-    private let requests = BoundedQueue<Request>(capacity: 1 << 16)
+    private let requests: BoundedQueue<Request>
     private let thread: WorkerThreads
     /// The GL renderer's name (`GL_RENDERER`).
     package let renderer: String
     /// What the GPU can draw: a caller checks a job against it before queuing it.
     package let limits: GPUContext.GLLimits
+    /// What it finishes without a render thread waiting on it (the hybrid's rule).
+    package let finishRule: GPUFinishRule
     /// The GPU memory its session holds (serve's `/metrics`).
     package let memory: GPUMemory
     /// Busy time of the GPU thread (draw, draw-wait, read-back).
@@ -35,33 +37,71 @@ package final class GPUDrawThread: Sendable {
     ///   - gap: it stops gathering when no request came for this long.
     ///   - inFlightBytes: drawn pixels allowed to wait for their encoders.
     ///   - gpuEncoding: encode `fast` PNGs with compute passes (nil: on hardware GPUs).
-    package init(device: Int?, acceptSoftware: Bool = true, gather: Duration = .milliseconds(2),
+    package convenience init(device: Int?, acceptSoftware: Bool = true, gather: Duration = .milliseconds(2),
                 gap: Duration = .microseconds(200), inFlightBytes: Int = 512 << 20, gpuEncoding: Bool? = nil,
                 memory: GPUMemory = GPUMemory(), times: StageTimes = StageTimes()) throws {
+        let requests = BoundedQueue<Request>(capacity: 1 << 16)
+        try self.init(requests: requests, device: device, acceptSoftware: acceptSoftware, gpuEncoding: gpuEncoding,
+                      memory: memory, times: times) { gpu in
+            Self.serve(requests, gpu: gpu, gather: gather, gap: gap, budget: MemoryBudget(capacity: inFlightBytes), times: times)
+        }
+    }
+
+    /// The hybrid's GPU thread (serve's `hybrid`, issue 68): it draws the calls
+    /// `scheduler` makes rather than requests queued here, and hands each job on
+    /// to the scheduler (delivered, or declined back to the CPU).
+    package convenience init<Item>(device: Int?, acceptSoftware: Bool = true, hybrid scheduler: HybridScheduler<Item, Drawing>,
+                                   job: @escaping @Sendable (Item) -> PreparedJob, gather: Duration = .milliseconds(2),
+                                   gap: Duration = .microseconds(200), inFlightBytes: Int = 512 << 20, gpuEncoding: Bool? = nil,
+                                   memory: GPUMemory = GPUMemory(), times: StageTimes = StageTimes()) throws {
+        try self.init(requests: BoundedQueue(capacity: 1), device: device, acceptSoftware: acceptSoftware,
+                      gpuEncoding: gpuEncoding, memory: memory, times: times) { gpu in
+            typealias Claim = HybridScheduler<Item, Drawing>.Claim
+            let loop = GPUDrawLoop<Claim>(gpu: gpu, budget: MemoryBudget(capacity: inFlightBytes), times: times, ring: nil)
+            let feed = GPUFeed<Claim>(next: { scheduler.nextGPUCall(gather: gather, gap: gap) },
+                                      dispatching: { scheduler.dispatching($0.ticket) },
+                                      decline: { scheduler.declined($0.ticket) })
+            do {
+                try loop.run(feed, job: { job($0.item) }) { claim, drawn in
+                    switch drawn {
+                    case .success(let drawing): scheduler.delivered(claim.ticket, drawing)
+                    case .failure: scheduler.declined(claim.ticket)
+                    }
+                }
+            } catch {
+                // No atlas could be made: the render threads draw everything.
+            }
+            scheduler.gpuEnded()
+        }
+    }
+
+    private init(requests: BoundedQueue<Request>, device: Int?, acceptSoftware: Bool, gpuEncoding: Bool?, memory: GPUMemory,
+                 times: StageTimes, body: @escaping @Sendable (GPUSession) -> Void) throws {
+        self.requests = requests
         self.times = times
         self.memory = memory
-        let opened = Locked<Result<(String, GPUContext.GLLimits), any Error>?>(nil)
+        let opened = Locked<Result<(String, GPUContext.GLLimits, GPUFinishRule), any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
-        let requests = self.requests
         thread = WorkerThreads(count: 1, name: "glslice-gpu") { _ in
             let gpu: GPUSession
             do {
                 gpu = try Backend.openSession(device: device, memory: memory, acceptSoftware: acceptSoftware, gpuEncoding: gpuEncoding)
-                opened.withLock { $0 = .success((gpu.context.renderer, gpu.context.limits)) }
+                let rule = GPUFinishRule(readying: gpu) // its compute encoder and shaders made before the first request
+                opened.withLock { $0 = .success((gpu.context.renderer, gpu.context.limits, rule)) }
             } catch {
                 opened.withLock { $0 = .failure(error) }
                 ready.signal()
                 return
             }
             ready.signal()
-            Self.serve(requests, gpu: gpu, gather: gather, gap: gap, budget: MemoryBudget(capacity: inFlightBytes),
-                       times: times)
+            body(gpu)
         }
         ready.wait()
         switch opened.withLock({ $0 }) {
-        case .success(let (renderer, limits))?:
+        case .success(let (renderer, limits, rule))?:
             self.renderer = renderer
             self.limits = limits
+            finishRule = rule
         case .failure(let error)?:
             thread.wait()
             throw error

@@ -10,6 +10,8 @@ protocol ImageEncoder: StripSink {
     var fileTime: StageTime { get }
     /// CPU time other threads spent encoding it, which the encoding thread's clock does not see.
     var helperCPU: Duration { get }
+    /// Asked just before a file is named: false discards it (`OutputFile.mayName`).
+    var mayName: (() -> Bool)? { get set }
 }
 
 extension PNGEncoder: ImageEncoder {}

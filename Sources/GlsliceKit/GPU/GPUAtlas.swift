@@ -48,14 +48,19 @@ final class GPUAtlas<Item> {
         self.session = session
         self.budget = budget
         self.times = times
-        let target = session.effectiveTarget
-        side = max(1, min(1024, target.width, target.height))
+        side = Self.side(for: session)
         shelf = Shelf(side: side)
         self.ring = ring
         self.deliver = deliver
     }
 
     func fits(_ size: PixelSize) -> Bool { size.width <= side && size.height <= side }
+
+    /// An atlas's side on `session`: 1024 px, or less where its target is smaller.
+    static func side(for session: GPUSession) -> Int {
+        let target = session.effectiveTarget
+        return max(1, min(1024, target.width, target.height))
+    }
 
     /// Places an output that `fits`, drawing the atlas first when it is full.
     /// `upload` makes the plan's textures; its error is the caller's to report.

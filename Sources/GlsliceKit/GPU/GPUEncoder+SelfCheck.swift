@@ -3,13 +3,17 @@ extension GPUEncoder {
     /// periodic columns, runs and noise) here and on the CPU, and throws unless
     /// the files are the same: a driver that compiles the passes but runs them
     /// differently is caught before it writes a file (`GPUSession.encoder`).
-    func selfCheck() throws {
+    /// Returns the GPU's seconds for them over the CPU's: the hybrid's first
+    /// guess at the GPU's speed (`HybridCallSizer.gpuPrior`), before it has timed a call.
+    @discardableResult
+    func selfCheck() throws -> Double {
         let size = PixelSize(width: 61, height: 37), variants = 3
         let map = RepeatMap(rowKeys: { rows in rows.map { RepeatMap.RowKey(high: UInt64($0 % 9 == 8 ? 0 : $0 + 1), low: 0) } },
                             columnPeriods: [(destination: 20..<61, period: 7)])
         // The three side by side in the pixel buffer, encoded in one call; each alone on the CPU.
         var all = [UInt8](repeating: 0, count: variants * size.width * size.height * 4)
         var expected: [[UInt8]?] = []
+        var cpu = Duration.zero
         for variant in 0..<variants {
             var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
             for y in 0..<size.height {
@@ -29,15 +33,21 @@ extension GPUEncoder {
             }
             // Variant 0 has alpha under 255, so its file is RGBA; the others are RGB.
             let image = PremultipliedImage(RGBAImage(width: size.width, height: size.height, pixels: pixels))
+            let start = ContinuousClock.now
             expected.append(try PNGEncoder.memoryFile(image, compression: .fast, repeats: map))
+            cpu += ContinuousClock.now - start
         }
+        let start = ContinuousClock.now
         try all.withUnsafeBytes { try setPixels($0) }
         let images = (0..<variants).map { Image(x0: $0 * size.width, stride: variants * size.width, size: size, opaque: $0 != 0, repeats: map) }
-        for (variant, encoded) in try encode(images).enumerated() {
-            let gpu = try PNGEncoder(target: .memory, size: size, opaque: variant != 0, compression: .fast)
-            try gpu.finish(encoded: try encoded.get())
-            guard gpu.memoryData == expected[variant] else { throw UnavailableErrors.gpuEncodingDisagrees(context.renderer) }
+        let results = try encode(images)
+        let gpu = ContinuousClock.now - start
+        for (variant, encoded) in results.enumerated() {
+            let file = try PNGEncoder(target: .memory, size: size, opaque: variant != 0, compression: .fast)
+            try file.finish(encoded: try encoded.get())
+            guard file.memoryData == expected[variant] else { throw UnavailableErrors.gpuEncodingDisagrees(context.renderer) }
         }
+        return gpu / cpu
     }
 }
 

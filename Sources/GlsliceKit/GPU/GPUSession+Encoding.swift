@@ -9,13 +9,28 @@ extension GPUSession {
     /// palette (drawn and encoded a strip at a time). The rest are read back and
     /// encoded on the CPU, with the same bytes.
     func encodes(_ format: ImageFormat, _ compression: Compression, size: PixelSize) -> Bool {
-        guard gpuEncoding, format == .png, compression.writesPlanRepeats, size.width <= effectiveTarget.width,
-              fitsWhole(size) || size.width * size.height > PNGEncoder.maxIndexedPixels else { return false }
+        guard gpuEncoding, Self.encodable(format, compression, size: size, maxWidth: effectiveTarget.width,
+                                          wholePixels: wholeEncodingPixels) else { return false }
         if case .success = encoder { return true }
         return false
     }
 
-    private func fitsWhole(_ size: PixelSize) -> Bool { size.width * size.height <= wholeEncodingPixels }
+    /// Makes the compute encoder now, when there is one (its compile and self-check), so a
+    /// run's first call does not pay for them: whether it encodes, and its self-check's GPU
+    /// seconds over the CPU's (the hybrid's first guess at its speed).
+    package func readyEncoder() -> (encodes: Bool, speedGuess: Double?) {
+        guard gpuEncoding, case .success = encoder else { return (false, nil) }
+        return (true, selfCheckRatio)
+    }
+
+    /// The one rule for which outputs the compute encoder takes (`encodes`, and the hybrid's
+    /// `GPUFinishRule`): PNGs of glslice's own deflate drawn in whole-width strips, whose pixels
+    /// fit its buffer whole, or which are too large for a palette (encoded a strip at a time).
+    static func encodable(_ format: ImageFormat, _ compression: Compression, size: PixelSize, maxWidth: Int,
+                          wholePixels: Int) -> Bool {
+        format == .png && compression.writesPlanRepeats && size.width <= maxWidth
+            && (size.width * size.height <= wholePixels || size.width * size.height > PNGEncoder.maxIndexedPixels)
+    }
 
     /// Reads the framebuffer's bottom-left `width × height` pixels into buffer
     /// `name` at `offset` bytes, on the GPU (nothing crosses to the CPU).
@@ -118,3 +133,4 @@ extension GPUSession {
         return results
     }
 }
+

@@ -34,12 +34,15 @@ package final class GPUSession {
     /// Tests set it.
     var gpuEncoding: Bool
 
+    /// The encoder's self-check, GPU seconds over CPU seconds (nil until it ran).
+    var selfCheckRatio: Double?
+
     /// The compute encoder (`GPUSession+Encoding.swift`): made on first use and
     /// checked against the CPU's encoder (`GPUEncoder.selfCheck`); a failure where the
     /// context has no ES 3.1 or its files differ, and every output is encoded on the CPU.
     lazy var encoder: Result<GPUEncoder, GlsliceError> = Result {
         let encoder = try GPUEncoder(context: context, memory: memory)
-        try encoder.selfCheck()
+        selfCheckRatio = try encoder.selfCheck()
         try encoder.shrink()
         return encoder
     }.mapError { GlsliceError.from($0) }

@@ -3,7 +3,7 @@
 /// fills the records through these names; each compute shader gets them as `#define`s put after
 /// its `#version` line (`ComputeProgram`), so no shader spells a constant or a position itself
 /// (`ShaderRecordsTests` fails when one does).
-enum ShaderRecords {
+package enum ShaderRecords {
     /// Per row of a token pass's plan (`deflate_tokens.comp`): its first byte in the scanlines, its
     /// first token's room, the copy's distance | its run ahead << 16, its job << 10 | its copy run's
     /// reduced start (`RepeatDeflater.RowCopy`).
@@ -107,9 +107,10 @@ enum ShaderRecords {
         }
     }
 
-    /// `source` with every define after its `#version` line (the line GLSL wants first).
-    static func defining(_ source: String) -> String {
-        let header = defines.map { "#define \($0.name) \($0.value)\n" }.joined()
+    /// `source` with every define after its `#version` line (the line GLSL wants first), then
+    /// `#line 2`, so a driver's error names the line of the file (`make test` checks each with glslang).
+    package static func defining(_ source: String) -> String {
+        let header = defines.map { "#define \($0.name) \($0.value)\n" }.joined() + "#line 2\n"
         guard let newline = source.firstIndex(of: "\n") else { return source + "\n" + header }
         return String(source[...newline]) + header + String(source[source.index(after: newline)...])
     }

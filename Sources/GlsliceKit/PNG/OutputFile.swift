@@ -32,6 +32,9 @@ final class OutputFile {
     /// `fsync` before the name appears, so a crash never leaves a named empty file.
     private let durable: Bool
     private var done = false
+    /// Asked just before the file is named (the hybrid's race, issue 68): false
+    /// means another copy of this output won, so this one is discarded unnamed.
+    var mayName: (() -> Bool)?
 
     /// Every hidden temporary file glslice makes starts so; `sweepStale` removes leftovers.
     static let temporaryPrefix = ".glslice-"
@@ -158,6 +161,10 @@ final class OutputFile {
             done = true
             close(folder)
             guard close(descriptor) == 0 else { throw FileErrors.cannotWrite(path, systemError()) }
+            return
+        }
+        if let mayName, !mayName() {
+            discard()
             return
         }
         if durable && fsync(descriptor) != 0 {

@@ -21,6 +21,8 @@ package final class PNGEncoder: StripSink {
     private let target: OutputTarget
     /// The file being written (nil for stdout).
     private var file: OutputFile?
+    /// Asked just before the file is named (`OutputFile.mayName`).
+    package var mayName: (() -> Bool)?
     /// Where bytes go when not to a file.
     private var descriptor: Int32 = -1
     /// True for the duplicate of stdout, which this writer closes.
@@ -251,6 +253,7 @@ package final class PNGEncoder: StripSink {
         try stream.finish()
         if inMemory { memoryData = stream.memory }
         let start = StageClock.now
+        file?.mayName = mayName
         try file?.commit()
         openAndNameTime += StageClock.now - start
         return stream.count
@@ -285,6 +288,7 @@ package final class PNGEncoder: StripSink {
         helperCPU = writer.helperCPU
         if inMemory { memoryData = stream?.memory }
         let start = StageClock.now
+        file?.mayName = mayName
         try file?.commit()
         openAndNameTime += StageClock.now - start
         return Int(bytes)

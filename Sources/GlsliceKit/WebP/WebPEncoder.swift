@@ -30,6 +30,8 @@ package final class WebPEncoder: StripSink {
     /// The XMP packet to add (a batch job's digest), or nil.
     private let xmp: [UInt8]?
     private var file: OutputFile?
+    /// Asked just before the file is named (`OutputFile.mayName`).
+    package var mayName: (() -> Bool)?
     private var pixels: [UInt8]
     private var rowsWritten = 0
     private var finished = false
@@ -134,6 +136,7 @@ package final class WebPEncoder: StripSink {
         case .file, .contained:
             guard let file else { throw InternalErrors.noEncoderOpen(displayName) }
             try writeAll(data, to: file.descriptor, name: displayName)
+            file.mayName = mayName
             try file.commit()
         }
         return length

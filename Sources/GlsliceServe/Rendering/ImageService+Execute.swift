@@ -40,6 +40,18 @@ extension ImageService {
         }
         let image = job.source.image
         let refusal = gpu?.limits.refusal(sourceWidth: image.width, sourceHeight: image.height)
+        if let hybrid {
+            // Hybrid: one scheduler for this thread's siblings and the GPU thread. What the GPU cannot
+            // draw is drawn here, so a URL never succeeds or fails by chance; a WebP, whose encoding
+            // memory is held once, is never run twice, so it stays on the CPU too.
+            let render = HybridRender(job: job, digest: digest, key: key, id: id, file: file, started: started, held: held)
+            let cpuOnly = refusal != nil || held > 0 || gpu?.finishRule.finishes(job) == false
+            if !hybrid.submit(render, cpuOnly: cpuOnly) {
+                answers.releaseEncoding(held)
+                fail(key: key, id: id, UnavailableErrors.serverStopping(), file: file)
+            }
+            return
+        }
         if let refusal, !drawsOnBoth { // --backend gpu: refused before a GL call, whichever thread took it
             answers.releaseEncoding(held)
             return fail(key: key, id: id, refusal, file: file)
@@ -72,22 +84,43 @@ extension ImageService {
 
     /// On a render thread: the encode step into memory, the cache, the answer.
     /// `held` bytes of `--answer-mb` (a WebP's encoding memory) are let go once encoded.
+    /// `claim` (the hybrid's race) is asked once it is encoded or failed: false drops this copy.
     func encode(_ job: PreparedJob, digest: String, drawing: Drawing, key: String, id: UInt64, file: String,
-                        started: ContinuousClock.Instant, held: Int) {
+                started: ContinuousClock.Instant, held: Int, claim: (() -> Bool)? = nil) {
         do {
             let data: [UInt8]
             do { // the encoding memory goes before the answer is handed on
                 defer { answers.releaseEncoding(held) }
                 data = try Engine.encode(job, drawing: drawing, to: .memory, times: metrics.stageTimes).data ?? []
             }
+            guard claim?() ?? true else { return }
             let image = ByteBuffer(bytes: data)
             cache.put(digest, image)
             metrics.renders.increment()
             metrics.renderSeconds.record(ContinuousClock.now - started)
             flights.finish(key, id: id, .success(EncodedAnswer(image: image, digest: digest, format: job.request.format ?? .png)))
         } catch {
+            guard claim?() ?? true else { return }
             fail(key: key, id: id, error, file: file)
         }
+    }
+
+    /// Queues one drain of the hybrid's scheduler on the render threads (its hook, once per job added).
+    func queueHybridDrain() {
+        if !pool.resume({ [self] in drainHybrid() }) { drainHybrid() } // stopping: the caller's thread drains
+    }
+
+    /// On a render thread: one piece of the hybrid's work (a render drawn here, the rest of one the GPU
+    /// drew, or a backup of one it holds), if any waits.
+    func drainHybrid() {
+        guard let hybrid, let work = hybrid.nextForCPU(wait: false) else { return }
+        let start = ContinuousClock.now
+        let render = work.item
+        let drawing: Drawing = if case .rest(_, _, let drawn) = work { drawn } else { .here }
+        encode(render.job, digest: render.digest, drawing: drawing, key: render.key, id: render.id, file: render.file,
+               started: render.started, held: render.held) { hybrid.cpuClaim(work) }
+        let elapsed = ContinuousClock.now - start
+        hybrid.cpuRan(work, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     func fail(key: String, id: UInt64, _ error: any Error, file: String) {

@@ -20,9 +20,12 @@ final class ImageService: Sendable {
     let backendDescription: String
     /// Renders handed to the GPU thread and not yet back on a render thread.
     let atGPU = Locked(0)
-    /// `hybrid`, or `auto` on a hardware GPU: a render thread draws on the CPU
-    /// itself when the GPU thread already has a render per render thread.
+    /// `hybrid`, or `auto` on a hardware GPU: the render threads and the GPU thread
+    /// take renders from one `HybridScheduler`, as batch's workers do (issue 68).
     let drawsOnBoth: Bool
+    /// The hybrid's scheduler (nil without `hybrid`): each render submitted, and
+    /// each job the GPU hands on, queues one drain on the render threads.
+    let hybrid: HybridScheduler<HybridRender, Drawing>?
     let sources: SourceCache
     let cache: ResponseCache
     let memo: RequestMemo
@@ -48,9 +51,22 @@ final class ImageService: Sendable {
         self.metrics = metrics
         self.beforeRender = beforeRender
         let memory = GPUMemory(budget: options.gpuBudgetBytes)
+        // `hybrid` and `auto` may draw on both sides: their GPU thread takes its calls from the scheduler.
+        let drains = ServiceBox()
+        let scheduler = options.backend == .hybrid || options.backend == .auto
+            ? HybridScheduler<HybridRender, Drawing>(cpuWorkers: options.workers, capacity: Int(Int32.max), backupsWhileOpen: true,
+                                                     cost: { Double($0.job.size.pixelCount + HybridRender.jobCostPixels) },
+                                                     pixels: { $0.job.size.pixelCount },
+                                                     onCPUWork: { drains.service?.queueHybridDrain() })
+            : nil
         let resolved = try BackendResolution.resolve(options.backend, for: .serve) { [metrics] acceptSoftware in
-            let thread = try GPUDrawThread(device: options.device, acceptSoftware: acceptSoftware, gpuEncoding: options.gpuEncoding,
-                                           memory: memory, times: metrics.stageTimes)
+            let thread = if let scheduler {
+                try GPUDrawThread(device: options.device, acceptSoftware: acceptSoftware, hybrid: scheduler, job: \.job,
+                                  gpuEncoding: options.gpuEncoding, memory: memory, times: metrics.stageTimes)
+            } else {
+                try GPUDrawThread(device: options.device, acceptSoftware: acceptSoftware, gpuEncoding: options.gpuEncoding,
+                                  memory: memory, times: metrics.stageTimes)
+            }
             return (thread, thread.renderer)
         }
         if let warning = resolved.warning { warn(warning) }
@@ -58,12 +74,19 @@ final class ImageService: Sendable {
         self.gpu = gpu
         autoReason = resolved.reason
         drawsOnBoth = resolved.drawsOnBoth
+        let hybrid = resolved.drawsOnBoth ? scheduler : nil
+        hybrid?.guessGPU(gpu?.finishRule.speedGuess, software: gpu?.finishRule.software ?? false)
+        self.hybrid = hybrid
         backendDescription = resolved.description
-        pool = WorkerPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: { gpu?.shutdown() })
+        pool = WorkerPool(workers: options.workers, queueLimit: options.queueLimit, beforeStopping: {
+            hybrid?.close()
+            gpu?.shutdown()
+        })
         sources = SourceCache(capacityBytes: options.sourceCacheBytes, maxPixels: options.limits.maxSourcePixels,
                               scope: options.root.scope)
         cache = ResponseCache(capacityBytes: options.cacheBytes)
         memo = RequestMemo(scope: options.root.scope)
+        drains.service = self
     }
 
     /// Stops the pool: the GPU thread first draws what it was given, then the queue drains.

@@ -46,7 +46,29 @@ final class FakeDrawer: @unchecked Sendable {
     }
 
     /// This fake as the batch's draw stage.
-    var stage: DrawStage { DrawStage(limits: limits, run: run) }
+    var stage: DrawStage { DrawStage(limits: limits, run: run, runHybrid: runHybrid) }
+
+    /// The hybrid: the scheduler's calls, each job drawn whole and delivered as one strip
+    /// (a job whose output names "fail" is handed back, as a GPU's error is).
+    func runHybrid(_ scheduler: DrawStage.Scheduler) throws {
+        while case let claims = scheduler.nextGPUCall(), !claims.isEmpty {
+            for claim in claims where scheduler.dispatching(claim.ticket) {
+                let job = claim.item
+                threads.withLock { _ = $0.insert(currentThread()) }
+                drew.withLock { $0 += 1 }
+                if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds)) }
+                if job.output.contains("fail") {
+                    scheduler.declined(claim.ticket)
+                    continue
+                }
+                let size = job.prepared.size, stride = size.width * 4
+                let buffer = PixelBuffer(byteCount: size.height * stride, budget: budget)
+                draw(job, rows: 0..<size.height, into: buffer.base)
+                scheduler.delivered(claim.ticket, .strip(Strip(buffer: buffer, offset: 0, rows: size.height, rowStride: stride)))
+            }
+        }
+        scheduler.endCall()
+    }
 
     func run(_ input: BoundedQueue<BatchJob>, output: BoundedQueue<EncodeWork>) throws {
         while let job = input.pop() {

@@ -155,9 +155,10 @@ struct GPUMemoryTests {
             let runner = BatchRunner(options: BatchOptions(manifest: manifest), onError: { _ in })
             let reader = try ManifestReader(path: manifest, outputFolder: nil, allowOutside: false)
             let recorder = BatchRecorder(manifest: manifest, results: nil, resultsPath: nil, backend: "fake", onError: { _ in }, onProgress: nil)
-            let drawnBy = runner.run(reader: reader, recorder: recorder, drawStage: drawer.stage, hybrid: hybrid, started: Date())
+            let sides = runner.run(reader: reader, recorder: recorder, drawStage: drawer.stage, hybrid: hybrid, started: Date())
+                .figures(wall: 0)
             let summary = recorder.summary(seconds: 0, closing: true)
-            #expect(drawer.drew.withLock { $0 } <= 10 && drawnBy.gpuJobs <= 10)
+            #expect(drawer.drew.withLock { $0 } <= 10 && sides.gpu.outputs <= 10)
             #expect(summary.ok == (hybrid ? 20 : 10) && summary.failed == (hybrid ? 0 : 10), "hybrid \(hybrid)")
         }
     }

@@ -1,0 +1,68 @@
+import Foundation
+
+extension BatchRunner {
+    /// A job's fixed cost, in pixels, for sizing the GPU's calls: opening, planning
+    /// and naming a small output weigh about as much as this many pixels.
+    static let jobCostPixels = 16_384
+
+    /// The hybrid (issue 68): the same read and prepare stages, then one
+    /// `HybridScheduler` that the CPU workers and the GPU's draw stage both take
+    /// from. A worker draws and encodes a job whole, or encodes what the GPU drew,
+    /// or takes back what the GPU has not dispatched, or, at the end, runs a
+    /// backup copy of a job the GPU holds; the first copy to finish names the
+    /// file and records the line.
+    func runHybrid(reader: ManifestReader, recorder: BatchRecorder, drawStage: DrawStage, started: Date,
+                   probe: (@Sendable (Stage) -> Void)?) -> SideTally {
+        let workers = max(1, options.workers)
+        let jobs = BoundedQueue<ManifestJob>(capacity: 1024)
+        let outputScope = reader.outputs.openScope()
+        let prepareStage = PrepareStage(options: options, cache: cache, recorder: recorder,
+                                        started: started, outputs: reader.outputs, outputScope: outputScope)
+        let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
+        let times = self.times
+        let scheduler = DrawStage.Scheduler(cpuWorkers: workers, capacity: 1024, gpuGuess: drawStage.speedGuess,
+                                            softwareGPU: drawStage.software,
+                                            cost: { Double($0.prepared.size.pixelCount + Self.jobCostPixels) },
+                                            pixels: { $0.prepared.size.pixelCount })
+        let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in
+            Self.read(reader, shard: options.shard, outputScope: outputScope, into: jobs, recorder: recorder)
+        }
+        let preparing = Locked(workers)
+        let limits = drawStage.limits, finishes = drawStage.finishes
+        let prepare = WorkerThreads(count: workers, name: "glslice-prep") { _ in
+            while let job = jobs.pop() {
+                probe?(.prepare)
+                let start = StageClock.now
+                let ready = prepareStage.prepare(job)
+                times.add(.prepare, StageClock.now - start, items: 1)
+                guard let ready else { continue }
+                let image = ready.prepared.source.image
+                // Beyond what the GPU can draw: decided here, before a GL call, so it never depends on which side took it.
+                // And what the GPU would only stream to a waiting worker is drawn here too.
+                let cpuOnly = limits?.refusal(sourceWidth: image.width, sourceHeight: image.height) != nil
+                    || finishes?(ready.prepared) == false
+                scheduler.submit(ready, cpuOnly: cpuOnly)
+            }
+            if preparing.withLock({ $0 -= 1; return $0 == 0 }) { scheduler.close() }
+        }
+        let encode = WorkerThreads(count: workers, name: "glslice-enc") { _ in
+            while let work = scheduler.nextForCPU() {
+                probe?(.encode)
+                let start = ContinuousClock.now
+                let drawing: Drawing = if case .rest(_, _, let drawn) = work { drawn } else { .here }
+                encodeStage.encode(EncodeWork(job: work.item, drawing: drawing)) { scheduler.cpuClaim(work) }
+                scheduler.cpuRan(work, seconds: DrawStage.Scheduler.seconds(ContinuousClock.now - start))
+            }
+        }
+        do {
+            try drawStage.runHybrid(scheduler)
+        } catch {
+            // No atlas could be made: the CPU workers draw everything, what the GPU held included.
+        }
+        scheduler.gpuEnded()
+        read.wait()
+        prepare.wait()
+        encode.wait()
+        return SideTally(workers: workers, scheduler: scheduler)
+    }
+}

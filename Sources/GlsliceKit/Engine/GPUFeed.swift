@@ -1,0 +1,11 @@
+/// Where the GPU draw loop's calls come from: a queue (`--backend gpu`, serve's
+/// GPU thread) or the hybrid's scheduler, which may take a job back until its GL work starts.
+struct GPUFeed<Item> {
+    /// The next call's items; empty once there are no more.
+    var next: () -> [Item]
+    /// Just before an item's GL work: false when it was taken back (it is skipped).
+    var dispatching: (Item) -> Bool = { _ in true }
+    /// Set (the hybrid): what the GPU would stream to a waiting encoder, or could not
+    /// encode, goes here instead, for a CPU worker to draw whole.
+    var decline: ((Item) -> Void)?
+}
