@@ -107,9 +107,11 @@ struct DoctorCommand: ParsableCommand {
     private func printText(_ findings: Findings) {
         print("--backend auto would take: \(findings.auto.backend) (\(findings.auto.reason))")
         if findings.auto.backend == "gpu" {
-            print("  with the CPU beside it in 'glslice batch' and 'glslice serve' (hybrid: \(BackendUse.batchAutoFigures))")
-        } else if findings.context != nil {
-            print("  (said here and in serve's /healthz, not as a warning: 'glslice batch' and 'glslice serve' draw on the CPU)")
+            print("'glslice batch --backend auto' takes: hybrid, the GPU with the CPU beside it, as 'glslice serve' does (\(BackendUse.batchAutoFigures))")
+        } else {
+            print("'glslice batch --backend auto' takes: cpu: 'glslice batch' and 'glslice serve' draw on the CPU here"
+                  + (findings.context != nil ? " (said here and in serve's /healthz, not as a warning)" : ""))
+            if findings.context != nil { print("  --backend hybrid asks for both sides anyway (\(BackendUse.batchAutoFigures))") }
         }
         print("'glslice render --backend auto' takes: cpu at every size (\(BackendUse.renderAutoFigures); --backend gpu forces GL)")
         if let context = findings.context {

@@ -49,7 +49,8 @@ import Testing
     }
 
     /// doctor's answer comes first (it was on line 29 of 31): which backend `auto` takes, and
-    /// why, then batch's, then the details; without a driver too.
+    /// why, then batch's (hybrid on a hardware GPU, else the CPU), then render's, then the
+    /// details; without a driver too.
     @Test func doctorSaysItsAnswerFirst() throws {
         for environment in [[:], ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent.json"]] {
             let result = try glslice(["doctor"], environment: environment)
