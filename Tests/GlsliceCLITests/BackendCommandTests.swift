@@ -86,6 +86,44 @@ import GlsliceKit
 
 @Suite(.enabled(if: GPUAvailability.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
 struct GPUCommandTests {
+    /// `batch --backend hybrid --stats`: each side's figures, in text and in `--json`'s `sides`,
+    /// adding up to the run's outputs; and the files are the CPU's, byte for byte.
+    @Test func hybridStatsGiveEachSidesFigures() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let panel = fixtures.appendingPathComponent("panel.png").path
+        let manifest = folder.appendingPathComponent("jobs.jsonl")
+        var lines = ""
+        for i in 0..<24 { lines += "{\"input\": \"\(panel)\", \"output\": \"\(i).png\", \"pixels\": \"\(40 + i * 13)x\(30 + i * 7)\", \"insets\": 8}\n" }
+        try Data(lines.utf8).write(to: manifest)
+        var files: [String: [Data]] = [:]
+        for backend in ["cpu", "hybrid"] {
+            let out = folder.appendingPathComponent(backend)
+            let json = try glslice(["batch", manifest.path, "--backend", backend, "--out-dir", out.path, "--stats", "--json"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
+            let sides = object?["sides"] as? [String: Any]
+            let cpu = sides?["cpu"] as? [String: Any], gpu = sides?["gpu"] as? [String: Any]
+            for side in [cpu, gpu] {
+                for key in ["outputs", "megapixels", "busySeconds", "idleSeconds", "backupsRun", "backupsWon", "calls"] {
+                    #expect(side?[key] != nil, "\(backend): \(key) missing from \(String(describing: side))")
+                }
+            }
+            let outputs = (cpu?["outputs"] as? Int ?? -1) + (gpu?["outputs"] as? Int ?? -1)
+            #expect(outputs == 24 && object?["rendered"] as? Int == 24, "\(backend): \(String(describing: sides))")
+            // 40x30 up to 339x191: the megapixels of both sides are the outputs' (by hand: the sum of w*h).
+            let pixels = (0..<24).reduce(0) { $0 + (40 + $1 * 13) * (30 + $1 * 7) }
+            let megapixels = (cpu?["megapixels"] as? Double ?? 0) + (gpu?["megapixels"] as? Double ?? 0)
+            #expect(abs(megapixels - Double(pixels) / 1e6) < 0.001, "\(megapixels)")
+            files[backend] = try (0..<24).map { try Data(contentsOf: out.appendingPathComponent("\($0).png")) }
+            try FileManager.default.removeItem(at: out)
+            let text = try glslice(["batch", manifest.path, "--backend", backend, "--out-dir", out.path, "--stats"])
+            #expect(text.stderr.contains("glslice: cpu: ") && text.stderr.contains("glslice: gpu: ")
+                    && text.stderr.contains("backups"), "\(text.stderr)")
+        }
+        #expect(files["cpu"] == files["hybrid"])
+    }
+
     @Test func gpuRenderMatchesTheCPUForAnExactCopyJob() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
