@@ -54,7 +54,10 @@ package final class GPUDrawThread: Sendable {
                                    job: @escaping @Sendable (Item) -> PreparedJob, gather: Duration = .milliseconds(2),
                                    gap: Duration = .microseconds(200), inFlightBytes: Int = 512 << 20, gpuEncoding: Bool? = nil,
                                    memory: GPUMemory = GPUMemory(), times: StageTimes = StageTimes()) throws {
-        try self.init(requests: BoundedQueue(capacity: 1), device: device, acceptSoftware: acceptSoftware,
+        // No requests are queued here: one closed queue, so `draw` answers "stopped" rather than wait.
+        let none = BoundedQueue<Request>(capacity: 1)
+        none.close()
+        try self.init(requests: none, device: device, acceptSoftware: acceptSoftware,
                       gpuEncoding: gpuEncoding, memory: memory, times: times) { gpu in
             typealias Claim = HybridScheduler<Item, Drawing>.Claim
             let loop = GPUDrawLoop<Claim>(gpu: gpu, budget: MemoryBudget(capacity: inFlightBytes), times: times, ring: nil)

@@ -34,8 +34,8 @@ struct GPUServeTests {
         }
     }
 
-    /// `--backend hybrid`: with the GPU thread busy, render threads draw on the CPU
-    /// too; whichever side drew, each answer is the bytes `glslice render --backend cpu` writes.
+    /// `--backend hybrid`: the render threads and the GPU thread share one scheduler
+    /// (`HybridScheduler`); whichever side drew, each answer is the bytes `glslice render --backend cpu` writes.
     @Test func hybridAnswersTheSameBytesUnderLoad() async throws {
         let world = try ServeWorld()
         defer { world.remove() }
