@@ -14,37 +14,21 @@ extension BatchRunner {
     func runHybrid(reader: ManifestReader, recorder: BatchRecorder, drawStage: DrawStage, started: Date,
                    probe: (@Sendable (Stage) -> Void)?) -> SideTally {
         let workers = max(1, options.workers)
-        let jobs = BoundedQueue<ManifestJob>(capacity: 1024)
-        let outputScope = reader.outputs.openScope()
-        let prepareStage = PrepareStage(options: options, cache: cache, recorder: recorder,
-                                        started: started, outputs: reader.outputs, outputScope: outputScope)
         let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
-        let times = self.times
         let scheduler = DrawStage.Scheduler(cpuWorkers: workers, capacity: 1024, gpuGuess: drawStage.speedGuess,
                                             softwareGPU: drawStage.software,
                                             cost: { Double($0.prepared.size.pixelCount + Self.jobCostPixels) },
                                             pixels: { $0.prepared.size.pixelCount })
-        let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in
-            Self.read(reader, shard: options.shard, outputScope: outputScope, into: jobs, recorder: recorder)
-        }
-        let preparing = Locked(workers)
         let limits = drawStage.limits, finishes = drawStage.finishes
-        let prepare = WorkerThreads(count: workers, name: "glslice-prep") { _ in
-            while let job = jobs.pop() {
-                probe?(.prepare)
-                let start = StageClock.now
-                let ready = prepareStage.prepare(job)
-                times.add(.prepare, StageClock.now - start, items: 1)
-                guard let ready else { continue }
-                let image = ready.prepared.source.image
-                // Beyond what the GPU can draw: decided here, before a GL call, so it never depends on which side took it.
-                // And what the GPU would only stream to a waiting worker is drawn here too.
-                let cpuOnly = limits?.refusal(sourceWidth: image.width, sourceHeight: image.height) != nil
-                    || finishes?(ready.prepared) == false
-                scheduler.submit(ready, cpuOnly: cpuOnly)
-            }
-            if preparing.withLock({ $0 -= 1; return $0 == 0 }) { scheduler.close() }
-        }
+        let (read, prepare) = readAndPrepare(reader: reader, recorder: recorder, started: started, reading: 1024,
+                                             probe: probe, then: { ready in
+            let image = ready.prepared.source.image
+            // Beyond what the GPU can draw: decided here, before a GL call, so it never depends on which side took it.
+            // And what the GPU would only stream to a waiting worker is drawn here too.
+            let cpuOnly = limits?.refusal(sourceWidth: image.width, sourceHeight: image.height) != nil
+                || finishes?(ready.prepared) == false
+            scheduler.submit(ready, cpuOnly: cpuOnly)
+        }, done: { scheduler.close() })
         let encode = WorkerThreads(count: workers, name: "glslice-enc") { _ in
             while let work = scheduler.nextForCPU() {
                 probe?(.encode)

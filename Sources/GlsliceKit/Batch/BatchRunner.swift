@@ -83,40 +83,24 @@ public final class BatchRunner: Sendable {
             return runHybrid(reader: reader, recorder: recorder, drawStage: drawStage, started: started, probe: probe)
         }
         let workers = max(1, options.workers)
-        // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
-        let jobs = BoundedQueue<ManifestJob>(capacity: drawStage == nil ? workers * 4 : 1024)
         let toDraw = BoundedQueue<BatchJob>(capacity: drawStage == nil ? 1 : 1024)
         let toEncode = BoundedQueue<EncodeWork>(capacity: workers * 4)
-        let outputScope = reader.outputs.openScope()
-        let prepareStage = PrepareStage(options: options, cache: cache, recorder: recorder,
-                                        started: started, outputs: reader.outputs, outputScope: outputScope)
         let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
-        let times = self.times
         let onCPU = drawStage == nil
         let gpuLimits = drawStage?.limits
-        let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in
-            Self.read(reader, shard: options.shard, outputScope: outputScope, into: jobs, recorder: recorder)
-        }
-        // The last preparer to finish closes the next queue.
-        let preparing = Locked(workers)
-        let prepare = WorkerThreads(count: workers, name: "glslice-prep") { _ in
-            while let job = jobs.pop() {
-                probe?(.prepare)
-                let start = StageClock.now
-                let ready = prepareStage.prepare(job)
-                times.add(.prepare, StageClock.now - start, items: 1)
-                guard let ready else { continue }
-                let image = ready.prepared.source.image
-                if onCPU {
-                    toEncode.push(EncodeWork(job: ready, drawing: .here))
-                } else if let refusal = gpuLimits?.refusal(sourceWidth: image.width, sourceHeight: image.height) {
-                    recorder.fail(ready.manifest, refusal, started: ready.started) // decided here, before a GL call
-                } else {
-                    toDraw.push(ready)
-                }
+        // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
+        let (read, prepare) = readAndPrepare(reader: reader, recorder: recorder, started: started, reading: onCPU ? workers * 4 : 1024,
+                                             probe: probe, then: { ready in
+            let image = ready.prepared.source.image
+            if onCPU {
+                toEncode.push(EncodeWork(job: ready, drawing: .here))
+            } else if let refusal = gpuLimits?.refusal(sourceWidth: image.width, sourceHeight: image.height) {
+                recorder.fail(ready.manifest, refusal, started: ready.started) // decided here, before a GL call
+            } else {
+                toDraw.push(ready)
             }
-            if preparing.withLock({ $0 -= 1; return $0 == 0 }) { onCPU ? toEncode.close() : toDraw.close() }
-        }
+        }, done: { onCPU ? toEncode.close() : toDraw.close() })
+        let times = self.times
         let tally = SideTally(workers: workers, gpu: !onCPU, times: times)
         let encode = WorkerThreads(count: workers, name: "glslice-enc") { _ in
             while let work = toEncode.pop() {
@@ -139,6 +123,35 @@ public final class BatchRunner: Sendable {
         prepare.wait()
         encode.wait()
         return tally
+    }
+
+    /// The read stage (one thread) and the prepare stage (`--jobs` threads), as every batch
+    /// runs them: each prepared job goes to `then`, and the last preparer to finish calls
+    /// `done` once. `reading`: manifest jobs read ahead at most.
+    func readAndPrepare(reader: ManifestReader, recorder: BatchRecorder, started: Date, reading: Int,
+                        probe: (@Sendable (Stage) -> Void)?, then: @escaping @Sendable (BatchJob) -> Void,
+                        done: @escaping @Sendable () -> Void) -> (read: WorkerThreads, prepare: WorkerThreads) {
+        let workers = max(1, options.workers)
+        let jobs = BoundedQueue<ManifestJob>(capacity: reading)
+        let outputScope = reader.outputs.openScope()
+        let prepareStage = PrepareStage(options: options, cache: cache, recorder: recorder,
+                                        started: started, outputs: reader.outputs, outputScope: outputScope)
+        let times = self.times
+        let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in
+            Self.read(reader, shard: options.shard, outputScope: outputScope, into: jobs, recorder: recorder)
+        }
+        let preparing = Locked(workers)
+        let prepare = WorkerThreads(count: workers, name: "glslice-prep") { _ in
+            while let job = jobs.pop() {
+                probe?(.prepare)
+                let start = StageClock.now
+                let ready = prepareStage.prepare(job)
+                times.add(.prepare, StageClock.now - start, items: 1)
+                if let ready { then(ready) }
+            }
+            if preparing.withLock({ $0 -= 1; return $0 == 0 }) { done() }
+        }
+        return (read, prepare)
     }
 
     /// The read stage: this shard's lines into `queue`; a bad line is recorded
