@@ -25,6 +25,6 @@ func benchBlockCodes(_ arguments: [String]) {
     let start = ContinuousClock.now
     for i in 0..<count { bits &+= BlockCode(literalCounts: sets[i % 64].literals, distanceCounts: sets[i % 64].distances).bits }
     let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.inSeconds
     print(String(format: "blockcodes=%d us/code=%.3f (bits %d)", count, seconds / Double(count) * 1e6, bits))
 }

@@ -106,8 +106,7 @@ private func runDouble(_ jobs: [PreparedJob], threads: Int, factor: Double?, lat
                 failures.add(1, ordering: .relaxed)
             }
             _ = scheduler.cpuClaim(work)
-            let spent = ContinuousClock.now - begun
-            scheduler.cpuRan(work, seconds: Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18)
+            scheduler.cpuRan(work, seconds: (ContinuousClock.now - begun).inSeconds)
         }
     }
     if let factor {
@@ -124,8 +123,7 @@ private func runDouble(_ jobs: [PreparedJob], threads: Int, factor: Double?, lat
     }
     scheduler.gpuEnded()
     workers.wait() // they end once every job is done
-    let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = (ContinuousClock.now - start).inSeconds
     if failures.load(ordering: .relaxed) > 0 { print("warning: \(failures.load(ordering: .relaxed)) jobs failed") }
     return (seconds, scheduler.figures(wall: seconds, workers: threads))
 }

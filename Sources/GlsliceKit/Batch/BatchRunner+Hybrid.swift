@@ -35,7 +35,7 @@ extension BatchRunner {
                 let start = ContinuousClock.now
                 let drawing: Drawing = if case .rest(_, _, let drawn) = work { drawn } else { .here }
                 encodeStage.encode(EncodeWork(job: work.item, drawing: drawing)) { scheduler.cpuClaim(work) }
-                scheduler.cpuRan(work, seconds: DrawStage.Scheduler.seconds(ContinuousClock.now - start))
+                scheduler.cpuRan(work, seconds: (ContinuousClock.now - start).inSeconds)
             }
         }
         do {

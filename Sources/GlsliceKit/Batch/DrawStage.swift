@@ -46,18 +46,7 @@ struct DrawStage {
                 }
             }
         }, runHybrid: { scheduler in
-            try onGLThread { (loop: GPUDrawLoop<Scheduler.Claim>) in
-                let feed = GPUFeed<Scheduler.Claim>(next: { scheduler.nextGPUCall() },
-                                                    dispatching: { scheduler.dispatching($0.ticket) },
-                                                    decline: { scheduler.declined($0.ticket) })
-                try loop.run(feed, job: \.item.prepared) { claim, drawn in
-                    switch drawn {
-                    case .success(let drawing): scheduler.delivered(claim.ticket, drawing)
-                    case .failure: scheduler.declined(claim.ticket) // the GPU's error: the CPU draws it, and its error is the job's
-                    }
-                }
-                scheduler.endCall()
-            }
+            try onGLThread { (loop: GPUDrawLoop<Scheduler.Claim>) in try loop.run(hybrid: scheduler, job: \.prepared) }
         }, finishes: rule.finishes, speedGuess: rule.speedGuess, software: rule.software)
     }
 }

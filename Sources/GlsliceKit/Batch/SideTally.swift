@@ -26,7 +26,7 @@ final class SideTally: Sendable {
 
     /// An encoder finished an output drawn where `drawing` says, busy for `busy`.
     func add(_ drawing: Drawing, pixels: Int, busy: Duration) {
-        let seconds = Double(busy.components.seconds) + Double(busy.components.attoseconds) / 1e18
+        let seconds = busy.inSeconds
         counted.withLock { figures in
             figures.cpu.busySeconds += seconds
             if case .here = drawing {

@@ -53,7 +53,7 @@ struct GPUDrawLoop<Item: Sendable> {
             times.add(.drawWait, clock.now - start)
             if items.isEmpty { break }
             // Each job is claimed just before its GL work: the hybrid's CPU workers may have taken it back.
-            let small = items.filter { atlas.fits(job($0).size) && feed.dispatching($0) }
+            let small = feed.dispatching(items.filter { atlas.fits(job($0).size) })
             let large = items.filter { !atlas.fits(job($0).size) }
             _ = atlas.place(small, size: { job($0).size }, upload: { item in
                 let prepared = job(item)
@@ -75,7 +75,7 @@ struct GPUDrawLoop<Item: Sendable> {
                 SIMD2(job(item).size.width * job(item).size.height, 0)
             }
             for group in groups {
-                let dispatched = group.filter(feed.dispatching)
+                let dispatched = feed.dispatching(group)
                 if !dispatched.isEmpty { encodeOnGPU(dispatched, job, feed, deliver: deliver) }
             }
             ring?.poll()
@@ -120,7 +120,7 @@ struct GPUDrawLoop<Item: Sendable> {
     /// Streams `item`: its encoder gets the stream at once and encodes while the strips come.
     private func stream(_ item: Item, _ job: (Item) -> PreparedJob, _ feed: GPUFeed<Item>,
                         deliver: (Item, Result<Drawing, any Error>) -> Void) {
-        guard feed.dispatching(item) else { return }
+        guard !feed.dispatching([item]).isEmpty else { return }
         let stream = StripStream(depth: (ring?.count ?? 2) + 2)
         deliver(item, .success(.stream(stream)))
         send(job(item), to: stream)

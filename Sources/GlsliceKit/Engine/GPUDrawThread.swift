@@ -59,18 +59,10 @@ package final class GPUDrawThread: Sendable {
         none.close()
         try self.init(requests: none, device: device, acceptSoftware: acceptSoftware,
                       gpuEncoding: gpuEncoding, memory: memory, times: times) { gpu in
-            typealias Claim = HybridScheduler<Item, Drawing>.Claim
-            let loop = GPUDrawLoop<Claim>(gpu: gpu, budget: MemoryBudget(capacity: inFlightBytes), times: times, ring: nil)
-            let feed = GPUFeed<Claim>(next: { scheduler.nextGPUCall(gather: gather, gap: gap) },
-                                      dispatching: { scheduler.dispatching($0.ticket) },
-                                      decline: { scheduler.declined($0.ticket) })
+            let loop = GPUDrawLoop<HybridScheduler<Item, Drawing>.Claim>(gpu: gpu, budget: MemoryBudget(capacity: inFlightBytes),
+                                                                         times: times, ring: nil)
             do {
-                try loop.run(feed, job: { job($0.item) }) { claim, drawn in
-                    switch drawn {
-                    case .success(let drawing): scheduler.delivered(claim.ticket, drawing)
-                    case .failure: scheduler.declined(claim.ticket)
-                    }
-                }
+                try loop.run(hybrid: scheduler, job: job, gather: gather, gap: gap)
             } catch {
                 // No atlas could be made: the render threads draw everything.
             }

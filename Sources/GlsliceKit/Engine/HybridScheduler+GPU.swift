@@ -28,9 +28,9 @@ extension HybridScheduler {
             }
             if !state.closed, state.pendingCost < allowed, (state.pending.count < state.sizer.maxJobs), gather > Duration.zero {
                 let now = Date()
-                let until = gatherUntil ?? now.addingTimeInterval(Self.seconds(gather))
+                let until = gatherUntil ?? now.addingTimeInterval(gather.inSeconds)
                 gatherUntil = until
-                let next = min(until, now.addingTimeInterval(Self.seconds(gap)))
+                let next = min(until, now.addingTimeInterval(gap.inSeconds))
                 if next > now, condition.wait(until: next) { continue } // another came within the gap
             }
             let claims = state.claimCall(allowed: allowed).map { Claim(ticket: $0.0, item: item($0.1)) }
@@ -96,10 +96,6 @@ extension HybridScheduler {
     /// The GPU's current call, if any, has ended: its time feeds the sizer.
     package func endCall() {
         locked { $0.endCall() }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

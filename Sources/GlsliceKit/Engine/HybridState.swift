@@ -144,8 +144,7 @@ struct HybridState {
     mutating func endCall() {
         guard let ended = call else { return }
         call = nil
-        let elapsed = ContinuousClock.now - ended.start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - ended.start).inSeconds
         figures.gpu.busySeconds += seconds
         sizer.gpuCallEnded(cost: ended.cost, seconds: seconds, pending: ended.pending)
     }

@@ -119,8 +119,7 @@ extension ImageService {
         let drawing: Drawing = if case .rest(_, _, let drawn) = work { drawn } else { .here }
         encode(render.job, digest: render.digest, drawing: drawing, key: render.key, id: render.id, file: render.file,
                started: render.started, held: render.held) { hybrid.cpuClaim(work) }
-        let elapsed = ContinuousClock.now - start
-        hybrid.cpuRan(work, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        hybrid.cpuRan(work, seconds: (ContinuousClock.now - start).inSeconds)
     }
 
     func fail(key: String, id: UInt64, _ error: any Error, file: String) {

@@ -128,7 +128,7 @@ final class ImageService: Sendable {
 
     /// Joins the render of `key` in flight, or queues one on the pool.
     private func render(key: String, file: String, request: RenderRequest, negotiated: Bool) async -> Result<EncodedAnswer, Refusal> {
-        let seconds = Double(options.timeout.components.seconds) + Double(options.timeout.components.attoseconds) / 1e18
+        let seconds = options.timeout.inSeconds
         return await flights.join(
             key, timeout: options.timeout,
             timedOut: .timedOut(seconds: seconds),
