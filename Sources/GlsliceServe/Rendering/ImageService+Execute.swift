@@ -52,12 +52,11 @@ extension ImageService {
             }
             return
         }
-        if let refusal, !drawsOnBoth { // --backend gpu: refused before a GL call, whichever thread took it
+        if let refusal { // --backend gpu: refused before a GL call, whichever thread took it
             answers.releaseEncoding(held)
             return fail(key: key, id: id, refusal, file: file)
         }
-        // Hybrid draws what the GPU cannot take on the CPU, so a URL never succeeds or fails by chance.
-        guard let gpu, refusal == nil, !(drawsOnBoth && atGPU.withLock({ $0 }) >= pool.workers) else {
+        guard let gpu else {
             return encode(job, digest: digest, drawing: .here, key: key, id: id, file: file, started: started, held: held)
         }
         // The render thread goes back to the pool while the job waits for the GPU thread;

@@ -18,13 +18,12 @@ final class ImageService: Sendable {
     let autoReason: String?
     /// What renders draw with: `cpu`, or `gpu (RENDERER)`.
     let backendDescription: String
-    /// Renders handed to the GPU thread and not yet back on a render thread.
+    /// Renders handed to the GPU thread and not yet back on a render thread (`--backend gpu`).
     let atGPU = Locked(0)
     /// `hybrid`, or `auto` on a hardware GPU: the render threads and the GPU thread
     /// take renders from one `HybridScheduler`, as batch's workers do (issue 68).
-    let drawsOnBoth: Bool
-    /// The hybrid's scheduler (nil without `hybrid`): each render submitted, and
-    /// each job the GPU hands on, queues one drain on the render threads.
+    /// Each render submitted, and each job the GPU hands on, queues one drain on
+    /// the render threads. nil: one side draws everything.
     let hybrid: HybridScheduler<HybridRender, Drawing>?
     let sources: SourceCache
     let cache: ResponseCache
@@ -73,7 +72,6 @@ final class ImageService: Sendable {
         let gpu = resolved.gpu
         self.gpu = gpu
         autoReason = resolved.reason
-        drawsOnBoth = resolved.drawsOnBoth
         let hybrid = resolved.drawsOnBoth ? scheduler : nil
         hybrid?.guessGPU(gpu?.finishRule.speedGuess, software: gpu?.finishRule.software ?? false)
         self.hybrid = hybrid
