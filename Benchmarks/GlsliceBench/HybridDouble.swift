@@ -11,7 +11,7 @@ import Synchronization
 /// against the ideal n / (CPU rate + GPU rate), the CPU rate measured by the
 /// same scheduler with no GPU side. Medians of `--runs`, alternated. Figures, not verdicts.
 func benchHybrid(_ argv: [String]) throws {
-    var threads = ProcessInfo.processInfo.activeProcessorCount, small = 12_000, hd = 600, latency = 0.2, runs = 5
+    var threads = ProcessInfo.processInfo.activeProcessorCount, small = 12_000, hd = 2_400, latency = 0.2, runs = 5
     var it = argv.dropFirst(2).makeIterator()
     while let flag = it.next() {
         guard let value = it.next(), let number = Double(value) else { throw GlsliceError(.usage, "\(flag) needs a number") }

@@ -15,7 +15,7 @@ extension BatchRunner {
                    probe: (@Sendable (Stage) -> Void)?) -> SideTally {
         let workers = max(1, options.workers)
         let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
-        let scheduler = DrawStage.Scheduler(cpuWorkers: workers, capacity: 1024, gpuGuess: drawStage.speedGuess,
+        let scheduler = DrawStage.Scheduler(cpuWorkers: workers, capacity: 4096, gpuGuess: drawStage.speedGuess,
                                             softwareGPU: drawStage.software,
                                             cost: { Double($0.prepared.size.pixelCount + Self.jobCostPixels) },
                                             pixels: { $0.prepared.size.pixelCount })

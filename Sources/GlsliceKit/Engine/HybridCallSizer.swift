@@ -4,7 +4,8 @@
 ///
 /// - A call starts at one job. While calls finish before the CPU side (every
 ///   worker) would have finished the work waiting when they began, the next may
-///   take twice as much; when one does not, the next takes half.
+///   take twice as much, or at once enough that its fixed seconds (latency) are a
+///   twentieth of it; when one does not, the next takes half.
 /// - It never takes more than its balanced share of what waits: the part the GPU
 ///   finishes in the time the CPU side takes for the rest. So the GPU is never
 ///   handed the run's tail, and a GPU slower than the CPU side on one job takes none.
@@ -15,8 +16,9 @@
 package struct HybridCallSizer: Sendable {
     /// CPU threads that draw and encode whole jobs.
     package let cpuWorkers: Int
-    /// Jobs in one call at most (an atlas's gathering).
-    package var maxJobs = 256
+    /// Jobs in one call at most. Each call has fixed costs (latency, a wake-up, its
+    /// bookkeeping): at 1,024 a call the double at ten times a core lost 8% to them.
+    package var maxJobs = 4096
     /// The cost the next call may take; 0 means one job.
     package private(set) var budget = 0.0
     /// The CPU workers' recent jobs, seconds and cost, each older job weighing a little less
@@ -104,7 +106,10 @@ package struct HybridCallSizer: Sendable {
         fitCostSeconds = keep * fitCostSeconds + cost * seconds
         guard let cpu = cpuSideSecondsPerCost else { return }
         if seconds <= (pending + cost) * cpu {
-            budget = 2 * max(budget, cost)
+            // On time: twice as much, and at least enough that the call's fixed seconds
+            // are a twentieth of it (small calls spend their time on latency).
+            let amortized = gpuFit.map { $0.perCost > 0 ? 19 * $0.latency / $0.perCost : 0 } ?? 0
+            budget = max(2 * max(budget, cost), amortized)
         } else {
             budget = min(budget, cost) / 2
         }

@@ -66,7 +66,7 @@ package final class HybridScheduler<Item: Sendable, Delivered: Sendable>: @unche
     ///   - backupsWhileOpen: back up the GPU's jobs whenever a worker is idle (serve), not only once closed.
     ///   - gpuGuess: the GPU's seconds over one CPU worker's, before a call is timed (`HybridCallSizer.gpuGuess`).
     ///   - softwareGPU: a software rasteriser (`HybridCallSizer.software`).
-    package init(cpuWorkers: Int, capacity: Int = 1024, backupsWhileOpen: Bool = false, maxJobsPerCall: Int = 1024,
+    package init(cpuWorkers: Int, capacity: Int = 4096, backupsWhileOpen: Bool = false, maxJobsPerCall: Int = 4096,
                  gpuGuess: Double? = nil, softwareGPU: Bool = false, cost: @escaping @Sendable (Item) -> Double,
                  pixels: @escaping @Sendable (Item) -> Int, onCPUWork: (@Sendable () -> Void)? = nil) {
         var sizer = HybridCallSizer(cpuWorkers: cpuWorkers, gpuGuess: gpuGuess, software: softwareGPU)

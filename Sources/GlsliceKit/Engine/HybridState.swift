@@ -16,8 +16,7 @@ struct HybridEntry {
 /// generic, so it is compiled once for every item type: a scheduler made in another
 /// module (serve's, the bench's double) runs it at full speed.
 struct HybridState {
-    var entries: [Int: HybridEntry] = [:]
-    var nextTicket = 0
+    var entries = HybridTable()
     var pending = TicketQueue()
     var pendingCost = 0.0
     var cpuOnly = TicketQueue()
@@ -45,9 +44,7 @@ struct HybridState {
     var waiting: Int { pending.count + cpuOnly.count }
 
     mutating func add(_ entry: HybridEntry, cpuOnly toCPU: Bool) -> Int {
-        let ticket = nextTicket
-        nextTicket += 1
-        entries[ticket] = entry
+        let ticket = entries.append(entry)
         if toCPU {
             cpuOnly.push(ticket)
         } else {

@@ -148,6 +148,18 @@ import Testing
         #expect(sizer.budget == 100)
     }
 
+    @Test func onceItsLatencyIsKnownACallGrowsAtOnceToTwentyTimesIt() {
+        var sizer = measured()
+        sizer.gpuCallEnded(cost: 100, seconds: 0.5, pending: 0) // warm-up
+        sizer.gpuCallEnded(cost: 100, seconds: 0.0011, pending: 1_000_000) // one size: no latency known yet
+        #expect(sizer.budget == 200)
+        // Through (100, 0.0011 s) and (200, 0.0012 s): 0.001 s a call, 1e-6 s a unit. Latency a
+        // twentieth of a call: 19 * 0.001 / 1e-6 = 19,000 units, more than doubling's 400.
+        sizer.gpuCallEnded(cost: 200, seconds: 0.0012, pending: 1_000_000)
+        #expect(abs(sizer.gpuLatency - 0.001) < 1e-9)
+        #expect(abs(sizer.budget - 19_000) < 1e-3, "\(sizer.budget)")
+    }
+
     @Test func theGPUTakesItsShareAndNothingWhenTheCPUSideIsSoonerOnAJob() throws {
         var sizer = measured()
         sizer.gpuCallEnded(cost: 100, seconds: 0.5, pending: 0) // warm-up
@@ -179,5 +191,25 @@ import Testing
         hardware.gpuCallEnded(cost: 100, seconds: 0.5, pending: 0)
         hardware.gpuCallEnded(cost: 100, seconds: 0.02, pending: 1_000_000)
         #expect(hardware.callCost(pending: 1_000_000, first: 100) != nil) // the same speed, on hardware: its share
+    }
+}
+
+/// `HybridTable`: jobs by ticket, finished in any order.
+@Suite struct HybridTableTests {
+    @Test func ticketsFinishInAnyOrderAndTheWindowMovesOn() {
+        var table = HybridTable()
+        let box = NSObject()
+        for expected in 0..<200 { #expect(table.append(HybridEntry(box: box, cost: Double(expected), pixels: expected)) == expected) }
+        #expect(table.count == 200)
+        #expect(table.removeValue(forKey: 5)?.pixels == 5)
+        #expect(table.removeValue(forKey: 5) == nil && table[5] == nil) // once
+        for ticket in 0..<150 where ticket != 5 { _ = table.removeValue(forKey: ticket) } // past the compaction
+        #expect(table.count == 50 && table[149] == nil && table[150]?.pixels == 150 && table[199]?.cost == 199)
+        table[170]?.holder = .gathered
+        #expect(table[170]?.holder == .gathered && table[171]?.holder == .queued)
+        #expect(table.append(HybridEntry(box: box, cost: 0, pixels: 200)) == 200 && table[200]?.pixels == 200)
+        #expect(table[-1] == nil && table[201] == nil)
+        for ticket in (150...200).reversed() { _ = table.removeValue(forKey: ticket) }
+        #expect(table.isEmpty && table[160] == nil)
     }
 }
