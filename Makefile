@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-hybrid bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-hybrid bench-bound bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -167,6 +167,13 @@ bench-hybrid: setup
 	$(RELEASE_BIN)/glslice-bench manifest out/bench-compression/bench.jsonl --jobs 2400 --seed 42
 	python3 Scripts/hd-set.py out/bench-compression
 	set -o pipefail; python3 Scripts/bench-hybrid.py $(GLSLICE) $(RELEASE_BIN)/glslice-bench out/bench-compression | tee out/bench-hybrid.txt
+
+# The default encoder against zlib 6 on the adversarial corpus (issue 69: rows repeating k rows
+# back, rows shifted s px, dithers, a screenshot, two-colour noise, narrow tall `round`, 1-px
+# stretches): bytes and encode time, each family's worst (Benchmarks/GlsliceBench/EncoderBound.swift).
+bench-bound: setup
+	@mkdir -p out
+	set -o pipefail; $(RELEASE_BIN)/glslice-bench bound --runs 5 | tee out/bench-bound.txt
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
 bench-peers: setup time-tool

@@ -151,6 +151,7 @@ do {
     case "fills": try benchFills(CommandLine.arguments)
     case "blockcodes": benchBlockCodes(CommandLine.arguments)
     case "hybrid": try benchHybrid(CommandLine.arguments)
+    case "bound": try benchBound(CommandLine.arguments)
     case "shaders": try writeShaders(CommandLine.arguments)
     default: try main()
     }

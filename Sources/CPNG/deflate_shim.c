@@ -124,7 +124,7 @@ void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
     *less = l;
 }
 
-void gs_hash_enter(const uint8_t *data, long from, long to, long end, int32_t *latest, int32_t *older,
+void gs_hash_enter(const uint8_t *data, long from, long to, long end, long *latest, long *older,
                    unsigned shift, long period, uint32_t multiplier) {
     /* data[k] == data[k + period] for every k from the last reset up to `agree`. */
     long agree = from, limit = end - 2 * period; /* a position before `limit` may be skipped */
@@ -155,7 +155,7 @@ void gs_hash_enter(const uint8_t *data, long from, long to, long end, int32_t *l
         word &= 0xFFFFFFu;
         uint32_t slot = (word * multiplier) >> shift;
         older[slot] = latest[slot];
-        latest[slot] = (int32_t)j;
+        latest[slot] = j;
         j++;
     }
 }

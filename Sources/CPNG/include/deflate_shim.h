@@ -41,7 +41,7 @@ void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
    two. So the tables end as entering every position leaves them, with a fraction of the
    stores where bytes repeat (`period`: a pixel's bytes, or a tiled part's period).
    Reads up to `end` + 2. */
-void gs_hash_enter(const uint8_t *data, long from, long to, long end, int32_t *latest, int32_t *older,
+void gs_hash_enter(const uint8_t *data, long from, long to, long end, long *latest, long *older,
                    unsigned shift, long period, uint32_t multiplier);
 
 #endif

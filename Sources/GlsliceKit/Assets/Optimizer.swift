@@ -196,7 +196,7 @@ public enum Optimizer {
         // a WebP (the name says so) of the smaller image, or the input's own, whatever its bytes.
         var smaller: Data?
         if format == .webp, !isNinePatch {
-            smaller = Data(try StillImageWriter.webp(after == source.size ? source.image : result.image))
+            smaller = Data(try StillImageWriter.webp(after == source.size ? source.image : result.image, for: output))
         } else if after != source.size {
             if isNinePatch, let bounds = source.hints.ninePatch {
                 let bordered = try NinePatchMarkers.bordered(result.image, lattice: result.lattice, bounds: bounds, file: output)

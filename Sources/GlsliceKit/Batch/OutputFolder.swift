@@ -27,8 +27,9 @@ package final class OutputFolder: Sendable {
 
     /// An output as a normalized path, and relative to the output folder when outputs must stay inside it.
     func place(_ entryOutput: String) throws -> (output: String, inside: String?) {
-        // "z/" names a folder: normalizing would quietly write a file named z.
-        guard !entryOutput.hasSuffix("/") else { throw UsageErrors.outputIsAFolderName(entryOutput) }
+        // "z/", "z/." and "z/.." name folders: normalizing would quietly write a file named z (or its parent).
+        let last = entryOutput.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard last != "", last != ".", last != ".." else { throw UsageErrors.outputIsAFolderName(entryOutput, ending: "/" + last) }
         let output = normalizedPath(Self.resolve(entryOutput, against: url))
         guard !allowOutside else { return (output, nil) }
         // By bytes, as the kernel compares names: never by Swift's canonical equivalence.

@@ -44,7 +44,16 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
             guard let countText = env["JOB_COMPLETIONS"] else {
                 throw UsageErrors.halfAnEnvironmentPair(set: "JOB_COMPLETION_INDEX", missing: "JOB_COMPLETIONS", by: .kubernetes)
             }
-            let shard = try Shard(parsing: "\(indexText)/\(countText)")
+            guard let index = Int(indexText.trimmingCharacters(in: .whitespaces)) else {
+                throw UsageErrors.environmentNotANumber("JOB_COMPLETION_INDEX", indexText)
+            }
+            guard let count = Int(countText.trimmingCharacters(in: .whitespaces)) else {
+                throw UsageErrors.environmentNotANumber("JOB_COMPLETIONS", countText)
+            }
+            guard count > 0, (0..<count).contains(index) else {
+                throw UsageErrors.kubernetesIndexOutOfRange(index: index, count: count)
+            }
+            let shard = Shard(index: index, count: count)
             return (shard, "from Kubernetes: JOB_COMPLETION_INDEX=\(indexText) of JOB_COMPLETIONS=\(countText)")
         }
         guard env["SLURM_ARRAY_TASK_ID"] != nil else { return nil }

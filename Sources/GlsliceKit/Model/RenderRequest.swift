@@ -229,6 +229,8 @@ extension RenderRequest {
         outputScale = try texts[.scale].map { try Scale.parse($0, option: .scale) }
         insets = try texts[.insets].map(Insets.init(parsing:)) ?? .zero
         lattice = try texts[.lattice].map(LatticeRuns.init(parsing:))
+        // Refused here, where the texts are read, so batch refuses the pair among its defaults before any line.
+        if lattice != nil && insets != .zero { throw UsageErrors.latticeWithInsets() }
         sourceScale = try texts[.sourceScale].map { try Scale.parse($0, option: .sourceScale) }
         let both = try texts[.mode].map(ResizeMode.init(parsing:)) ?? .auto
         modes = PerAxis(x: try texts[.modeX].map { try ResizeMode(parsing: $0, option: .modeX) } ?? both,

@@ -210,8 +210,11 @@ package enum UsageErrors {
     static func outsideOutputFolder(_ output: String, root: String) -> GlsliceError {
         GlsliceError(.usage, "output '\(output)' is outside the output folder \(root); give --allow-outside-out-dir to allow it")
     }
-    static func outputIsAFolderName(_ output: String) -> GlsliceError {
-        GlsliceError(.usage, "output '\(output)' ends in '/', a folder; name the file to write (e.g. '\(output)image.png')")
+    /// A manifest output ending in `/`, `/.` or `/..` (`ending`), or that is `.` or `..` itself.
+    static func outputIsAFolderName(_ output: String, ending: String) -> GlsliceError {
+        let folder = output.hasSuffix("/") ? output : output + "/"
+        let said = output.contains("/") ? "ends in '\(ending)'" : "is '\(output)'"
+        return GlsliceError(.usage, "output '\(output)' \(said), a folder; name the file to write (e.g. '\(folder)image.png')")
     }
     static func sharedOutput(_ output: String, earlierLine: Int) -> GlsliceError {
         GlsliceError(.usage, "output \(output) is also line \(earlierLine)'s output; each job needs its own")
@@ -233,6 +236,12 @@ package enum UsageErrors {
         case .slurm:
             GlsliceError(.usage, "\(set) is set but \(missing) is not (Slurm sets both for an array job); pass --shard K/N")
         }
+    }
+    static func kubernetesIndexOutOfRange(index: Int, count: Int) -> GlsliceError {
+        count <= 0
+            ? GlsliceError(.usage, "JOB_COMPLETIONS is \(count); an Indexed Job has at least 1 completion (its spec.completions)")
+            : GlsliceError(.usage, "JOB_COMPLETION_INDEX is \(index), outside 0..<\(count) (JOB_COMPLETIONS=\(count)): "
+                + "set JOB_COMPLETIONS to the Job's spec.completions, or pass --shard K/N")
     }
     static func environmentNotANumber(_ key: String, _ text: String) -> GlsliceError {
         GlsliceError(.usage, "\(key) is '\(text)', not a whole number")

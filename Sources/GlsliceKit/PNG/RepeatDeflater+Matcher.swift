@@ -18,19 +18,18 @@ extension RepeatDeflater {
     struct Matcher {
         let data: UnsafePointer<UInt8>
         let rowStart: Int, rowEnd: Int, rowBytes: Int, pixelBytes: Int, oldest: Int, firstHashed: Int
-        /// `firstHashed` as the table holds positions (converted once, not at every byte).
-        let firstHashed32: Int32
         /// The row's parts (`RepeatDeflater.parts`), for entering the row above part by part.
         let parts: [(end: Int, period: Int)]
         /// From where every byte of the row before, but its last 2, was entered as it was asked.
         let enteredAbove: Int
         let hashShift: UInt32
-        /// Where each 3-byte hash was last seen, and (`seen2`) where before that.
-        let seen: UnsafeMutablePointer<Int32>, seen2: UnsafeMutablePointer<Int32>
+        /// Where each 3-byte hash was last seen, and (`seen2`) where before that: 64-bit
+        /// positions, as a row may be longer than 2 GiB (round six: `Int32(i)` trapped past it).
+        let seen: UnsafeMutablePointer<Int>, seen2: UnsafeMutablePointer<Int>
         var hashedRowAbove = false
 
         init(data: UnsafePointer<UInt8>, rowStart: Int, rowBytes: Int, pixelBytes: Int, parts: [(end: Int, period: Int)], oldest: Int,
-             firstHashed: Int, enteredAbove: Int, hashBits: Int, seen: UnsafeMutablePointer<Int32>) {
+             firstHashed: Int, enteredAbove: Int, hashBits: Int, seen: UnsafeMutablePointer<Int>) {
             self.data = data
             self.parts = parts
             self.rowStart = rowStart
@@ -39,7 +38,6 @@ extension RepeatDeflater {
             self.pixelBytes = pixelBytes
             self.oldest = oldest
             self.firstHashed = firstHashed
-            firstHashed32 = Int32(clamping: firstHashed)
             self.enteredAbove = enteredAbove
             hashShift = UInt32(32 - hashBits)
             self.seen = seen
@@ -105,11 +103,11 @@ extension RepeatDeflater {
                 enterRowAbove()
             }
             let h = Int((here &* RepeatDeflater.hashMultiplier) >> hashShift)
-            if best < limit, seen[h] >= firstHashed32 {
-                consider(Int(seen[h]), at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            if best < limit, seen[h] >= firstHashed {
+                consider(seen[h], at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
             }
-            if best < limit, seen2[h] >= firstHashed32 {
-                consider(Int(seen2[h]), at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
+            if best < limit, seen2[h] >= firstHashed {
+                consider(seen2[h], at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
             }
             if pixel >= 3 {
                 // Two rows back, a pixel either side (RGB and RGBA rows).
@@ -121,7 +119,7 @@ extension RepeatDeflater {
                 }
             }
             seen2[h] = seen[h]
-            seen[h] = Int32(i)
+            seen[h] = i
             if best > 0, best < limit, parts.count > 1, parts.count <= RepeatDeflater.maxWalkParts,
                let back = walkedBack(i - bestDistance, length: best, at: i, reach: limit) {
                 // The walked-back place agrees for `best` bytes (the plan's period); taken where the

@@ -2,11 +2,15 @@
 /// each row's planned copy, and the row's parts as words.
 extension RepeatDeflater {
     /// The rows `0..<backs.count` in units, each chosen by one GPU invocation with its
-    /// state carried from row to row (issue 51): a copy run (`RowCopy`) is a unit of its
-    /// own; other rows go together while their bytes stay within `unitBytes` (6 KiB), never
-    /// across a piece's start (every `pieceRows` rows). A row's tokens are those that start in it.
+    /// state carried from row to row (issue 51): a copy run (`RowCopy`) that starts a unit
+    /// is a unit of its own; other rows go together while their bytes stay within `unitBytes`
+    /// (6 KiB), never across a piece's start (every `pieceRows` rows). A copy run shorter than
+    /// `unitBytes` met there stays with them: their match runs on through it where its rows
+    /// agree (round six: a 1-px stretch past 65,536 rows a texel alternated one-row copy runs
+    /// with other rows, a unit and a token each: 63 times zlib's bytes). A row's tokens are
+    /// those that start in it.
     func units(backs: [Int32], pieceRows: Int) -> [Range<Int>] {
-        let runs = parts.count == 1, rows = backs.count
+        let runs = parts.count == 1, rows = backs.count, unitRows = max(1, Self.unitBytes / rowBytes)
         var units: [Range<Int>] = []
         var start = 0
         while start < rows {
@@ -15,7 +19,16 @@ extension RepeatDeflater {
             if runs, backs[start] > 0 {
                 while end < pieceEnd, backs[end] == backs[start] { end += 1 }
             } else {
-                while end < pieceEnd, !(runs && backs[end] > 0), (end + 1 - start) * rowBytes <= Self.unitBytes { end += 1 }
+                while end < pieceEnd, end - start < unitRows {
+                    guard runs, backs[end] > 0 else {
+                        end += 1
+                        continue
+                    }
+                    var runEnd = end + 1
+                    while runEnd < pieceEnd, backs[runEnd] == backs[end], runEnd - end < unitRows { runEnd += 1 }
+                    if runEnd - end >= unitRows { break } // a long run: a unit of its own
+                    end = min(runEnd, start + unitRows)
+                }
             }
             units.append(start..<end)
             start = end

@@ -148,8 +148,8 @@ struct RepeatDeflater: Sendable {
         let hashBits = Self.hashBits(rowBytes: rowBytes)
         // Where each 3-byte hash was last seen, piece-relative, and (from 2^hashBits on) where before
         // that: a chain of two (HD 2.3% smaller than one; four, 0.2% more). An entry before the row above is stale.
-        let seen = UnsafeMutablePointer<Int32>.allocate(capacity: 2 << hashBits)
-        seen.initialize(repeating: Int32.min, count: 2 << hashBits)
+        let seen = UnsafeMutablePointer<Int>.allocate(capacity: 2 << hashBits)
+        seen.initialize(repeating: Int.min, count: 2 << hashBits)
         defer { seen.deallocate() }
         let oldest = -min(history, Self.maxDistance), rowBytes = self.rowBytes
         let backs = copyBacks(firstRow: firstRow, rows: rows, history: history)
@@ -215,7 +215,7 @@ struct RepeatDeflater: Sendable {
     /// `entered`: from where every byte of the row before, but its last 2, was entered as it
     /// was asked (so entering the row above again is only its last 2); set for the next row.
     private func chooseRow(_ data: UnsafePointer<UInt8>, rowStart: Int, copyBack: Int, oldest: Int, firstHashed: Int,
-                           hashBits: Int, seen: UnsafeMutablePointer<Int32>, entered: inout Int, match: inout MatchRun,
+                           hashBits: Int, seen: UnsafeMutablePointer<Int>, entered: inout Int, match: inout MatchRun,
                            tokens: inout TokenBuffer) {
         var matcher = Matcher(data: data, rowStart: rowStart, rowBytes: rowBytes, pixelBytes: pixelBytes, parts: parts, oldest: oldest,
                               firstHashed: firstHashed, enteredAbove: entered, hashBits: hashBits, seen: seen)

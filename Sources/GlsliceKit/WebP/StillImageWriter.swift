@@ -9,8 +9,12 @@ package enum StillImageWriter {
         try ImageFormat.named(OutputTarget(output).displayName) ?? .png
     }
 
-    /// `image` as a lossless WebP file, in memory.
-    package static func webp(_ image: PremultipliedImage) throws -> [UInt8] {
+    /// `image` as a lossless WebP file, in memory, for `output`: its name is the one a refusal
+    /// gives (past WebP's limit), as preview's and compare's do, not "<memory>".
+    package static func webp(_ image: PremultipliedImage, for output: String) throws -> [UInt8] {
+        if let refusal = WebPEncoder.refusal(for: PixelSize(width: image.width, height: image.height)) {
+            throw refusal.about(OutputTarget(output).displayName)
+        }
         let writer = try webp(image, to: .memory)
         return writer.memoryData ?? []
     }

@@ -187,6 +187,18 @@ extension RenderRequest {
         }
     }
 
+    /// Round six, finding 7: a bad Kubernetes environment names its variables, not `--shard`.
+    @Test func aBadKubernetesEnvironmentNamesItsVariables() {
+        func message(_ env: [String: String]) -> String {
+            do { _ = try Shard.fromEnvironment(env); return "accepted" } catch { return (error as? GlsliceError)?.message ?? "\(error)" }
+        }
+        let outside = message(["JOB_COMPLETION_INDEX": "3", "JOB_COMPLETIONS": "2"])
+        #expect(outside.contains("JOB_COMPLETION_INDEX is 3, outside 0..<2") && outside.contains("JOB_COMPLETIONS=2") && !outside.contains("shard must be"), "\(outside)")
+        #expect(message(["JOB_COMPLETION_INDEX": "x", "JOB_COMPLETIONS": "2"]) == "JOB_COMPLETION_INDEX is 'x', not a whole number")
+        #expect(message(["JOB_COMPLETION_INDEX": "0", "JOB_COMPLETIONS": "x"]) == "JOB_COMPLETIONS is 'x', not a whole number")
+        #expect(message(["JOB_COMPLETION_INDEX": "0", "JOB_COMPLETIONS": "0"]).hasPrefix("JOB_COMPLETIONS is 0; an Indexed Job has at least 1"))
+    }
+
     /// What Slurm sets for each task of an array, written out by hand.
     static func slurm(_ id: Int, min: Int, max: Int, step: Int, count: Int) -> [String: String] {
         ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(min)", "SLURM_ARRAY_TASK_MAX": "\(max)",

@@ -60,6 +60,23 @@ struct GPUEncoderTests {
         #expect(encoded >= 5, "\(encoded) of 15 encoded on the GPU")
     }
 
+    /// Round six (issue 69): the adversarial corpus (`EncoderCorpus`: rows repeating k rows back,
+    /// rows shifted s px, dithers, a screenshot, two-colour noise), each drawn as a 1:1 render and
+    /// a tiled one, encoded on the GPU: the CPU's file, byte for byte.
+    @Test func theAdversarialCorpusGivesTheCPUsFile() throws {
+        let encoder = try GPUEncoder(context: try GPUContext.make())
+        for item in EncoderCorpus.cases(width: 90, height: 60) {
+            let source = item.image
+            let lattice = try Lattice(width: source.width, height: source.height, insets: PixelInsets(top: 4, left: 4, bottom: 4, right: 4))
+            for (size, mode) in [(PixelSize(width: 90, height: 60), ResizeMode.stretch), (PixelSize(width: 173, height: 131), .tile)] {
+                let plan = try PlanBuilder.plan(lattice: lattice, size: size, k: 1, modes: PerAxis(x: mode, y: mode), filter: .linear, fillCenter: true)
+                let drawn = try Backend.cpu.image(plan, source: source).rgba
+                let (cpu, gpu) = try Self.files(plan, source: source, drawn: drawn, encoder: encoder)
+                #expect(cpu == gpu, "\(item.name) \(size) \(mode): the GPU's file is not the CPU's")
+            }
+        }
+    }
+
     /// With the smallest GPU budget a dispatch takes one 1 MiB piece: outputs of several pieces are
     /// deflated a piece a dispatch, the Adler-32 combined over them, and still give the CPU's file.
     @Test func dispatchesOfWholePiecesGiveTheCPUsFile() throws {

@@ -8,20 +8,20 @@ import Testing
     private static let multiplier: UInt32 = 0x1E35_A7BD
 
     /// Every position from..<to entered in order: the slot's position moves to `older`.
-    private func enteredOneByOne(_ data: [UInt8], from: Int, to: Int, bits: Int) -> (latest: [Int32], older: [Int32]) {
-        var latest = [Int32](repeating: Int32.min, count: 1 << bits), older = latest
+    private func enteredOneByOne(_ data: [UInt8], from: Int, to: Int, bits: Int) -> (latest: [Int], older: [Int]) {
+        var latest = [Int](repeating: Int.min, count: 1 << bits), older = latest
         for j in from..<to {
             let word = UInt32(data[j]) | UInt32(data[j + 1]) << 8 | UInt32(data[j + 2]) << 16 // the first 3 bytes
             let slot = Int((word &* Self.multiplier) >> UInt32(32 - bits))
             older[slot] = latest[slot]
-            latest[slot] = Int32(j)
+            latest[slot] = j
         }
         return (latest, older)
     }
 
     /// The same positions through `gs_hash_enter`, in calls ending at `cuts` (each with its period).
-    private func enteredSkipping(_ data: [UInt8], from: Int, calls: [(to: Int, period: Int)], bits: Int) -> (latest: [Int32], older: [Int32]) {
-        var latest = [Int32](repeating: Int32.min, count: 1 << bits), older = latest
+    private func enteredSkipping(_ data: [UInt8], from: Int, calls: [(to: Int, period: Int)], bits: Int) -> (latest: [Int], older: [Int]) {
+        var latest = [Int](repeating: Int.min, count: 1 << bits), older = latest
         let end = calls.last?.to ?? from
         var j = from
         data.withUnsafeBufferPointer { data in
@@ -65,6 +65,6 @@ import Testing
         let word: UInt32 = 0x07_0707
         let slot = Int((word &* Self.multiplier) >> 24)
         #expect(got.latest[slot] == 99 && got.older[slot] == 98)
-        #expect(got.latest.filter { $0 != Int32.min }.count == 1)
+        #expect(got.latest.filter { $0 != Int.min }.count == 1)
     }
 }
