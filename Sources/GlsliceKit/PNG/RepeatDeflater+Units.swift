@@ -4,11 +4,14 @@ extension RepeatDeflater {
     /// The rows `0..<backs.count` in units, each chosen by one GPU invocation with its
     /// state carried from row to row (issue 51): a copy run (`RowCopy`) that starts a unit
     /// is a unit of its own; other rows go together while their bytes stay within `unitBytes`
-    /// (6 KiB), never across a piece's start (every `pieceRows` rows). A copy run shorter than
-    /// `unitBytes` met there stays with them: their match runs on through it where its rows
-    /// agree (round six: a 1-px stretch past 65,536 rows a texel alternated one-row copy runs
-    /// with other rows, a unit and a token each: 63 times zlib's bytes). A row's tokens are
-    /// those that start in it.
+    /// (6 KiB), never across a piece's start (every `pieceRows` rows). A copy run met there that
+    /// is shorter than a token (258 bytes) stays with them: their match runs on through it where
+    /// its rows agree, where a unit of its own would end that match and start another (round six:
+    /// a 2-px `round` strip alternated short runs with other rows, 14 times zlib's bytes; 3.4
+    /// now). A row's tokens are those that start in it.
+    /// A copy run of fewer bytes than this joins the unit it meets (`units`): one token's most.
+    static let shortRun = 258
+
     func units(backs: [Int32], pieceRows: Int) -> [Range<Int>] {
         let runs = parts.count == 1, rows = backs.count, unitRows = max(1, Self.unitBytes / rowBytes)
         var units: [Range<Int>] = []
@@ -25,8 +28,8 @@ extension RepeatDeflater {
                         continue
                     }
                     var runEnd = end + 1
-                    while runEnd < pieceEnd, backs[runEnd] == backs[end], runEnd - end < unitRows { runEnd += 1 }
-                    if runEnd - end >= unitRows { break } // a long run: a unit of its own
+                    while runEnd < pieceEnd, backs[runEnd] == backs[end], (runEnd - end) * rowBytes < Self.shortRun { runEnd += 1 }
+                    if (runEnd - end) * rowBytes >= Self.shortRun { break } // a token or more: a unit of its own
                     end = min(runEnd, start + unitRows)
                 }
             }

@@ -54,25 +54,47 @@ import Testing
         #expect(inflates(data, coder, rows: rows))
     }
 
-    /// Runs end where the distance changes and where a piece starts: rows alternate
-    /// A B A B after A A A, so rows 1-2 are a run 5 back, rows 4 on a run 10 back;
-    /// cut into pieces of 3 rows, each piece's rows start runs of their own.
-    @Test func runsEndWhereTheDistanceChangesOrAPieceStarts() throws {
+    /// Rows alternate A B A B after A A A, so rows 1-2 copy 5 back and rows 4 on 10 back.
+    /// Those runs (10 and 30 bytes) are shorter than a token, so they stay in the units of
+    /// the rows before them (round six) and no row is in a copy run; cut into pieces of 3
+    /// rows, a run that starts a piece is a unit of its own (rows 6-8, and 9).
+    @Test func runsShorterThanATokenStayInTheirUnit() throws {
         let rows = 10
         let a: [UInt8] = [0, 1, 2, 3, 4], b: [UInt8] = [0, 7, 7, 7, 6]
         let data = (0..<rows).flatMap { $0 < 3 || $0 % 2 == 0 ? a : b }
         let coder = deflater(rows: rows, rowBytes: 5) { $0 < 3 || $0 % 2 == 0 ? 1 : 2 }
-        let whole = coder.rowCopies(firstRow: 0, rows: rows, history: 0, pieceRows: rows)
-        #expect(whole.map(\.back) == [0, 5, 5, 0, 10, 10, 10, 10, 10, 10])
-        #expect(whole.map(\.runAt) == [0, 0, 5, 0, 0, 5, 10, 15, 20, 25])
-        #expect(whole.map(\.runAhead) == [0, 5, 0, 0, 25, 20, 15, 10, 5, 0])
-        let pieces = coder.rowCopies(firstRow: 0, rows: rows, history: 0, pieceRows: 3)
-        #expect(pieces.map(\.runAt) == [0, 0, 5, 0, 0, 5, 0, 5, 10, 0])
-        #expect(pieces.map(\.runAhead) == [0, 5, 0, 0, 5, 0, 10, 5, 0, 0])
+        let whole = coder.invocations(firstRow: 0, rows: rows, history: 0, pieceRows: rows)
+        #expect(whole.copies.map(\.back) == [0, 5, 5, 0, 10, 10, 10, 10, 10, 10])
+        #expect(whole.units == [0..<10])
+        #expect(whole.copies.allSatisfy { $0.runAt == 0 && $0.runAhead == 0 })
+        let pieces = coder.invocations(firstRow: 0, rows: rows, history: 0, pieceRows: 3)
+        #expect(pieces.units == [0..<3, 3..<6, 6..<7, 7..<8, 8..<9, 9..<10])
+        #expect(pieces.copies.map(\.runAt) == [0, 0, 0, 0, 0, 0, 0, 5, 10, 0])
+        #expect(pieces.copies.map(\.runAhead) == [0, 0, 0, 0, 0, 0, 10, 5, 0, 0])
         let tokens = data.withUnsafeBufferPointer { coder.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: rows) }
         let l = DeflateToken.literal, m = DeflateToken.match
         // Row 3 (B) finds A's filter byte 5 back but only 1 byte: literals; its 7 7 7 run is 3 bytes, under 4.
         #expect(tokens == [l(0), l(1), l(2), l(3), l(4), m(10, 5), l(0), l(7), l(7), l(7), l(6), m(30, 10)], "\(tokens)")
+        #expect(inflates(data, coder, rows: rows))
+    }
+
+    /// The same rows at 130 bytes, so each run is a token or more (260 and 780 bytes): runs end
+    /// where the distance changes and where a piece starts. Worked by hand: a row's `runAt` is
+    /// its bytes into the run, under 258 as they are, else 258 plus their remainder mod 258;
+    /// `runAhead` the run's bytes after the row, at most 261.
+    @Test func runsEndWhereTheDistanceChangesOrAPieceStarts() throws {
+        let rows = 10
+        let a = [UInt8](repeating: 1, count: 130), b = [UInt8]([0] + (1..<130).map { UInt8($0) })
+        let data = (0..<rows).flatMap { $0 < 3 || $0 % 2 == 0 ? a : b }
+        let coder = deflater(rows: rows, rowBytes: 130) { $0 < 3 || $0 % 2 == 0 ? 1 : 2 }
+        let whole = coder.invocations(firstRow: 0, rows: rows, history: 0, pieceRows: rows)
+        #expect(whole.copies.map(\.back) == [0, 130, 130, 0, 260, 260, 260, 260, 260, 260])
+        #expect(whole.units == [0..<1, 1..<2, 2..<3, 3..<4, 4..<5, 5..<6, 6..<7, 7..<8, 8..<9, 9..<10]) // a run's rows one by one
+        #expect(whole.copies.map(\.runAt) == [0, 0, 130, 0, 0, 130, 260, 390, 262, 392])
+        #expect(whole.copies.map(\.runAhead) == [0, 130, 0, 0, 261, 261, 261, 260, 130, 0])
+        let pieces = coder.invocations(firstRow: 0, rows: rows, history: 0, pieceRows: 3)
+        #expect(pieces.copies.map(\.runAt) == [0, 0, 130, 0, 0, 130, 0, 130, 260, 0])
+        #expect(pieces.copies.map(\.runAhead) == [0, 130, 0, 0, 130, 0, 260, 130, 0, 0])
         #expect(inflates(data, coder, rows: rows))
     }
 }
