@@ -63,8 +63,8 @@ test: setup
 	@# Two runs of one build: the CLI suites wait on glslice processes, holding the test
 	@# process's threads (two on two cores) for minutes, and the in-process servers'
 	@# handlers and drain windows in GlsliceServeTests need those threads to answer in time.
-	$(SWIFT) test --skip-build --skip GlsliceServeTests
-	$(SWIFT) test --skip-build --filter GlsliceServeTests
+	$(SWIFT) test --skip-build --disable-xctest --skip GlsliceServeTests
+	$(SWIFT) test --skip-build --disable-xctest --filter GlsliceServeTests
 	@$(MAKE) --no-print-directory test-decoders
 
 # `default` files (glslice deflate) read by Pillow and pypng (Debian's packages) to the pixels of
@@ -233,7 +233,7 @@ fuzz: deps
 # plans of cuts, each decoded by libpng and encoded again on 3 threads (make test runs 300).
 ENCODER_CASES ?= 100000
 fuzz-encoder: deps
-	GLSLICE_ENCODER_CASES=$(ENCODER_CASES) $(SWIFT) test --filter SegmentedZlibTests
+	GLSLICE_ENCODER_CASES=$(ENCODER_CASES) $(SWIFT) test --disable-xctest --filter SegmentedZlibTests
 
 # The whole suite under AddressSanitizer. Leaks are the fuzzers' to find
 # (`make fuzz` runs with detect_leaks=1 per input); here every glslice process
@@ -242,13 +242,13 @@ fuzz-encoder: deps
 # of address space). Not a CI step: about three times the plain suite's time.
 test-asan: deps
 	GLSLICE_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 \
-	  $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	  $(SWIFT) test --disable-xctest --sanitize=address --scratch-path .build-asan
 
 # The batch tests (queues, workers, source cache, GPU batch) under ThreadSanitizer.
 # GLSLICE_TSAN makes `Locked` (Sources/GlsliceKit/Model/Locked.swift) annotate its
 # critical sections: ThreadSanitizer cannot see Synchronization.Mutex on Linux.
 test-tsan: deps
-	GLSLICE_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan -Xswiftc -DGLSLICE_TSAN \
+	GLSLICE_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-xctest --sanitize=thread --scratch-path .build-tsan -Xswiftc -DGLSLICE_TSAN \
 	  --filter 'Batch|BoundedQueue|StageQueue|SharedGPU|SourceCache|Shard|Manifest|Hardening|LoadControl|RenderEndpoint|Preview|Signature'
 
 # Regenerates Fixtures/ sources (the PngSuite expectations need pypng, see the script).

@@ -34,16 +34,8 @@ final class Interruption {
     static func message(written: Int, arguments: [String]) -> String {
         var resume = arguments
         if !resume.contains("--resume") { resume.append("--resume") }
-        let command = resume.map(shellQuoted).joined(separator: " ")
+        let command = resume.map(\.shellQuoted).joined(separator: " ")
         return "glslice: interrupted after \(written) output\(written == 1 ? "" : "s") written in this run, each whole\n"
             + "glslice: to finish the batch, run: \(oneLineForTerminal(command))\n"
-    }
-
-    /// `word` as a POSIX shell reads it back: bare when it is plain, else in single quotes.
-    static func shellQuoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "@%+=:,./_-".unicodeScalars.contains($0)
-        }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -23,8 +23,10 @@ import Testing
             .joined(separator: "\n").write(to: manifest, atomically: true, encoding: .utf8)
         let result = try glslice(["batch", manifest.path, "--backend", "cpu", "--out-dir", folder.appendingPathComponent("out").path])
         #expect(result.status == 1)
-        #expect(result.stderrLines.contains { $0 == "glslice: \(manifest.path):2: not valid JSON at column 16" }, "\(result.stderr)")
-        #expect(result.stderrLines.contains { $0 == "glslice: \(manifest.path):3: not valid JSON at column 14" }, "\(result.stderr)")
+        #expect(result.stderrLines.contains { $0 == "glslice: \(manifest.path):2: not valid JSON at column 16: expected a key in double quotes, found 'oops}'" },
+                "\(result.stderr)")
+        #expect(result.stderrLines.contains { $0 == "glslice: \(manifest.path):3: not valid JSON at column 14: expected ',' or '}', found the line's end" },
+                "\(result.stderr)")
     }
 
     /// A port another process holds: exit 69, and the way out is `--bind`.

@@ -15,19 +15,19 @@ int gs_egl_has_device_enumeration(void);
 int gs_egl_has_platform_display(void);
 
 /* eglQueryDevicesEXT; returns EGL_FALSE on failure. */
-EGLBoolean gs_egl_query_devices(EGLint max, EGLDeviceEXT *devices, EGLint *count);
+EGLBoolean gs_egl_query_devices(EGLint max, EGLDeviceEXT _Nullable *_Nullable devices, EGLint *_Nonnull count);
 
 /* eglQueryDeviceStringEXT; NULL when the device has no such string. */
-const char *gs_egl_query_device_string(EGLDeviceEXT device, EGLint name);
+const char *_Nullable gs_egl_query_device_string(EGLDeviceEXT _Nonnull device, EGLint name);
 
 /* eglGetPlatformDisplayEXT with no attributes. */
-EGLDisplay gs_egl_get_platform_display(EGLenum platform, void *native_display);
+EGLDisplay _Nullable gs_egl_get_platform_display(EGLenum platform, void *_Nullable native_display);
 
-EGLDisplay gs_egl_default_display(void);
-EGLContext gs_egl_no_context(void);
-EGLSurface gs_egl_no_surface(void);
-EGLDisplay gs_egl_no_display(void);
-EGLConfig gs_egl_no_config(void);
+EGLDisplay _Nullable gs_egl_default_display(void);
+EGLContext _Nullable gs_egl_no_context(void);
+EGLSurface _Nullable gs_egl_no_surface(void);
+EGLDisplay _Nullable gs_egl_no_display(void);
+EGLConfig _Nullable gs_egl_no_config(void);
 
 /* The GL calls made on the calling thread (issue 52): their nanoseconds, how many,
    how many were compute dispatches and how many waited for the GPU (a read-back or a

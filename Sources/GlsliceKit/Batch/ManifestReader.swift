@@ -77,6 +77,9 @@ package final class ManifestReader: Sendable {
             } catch let error as GlsliceError {
                 throw error
             } catch {
+                if let fault = Self.jsonFault(text) {
+                    throw UsageErrors.notJSON(column: fault.column, expected: fault.expected, found: fault.found)
+                }
                 throw UsageErrors.notJSON(column: Self.jsonErrorColumn(text))
             }
             for (key, path) in [("input", entry.input), ("output", entry.output)] where path.utf8.contains(0) {

@@ -34,7 +34,7 @@ package enum FileErrors {
 
     // Writing (exit 73).
     static func outputFolderMissing(_ path: String, folder: String) -> GlsliceError {
-        GlsliceError(.cannotWrite, file: path, "output folder \(folder) does not exist")
+        GlsliceError(.cannotWrite, file: path, "output folder \(folder) does not exist; make it first (mkdir -p \(folder.shellQuoted))")
     }
     static func leadsOutside(_ path: String) -> GlsliceError {
         GlsliceError(.cannotWrite, file: path, "leads outside the output folder (through a link or ..)")

@@ -49,9 +49,17 @@ public struct GlsliceError: Error, CustomStringConvertible, Sendable, Equatable 
         var parts: [String] = []
         if withManifestLine, let manifestLine { parts.append("\(manifestLine.manifest):\(manifestLine.number)") }
         if let file { parts.append(file) }
-        let said = option.map { style.name($0) + " " + message } ?? message
+        let said = option.map { style.name($0) + " " + Self.naming(message, style) } ?? Self.naming(message, style)
         // Control characters are left for the front end to escape (a terminal) or encode (JSON).
         return (parts + [said]).joined(separator: ": ")
+    }
+
+    /// A message's other options, written `{option:lattice}`, named as `style` spells them.
+    static func naming(_ message: String, _ style: OptionStyle) -> String {
+        guard message.contains("{option:") else { return message }
+        var text = message
+        for option in RequestOption.allCases { text = text.replacingOccurrences(of: "{option:\(option.rawValue)}", with: style.name(option)) }
+        return text
     }
 
     public var exitCode: Int32 { kind.exitCode }

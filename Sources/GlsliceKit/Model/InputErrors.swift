@@ -62,8 +62,12 @@ package enum InputErrors {
 
     // MARK: Caps, insets and lattices that do not fit the source
 
-    static func insetsExceedImage(_ insets: String, width: Int, height: Int) -> GlsliceError {
-        GlsliceError(.badInput, "insets \(insets) px exceed the \(width)x\(height) px image")
+    /// `points` and `sourceScale`: the insets as given, where they were points at a scale other than 1.
+    static func insetsExceedImage(_ insets: String, width: Int, height: Int, points: String? = nil, sourceScale: Double = 1) -> GlsliceError {
+        guard let points else { return GlsliceError(.badInput, "insets \(insets) px exceed the \(width)x\(height) px image") }
+        let scale = sourceScale == sourceScale.rounded() ? String(Int(sourceScale)) : String(sourceScale)
+        return GlsliceError(.badInput, "insets \(points) pt at @\(scale)x are \(insets) px, past the \(width)x\(height) px image "
+                            + "(insets are points: each is \(scale) px here)")
     }
     static func segmentsOutOfOrder(axis: String) -> GlsliceError {
         GlsliceError(.badInput, "lattice segments along \(axis) must cover the image in order")

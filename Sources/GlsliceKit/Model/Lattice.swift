@@ -59,7 +59,13 @@ package struct Lattice: Sendable, Equatable {
             }
             self = try runs.lattice(width: width, height: height, sourceScale: sourceScale)
         } else {
-            try self.init(width: width, height: height, insets: PixelInsets(insets, sourceScale: sourceScale))
+            let pixels = try PixelInsets(insets, sourceScale: sourceScale)
+            guard sourceScale == 1 || (pixels.left + pixels.right <= width && pixels.top + pixels.bottom <= height) else {
+                // Insets are points: at @2x each is two pixels, which the message says (a newcomer read "1998 px" for "999").
+                throw InputErrors.insetsExceedImage("\(pixels.top),\(pixels.left),\(pixels.bottom),\(pixels.right)", width: width, height: height,
+                                                    points: insets.formatted, sourceScale: sourceScale)
+            }
+            try self.init(width: width, height: height, insets: pixels)
         }
     }
 

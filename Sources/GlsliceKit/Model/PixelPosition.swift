@@ -13,4 +13,13 @@ extension String {
     func replacingNewlines() -> String {
         String(map { $0.isNewline ? " " : $0 })
     }
+
+    /// This word as a POSIX shell reads it back: bare when it is plain, else in single quotes
+    /// (a command a message suggests, `batch`'s resume line).
+    package var shellQuoted: String {
+        let plain = !isEmpty && unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "@%+=:,./_-".unicodeScalars.contains($0))
+        }
+        return plain ? self : "'" + replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 }

@@ -122,9 +122,9 @@ package enum UsageErrors {
     /// Insets beside the lattice a source gives itself: a `.9.png`'s markers
     /// (which a request's runs may replace) or an image set's cap-insets.
     static func insetsBesideSourceLattice(fromMarkers: Bool) -> GlsliceError {
-        GlsliceError(.usage, fromMarkers
-            ? "a .9.png's markers give its lattice; drop the insets (a lattice of runs may replace the markers' own)"
-            : "the image set's cap-insets give its lattice; drop the insets or lattice")
+        GlsliceError(.usage, option: .insets, fromMarkers
+            ? "cannot be given for a .9.png: its markers give its lattice; drop {option:insets}, or give {option:lattice} to replace the markers' runs"
+            : "cannot be given for an image set: its cap-insets give its lattice; drop {option:insets} and {option:lattice}")
     }
     static func borderWidthNeedsOneBand(axis: String, bands: Int) -> GlsliceError {
         GlsliceError(.usage, option: .borderWidth,
@@ -189,6 +189,10 @@ package enum UsageErrors {
     }
     static func notJSON(column: Int?) -> GlsliceError {
         GlsliceError(.usage, column.map { "not valid JSON at column \($0)" } ?? "not valid JSON")
+    }
+    /// Where a line stops being JSON and what could come there (`ManifestReader.jsonFault`).
+    static func notJSON(column: Int, expected: String, found: String) -> GlsliceError {
+        GlsliceError(.usage, "not valid JSON at column \(column): expected \(expected), found \(found)")
     }
     /// JSON is UTF-8 (RFC 8259 §8.1); `offset` counts bytes from the line's start.
     static func notUTF8(byteOffset offset: Int) -> GlsliceError {

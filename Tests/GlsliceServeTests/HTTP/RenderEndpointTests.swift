@@ -111,7 +111,7 @@ import Testing
                 ("/render/panel.png?pixels=20x20&colour=red", "unknown parameter 'colour'"),
                 ("/render/panel.png?pixels=20x20&mode=tiel", "got 'tiel'; did you mean 'tile'?"),
                 ("/render/panel.png?pixels=20x20&pixels=30x30", "parameter 'pixels' is given twice"),
-                ("/render/bubble.9.png?pixels=40x40&insets=2", "a .9.png's markers give its lattice; drop the insets"),
+                ("/render/bubble.9.png?pixels=40x40&insets=2", "insets cannot be given for a .9.png: its markers give its lattice; drop insets, or give lattice"),
                 ("/render/corrupt.png?pixels=20x20", "corrupt.png"),
             ]
             for (path, message) in cases {
