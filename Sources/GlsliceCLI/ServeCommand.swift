@@ -9,7 +9,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve nine-slice images on demand over HTTP, and a live preview page.",
         discussion: """
-        GET /render/PATH?pixels=WxH|size=WxH&scale=…&insets=…&mode=…&mode-x=…&mode-y=…&filter=…&center=… renders the source PATH under --root with the same options as 'render' and a manifest line. Answers are image/png with a strong ETag (the job digest) and Cache-Control: immutable; If-None-Match gets 304. Identical requests in flight render once; encoded answers are kept in an LRU of --cache-mb.
+        GET /render/PATH?pixels=WxH|size=WxH&scale=…&insets=…&mode=…&mode-x=…&mode-y=…&filter=…&center=… renders the source PATH under --root with the same options as 'render' and a manifest line. Answers are image/png, or image/webp where format=webp or the request's Accept names image/webp (unless --no-auto-webp), with a strong ETag (the job digest) and Cache-Control: immutable; If-None-Match gets 304. Identical requests in flight render once; encoded answers are kept in an LRU of --cache-mb.
 
         Errors: 400 bad request (one line of JSON with the CLI's message), 403 missing or wrong signature, 404 no such source under the root (or a path that leads out of it), 421 a Host this server is not known by (see --host-name), 503 queue full, render timed out or --answer-mb full (with Retry-After).
 
