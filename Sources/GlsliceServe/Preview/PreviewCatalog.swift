@@ -19,7 +19,17 @@ struct PreviewCatalog: Sendable {
         var path: String
         /// `png`, `nine-patch` or `imageset`.
         var kind: SourceKind
+        /// Why a render of it would be refused (a nine-patch's bad markers, a corrupt PNG), read
+        /// for files up to `checkedBytes`: the page keeps such files out of its menu unless asked.
+        var broken: String?
+        /// The file's size (not sent).
+        var bytes = 0
+
+        private enum CodingKeys: String, CodingKey { case path, kind, broken }
     }
+
+    /// Files up to this size are read as a render reads them when listed (UI sources are a few KiB).
+    static let checkedBytes = 256 << 10
 
     struct Info: Encodable {
         var path: String
@@ -57,7 +67,16 @@ struct PreviewCatalog: Sendable {
     func listSources() -> [Entry] {
         var walk = Walk()
         walk.visit("", depth: 0, in: files.root.scope)
-        return walk.found.sorted { $0.path < $1.path }
+        var found = walk.found.sorted { $0.path < $1.path }
+        for i in found.indices where found[i].kind != .imageSet && found[i].bytes <= Self.checkedBytes {
+            do {
+                _ = try ResolvedSource.load(input: found[i].path, outputScale: nil, maxPixels: files.limits.maxSourcePixels,
+                                            scope: files.root.scope, keyed: false)
+            } catch {
+                found[i].broken = Refusal(error, file: nil, root: files.root).message
+            }
+        }
+        return found
     }
 
     /// One listing's budget and findings.
@@ -84,7 +103,7 @@ struct PreviewCatalog: Sendable {
                 } else if type == S_IFDIR {
                     visit(path, depth: depth + 1, in: scope)
                 } else if type == S_IFREG && name.lowercased().hasSuffix(".png") {
-                    found.append(Entry(path: path, kind: SourceKind.named(name)))
+                    found.append(Entry(path: path, kind: SourceKind.named(name), bytes: Int(status.st_size)))
                 }
             }
         }

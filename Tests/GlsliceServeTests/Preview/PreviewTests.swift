@@ -39,6 +39,12 @@ import Testing
             // escape.png and out/ lead out of the root: not listed.
             #expect(kinds == ["bubble.9.png": "nine-patch", "button@2x.png": "png", "corrupt.png": "png",
                               "panel.png": "png", "ui/button.imageset": "imageset"])
+            // Issue 70: a file a render would refuse says so and why, and the page keeps it out of its menu.
+            let broken = Dictionary(uniqueKeysWithValues: list.compactMap { entry in entry["broken"].map { (entry["path"] ?? "", $0) } })
+            #expect(Array(broken.keys) == ["corrupt.png"], "\(broken)")
+            #expect(broken["corrupt.png"]?.contains("corrupt.png") == true, "\(broken)")
+            let page = try await get(port, "/")
+            #expect(page.text.contains("(inTestFolder(entry.path) || entry.broken) && entry.path !== selected) continue;"))
 
             // bubble.9.png, as Scripts/make-fixtures.py draws it: stretch x 8-10 and 16-18, y 8-10; padding x 4-22, y 4-14 of 26x22.
             let bubble = try #require(try JSONSerialization.jsonObject(with: Data(await get(port, "/preview/info/bubble.9.png").bytes)) as? [String: Any])
