@@ -45,11 +45,18 @@ struct DoctorCommand: ParsableCommand {
             var gpuEncoding: String
             /// `GLSLICE_GPU_ENCODE` as read (nil: unset, the default for this GPU decides).
             var gpuEncodingForced: Bool?
+            /// Why `gpuEncoding` is what it is, in the text report's words.
+            var gpuEncodingReason = ""
+            /// Per backend (`cpu`, `gpu`, `hybrid`, and `auto` for render and for batch and serve):
+            /// where the PNGs the GPU draws are encoded, `gpu` or `cpu` (with `cpu` the GPU draws none).
+            var gpuEncodingByBackend: [String: String] = [:]
 
             enum CodingKeys: String, CodingKey {
                 case display, vendor, renderer, version
                 case gpuEncoding = "gpu-encoding"
                 case gpuEncodingForced = "gpu-encoding-forced"
+                case gpuEncodingReason = "gpu-encoding-reason"
+                case gpuEncodingByBackend = "gpu-encoding-by-backend"
                 case maxTextureSize = "max-texture-size"
                 case maxRenderbufferSize = "max-renderbuffer-size"
                 case maxViewport = "max-viewport"
@@ -86,7 +93,7 @@ struct DoctorCommand: ParsableCommand {
             try Backend.admit(context, acceptSoftware: acceptSoftware)
             return (context, context.renderer)
         }
-        let findings = Findings(
+        var findings = Findings(
             clientExtensions: GPUContext.clientExtensions.split(separator: " ").map(String.init),
             devices: devices,
             attempts: attempts.map { Findings.Attempt(display: $0.candidate, failure: $0.failure) },
@@ -99,8 +106,26 @@ struct DoctorCommand: ParsableCommand {
             },
             auto: Findings.Auto(backend: auto.gpu == nil ? "cpu" : "gpu",
                                 reason: auto.reason ?? context.map { "a hardware GPU: \($0.renderer)" } ?? "no GPU context"))
+        if var found = findings.context {
+            let on = found.gpuEncoding == "on", gpuSide = on ? "gpu" : "cpu"
+            found.gpuEncodingReason = Self.encodingReason(found.gpuEncoding, forced: found.gpuEncodingForced)
+            found.gpuEncodingByBackend = ["cpu": "cpu", "gpu": gpuSide, "hybrid": gpuSide, "auto (render)": "cpu",
+                                          "auto (batch, serve)": findings.auto.backend == "gpu" ? gpuSide : "cpu"]
+            findings.context = found
+        }
         if json { printJSON(findings) } else { printText(findings) }
         guard context != nil else { throw UnavailableErrors.noContext() }
+    }
+
+    /// What the GPU-encoding state means, as the report says it.
+    static func encodingReason(_ state: String, forced: Bool?) -> String {
+        switch (state, forced) {
+        case ("on", true?): "forced by GLSLICE_GPU_ENCODE: default and fast PNGs the GPU draws are encoded with compute shaders"
+        case ("on", _): "default and fast PNGs the GPU draws are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off"
+        case ("off", false?): "off by GLSLICE_GPU_ENCODE: the CPU encodes every output"
+        case ("off", _): "on a software rasteriser the CPU's encoder is faster; GLSLICE_GPU_ENCODE=1 turns it on"
+        default: "the CPU encodes every output"
+        }
     }
 
     /// The answer first (which backend `auto` takes, and why; GPU encoding), then the details it rests on.
@@ -115,12 +140,17 @@ struct DoctorCommand: ParsableCommand {
         }
         print("'glslice render --backend auto' takes: cpu at every size (\(BackendUse.renderAutoFigures); --backend gpu forces GL)")
         if let context = findings.context {
-            switch (context.gpuEncoding, context.gpuEncodingForced) {
-            case ("on", true?): print("GPU encoding: on, forced by GLSLICE_GPU_ENCODE (default and fast PNGs are encoded with compute shaders)")
-            case ("on", _): print("GPU encoding: on (default and fast PNGs are encoded with compute shaders; GLSLICE_GPU_ENCODE=0 turns it off)")
-            case ("off", false?): print("GPU encoding: available, off by GLSLICE_GPU_ENCODE (the CPU encodes every output)")
-            case ("off", _): print("GPU encoding: available, off on a software rasteriser (slower than the CPU's encoder; GLSLICE_GPU_ENCODE=1 turns it on)")
-            default: print("GPU encoding: \(context.gpuEncoding) (the CPU encodes every output)")
+            let state = context.gpuEncoding == "off" ? "available, off" : context.gpuEncoding
+            print("GPU encoding: \(state) (\(context.gpuEncodingReason))")
+            // The setting matters only where the GPU draws: say so under each backend, auto included.
+            let byBackend = context.gpuEncodingByBackend
+            if context.gpuEncoding == "on" {
+                let auto = byBackend["auto (batch, serve)"] == "gpu"
+                    ? "batch's and serve's auto (hybrid here) too; render's auto draws on the CPU"
+                    : "not under auto here, which draws on the CPU (batch, serve and render)"
+                print("  it applies to --backend gpu and hybrid; \(auto); --backend cpu encodes on the CPU")
+            } else {
+                print("  under every backend the CPU encodes: --backend gpu and hybrid draw on the GPU and encode on the CPU")
             }
         }
         print("\nDetails:")

@@ -51,4 +51,29 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains(#"m.jsonl:1: not valid JSON at column 42: expected ',' or '}', found '"insets": 8}'"#), "\(result.stderr)")
     }
+
+    /// doctor says what the GPU-encoding setting does under each backend, in text and JSON:
+    /// with `GLSLICE_GPU_ENCODE=yes` on llvmpipe it said "on, forced" while auto encoded on the CPU.
+    @Test func doctorSaysWhereGPUEncodingApplies() throws {
+        let text = try glslice(["doctor"], environment: ["GLSLICE_GPU_ENCODE": "yes"])
+        if text.status == 69, ProcessInfo.processInfo.environment["GLSLICE_REQUIRE_GPU"] != "1" { return } // no GL here
+        #expect(text.status == 0, "\(text.stderr)")
+        let said = String(decoding: text.stdout, as: UTF8.self)
+        #expect(said.contains("GPU encoding: on (forced by GLSLICE_GPU_ENCODE: default and fast PNGs the GPU draws are encoded with compute shaders)"), "\(said)")
+        #expect(said.contains("it applies to --backend gpu and hybrid;") && said.contains("--backend cpu encodes on the CPU"), "\(said)")
+        let json = try glslice(["doctor", "--json"], environment: ["GLSLICE_GPU_ENCODE": "yes"])
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let context = try #require(object["context"] as? [String: Any])
+        let auto = try #require(object["auto"] as? [String: Any])
+        #expect((context["gpu-encoding-reason"] as? String)?.hasPrefix("forced by GLSLICE_GPU_ENCODE") == true)
+        let byBackend = try #require(context["gpu-encoding-by-backend"] as? [String: String])
+        #expect(byBackend["cpu"] == "cpu" && byBackend["gpu"] == "gpu" && byBackend["hybrid"] == "gpu" && byBackend["auto (render)"] == "cpu")
+        // batch's and serve's auto: the GPU's encoder only where auto takes the GPU.
+        #expect(byBackend["auto (batch, serve)"] == ((auto["backend"] as? String) == "gpu" ? "gpu" : "cpu"), "\(byBackend)")
+        // Off by the variable: the CPU encodes under every backend.
+        let off = try glslice(["doctor", "--json"], environment: ["GLSLICE_GPU_ENCODE": "0"])
+        let offContext = try #require((try JSONSerialization.jsonObject(with: off.stdout) as? [String: Any])?["context"] as? [String: Any])
+        #expect(Set((offContext["gpu-encoding-by-backend"] as? [String: String])?.values.map { $0 } ?? []) == ["cpu"])
+        #expect(offContext["gpu-encoding-reason"] as? String == "off by GLSLICE_GPU_ENCODE: the CPU encodes every output")
+    }
 }
