@@ -1,6 +1,6 @@
 # glslice: `make demo` and `make test` work on a fresh Debian machine with Swift.
 SHELL := /bin/bash
-SYSTEM_PACKAGES := libpng-dev zlib1g-dev libdeflate-dev libwebp-dev webp libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+SYSTEM_PACKAGES := libpng-dev zlib1g-dev libdeflate-dev libssl-dev libwebp-dev webp libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
 SWIFT ?= swift
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice

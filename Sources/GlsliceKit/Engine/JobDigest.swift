@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// What an output records of the job that made it, so `--resume` can tell a
@@ -39,12 +38,12 @@ package enum JobDigest {
         return String(sha256Hex(text).prefix(32))
     }
 
-    /// SHA-256 of `data` in lower-case hex (apple/swift-crypto).
-    static func sha256Hex<D: DataProtocol>(_ data: D) -> String {
+    /// SHA-256 of `data` in lower-case hex (the system's libcrypto, `SHA256`).
+    static func sha256Hex(_ data: some ContiguousBytes) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: data) {
+        for byte in SHA256.hash(data) {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 15)])
         }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GlsliceKit
 
@@ -11,13 +10,13 @@ public struct URLSigner: Sendable {
     /// Shorter keys are refused: HMAC's strength is the key's.
     public static let minimumKeyBytes = 16
 
-    let key: SymmetricKey
+    let key: [UInt8]
 
     public init(key: Data) throws {
         guard key.count >= Self.minimumKeyBytes else {
             throw UsageErrors.shortKey(key.count, minimum: Self.minimumKeyBytes)
         }
-        self.key = SymmetricKey(data: key)
+        self.key = [UInt8](key)
     }
 
     /// The key file's bytes, less one trailing newline (an editor's or `echo`'s).
@@ -42,16 +41,15 @@ public struct URLSigner: Sendable {
         return segments.joined(separator: "/") + "?" + pairs.joined(separator: "&")
     }
 
-    func mac(_ canonical: String) -> HashedAuthenticationCode<SHA256> {
-        HMAC<SHA256>.authenticationCode(for: Data(canonical.utf8), using: key)
+    func mac(_ canonical: String) -> [UInt8] {
+        SHA256.hmac(key: key, Array(canonical.utf8))
     }
 
-    /// True when the query's `sig` is the MAC of the rest. The comparison is
-    /// swift-crypto's, in constant time.
+    /// True when the query's `sig` is the MAC of the rest, compared in constant time (libcrypto's `CRYPTO_memcmp`).
     func isValid(path: Substring, query: QueryItems) -> Bool {
         guard let given = query[Self.parameter], let bytes = Self.hexBytes(given),
               let text = Self.canonical(path: path, query: query) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(bytes, authenticating: Data(text.utf8), using: key)
+        return SHA256.equalInConstantTime(bytes, mac(text))
     }
 
     /// `url` (absolute, or a path with its query) with `sig` appended; any `sig` it had is replaced.

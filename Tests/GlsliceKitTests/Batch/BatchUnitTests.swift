@@ -27,19 +27,6 @@ func readResults(_ path: String) throws -> [[String: Any]] {
     }
 }
 
-/// Job digests hash with apple/swift-crypto; the FIPS 180-4 vectors pin that it is SHA-256.
-@Suite struct SHA256Tests {
-    @Test func knownVectors() {
-        func hex(_ s: String) -> String { JobDigest.sha256Hex(Data(s.utf8)) }
-        #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(JobDigest.sha256Hex([UInt8](repeating: 0x61, count: 1_000_000))
-                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-    }
-}
-
 @Suite struct ManifestTests {
     @Test func valuesAsOnTheCommandLineOrAsJSON() throws {
         let folder = try makeFolder()

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GlsliceKit
 @testable import GlsliceServe
@@ -10,10 +9,12 @@ import Testing
 @Suite struct SignatureTests {
     static let key = Data("0123456789abcdef0123456789abcdef".utf8)
 
-    /// The signature computed here from the canonical form written by hand.
+    /// The signature computed here from the canonical form written by hand: RFC 2104's HMAC
+    /// written out over SHA-256 (checked against FIPS 180-2 in SHA256Tests), not libcrypto's HMAC.
     static func handSigned(_ canonical: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(canonical.utf8), using: SymmetricKey(data: key))
-            .map { String(format: "%02x", $0) }.joined()
+        let key = [UInt8](Self.key) + [UInt8](repeating: 0, count: 64 - Self.key.count) // under a block (64 bytes): padded with zeros
+        let inner = SHA256.hash(key.map { $0 ^ 0x36 } + Array(canonical.utf8))
+        return SHA256.hash(key.map { $0 ^ 0x5c } + inner).map { String(format: "%02x", $0) }.joined()
     }
 
     @Test func canonicalFormAndSign() throws {
