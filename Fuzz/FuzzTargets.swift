@@ -1,8 +1,8 @@
 import Foundation
+import Synchronization
 import GlsliceKit
 import GlsliceServe
 import Hummingbird
-import HummingbirdTesting
 import Logging
 
 /// libFuzzer targets for every parser that reads what a farm is handed
@@ -19,7 +19,7 @@ import Logging
 ///   options   the option schema that `render` and manifest lines share,
 ///             then layout and a CPU render of what it asks for
 ///   query     a request target (path and query, visible ASCII) sent to a
-///             `serve` application through HummingbirdTesting's router
+///             `serve` application, listening on a loopback port of its own
 ///
 /// `make fuzz` builds it with `-sanitize=fuzzer,address -DFUZZING`. Without
 /// FUZZING it is a plain executable that replays files through a target
@@ -91,11 +91,11 @@ enum FuzzTarget: String, CaseIterable {
         }()
     }
 
-    /// One `serve` application (no key, previews on, small limits) kept
-    /// running inside HummingbirdTesting's router client; each input is one GET.
+    /// One `serve` application (no key, previews on, small limits) kept running on a
+    /// loopback port of its own; each input is one GET on its own connection, through a
+    /// plain socket (HummingbirdTesting's in-process client brought a TLS library to build).
     final class QueryClient: @unchecked Sendable {
-        private let requests: AsyncStream<String>.Continuation
-        private let done = DispatchSemaphore(value: 0)
+        private let port: Int
 
         static let shared: QueryClient? = {
             let root = NSTemporaryDirectory() + "/glslice-fuzz-serve-\(getpid())"
@@ -103,35 +103,46 @@ enum FuzzTarget: String, CaseIterable {
             let png = (try? PNGEncoder.encode(FuzzTarget.source.image)) ?? Data()
             for name in ["a.png", "a@2x.png", "b.9.png", "ui/c.png"] { _ = FileManager.default.createFile(atPath: root + "/" + name, contents: png) }
             guard let sourceRoot = try? SourceRoot(root),
-                  let options = try? ServeOptions(root: sourceRoot, backend: .cpu, workers: 2, queueLimit: 8,
+                  let options = try? ServeOptions(root: sourceRoot, port: 0, backend: .cpu, workers: 2, queueLimit: 8,
                                                   cacheBytes: 1 << 20, sourceCacheBytes: 1 << 20,
                                                   limits: Limits(maxSourcePixels: 1 << 20, maxOutputPixels: 1 << 16),
                                                   timeout: .seconds(10), preview: true, accessLog: false),
                   let server = try? GlsliceServer(options: options, logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() })
             else { return nil }
-            return QueryClient(server)
+            let listening = DispatchSemaphore(value: 0)
+            let bound = Mutex(0)
+            Task {
+                try await server.application(onListening: { port in
+                    bound.withLock { $0 = port }
+                    listening.signal()
+                }).runService()
+            }
+            guard listening.wait(timeout: .now() + 30) == .success else { return nil }
+            return QueryClient(port: bound.withLock { $0 })
         }()
 
-        private init(_ server: GlsliceServer) {
-            let (stream, continuation) = AsyncStream<String>.makeStream()
-            requests = continuation
-            let done = self.done
-            Task {
-                try await server.application().test(.router) { client in
-                    for await target in stream {
-                        _ = try? await client.execute(uri: target, method: .get)
-                        done.signal()
-                    }
-                }
-            }
-        }
+        private init(port: Int) { self.port = port }
 
         /// Sends `data` as a request target: visible ASCII only (the HTTP parser refuses the rest before glslice sees it).
         func send(_ data: Data) {
             var target = String(decoding: data.filter { (0x21...0x7E).contains($0) }, as: UTF8.self)
             if !target.hasPrefix("/") { target = "/" + target }
-            requests.yield(target)
-            done.wait()
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { return }
+            let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+            guard write(fd, request, request.count) == request.count else { return }
+            // The whole answer, to the server's close: each input is answered before the next.
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while read(fd, &buffer, buffer.count) > 0 {}
         }
     }
 

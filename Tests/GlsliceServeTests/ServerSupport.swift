@@ -2,7 +2,6 @@ import Foundation
 import GlsliceKit
 @testable import GlsliceServe
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import ServiceLifecycle

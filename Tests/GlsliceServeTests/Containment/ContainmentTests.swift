@@ -1,7 +1,6 @@
 import Foundation
 @testable import GlsliceKit
 @testable import GlsliceServe
-import HummingbirdTesting
 import Testing
 
 /// The containment suite shared by serve (reads beneath `--root`) and batch

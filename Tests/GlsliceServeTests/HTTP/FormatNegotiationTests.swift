@@ -3,7 +3,6 @@ import GlsliceKit
 @testable import GlsliceServe
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// PNG or lossless WebP by `Accept` (imgproxy's auto-WebP): `Vary: Accept` on

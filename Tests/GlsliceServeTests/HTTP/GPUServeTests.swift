@@ -2,7 +2,6 @@ import Foundation
 @testable import GlsliceKit
 import GlsliceServe
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// The server's render threads on the GPU backend (llvmpipe in CI): each opens

@@ -1,7 +1,6 @@
 import Foundation
 @testable import GlsliceKit
 @testable import GlsliceServe
-import HummingbirdTesting
 import Logging
 import Testing
 

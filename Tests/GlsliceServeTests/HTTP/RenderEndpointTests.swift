@@ -2,7 +2,6 @@ import Foundation
 import GlsliceKit
 @testable import GlsliceServe
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// `GET /render/...` on a real loopback port: containment, errors, caching headers.

@@ -2,7 +2,6 @@ import Foundation
 @testable import GlsliceKit
 @testable import GlsliceServe
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import Testing
 

@@ -2,7 +2,6 @@ import Foundation
 import GlsliceKit
 @testable import GlsliceServe
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// What the preview page reads: the page itself, the source list, each source's facts.

@@ -2,7 +2,6 @@ import Foundation
 import GlsliceKit
 @testable import GlsliceServe
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// Coalescing, the bounded queue and time-outs, with renders held at a gate so

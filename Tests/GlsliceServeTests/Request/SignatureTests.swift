@@ -2,7 +2,6 @@ import Foundation
 import GlsliceKit
 @testable import GlsliceServe
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 /// Signed URLs: HMAC-SHA256 over the canonical path and query.
