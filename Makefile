@@ -2,6 +2,10 @@
 SHELL := /bin/bash
 SYSTEM_PACKAGES := libpng-dev zlib1g-dev libdeflate-dev libssl-dev libwebp-dev webp libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
 SWIFT ?= swift
+# One build configuration for everything (issue 70): release, with testing enabled so the tests
+# build beside the products, and no target builds the same modules twice with other flags.
+# (Renders/s against a plain release build, alternated: 0.96x small outputs, 1.05x HD, within noise.)
+RELEASE := -c release -Xswiftc -enable-testing
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
@@ -25,7 +29,7 @@ install-missing:
 	$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
 
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 demo: setup
 	@mkdir -p out
@@ -59,12 +63,12 @@ test: setup
 	@# Every shader as the driver gets it, through Khronos's reference compiler (issue 68).
 	@$(MAKE) --no-print-directory install-missing PACKAGES="glslang-tools"
 	python3 Scripts/check-shaders.py $(RELEASE_BIN)/glslice-bench Shaders
-	$(SWIFT) build --build-tests
+	$(SWIFT) build $(RELEASE) --build-tests
 	@# Two runs of one build: the CLI suites wait on glslice processes, holding the test
 	@# process's threads (two on two cores) for minutes, and the in-process servers'
 	@# handlers and drain windows in GlsliceServeTests need those threads to answer in time.
-	$(SWIFT) test --skip-build --disable-xctest --skip GlsliceServeTests
-	$(SWIFT) test --skip-build --disable-xctest --filter GlsliceServeTests
+	$(SWIFT) test $(RELEASE) --skip-build --disable-xctest --skip GlsliceServeTests
+	$(SWIFT) test $(RELEASE) --skip-build --disable-xctest --filter GlsliceServeTests
 	@$(MAKE) --no-print-directory test-decoders
 
 # `default` files (glslice deflate) read by Pillow and pypng (Debian's packages) to the pixels of
@@ -233,7 +237,7 @@ fuzz: deps
 # plans of cuts, each decoded by libpng and encoded again on 3 threads (make test runs 300).
 ENCODER_CASES ?= 100000
 fuzz-encoder: deps
-	GLSLICE_ENCODER_CASES=$(ENCODER_CASES) $(SWIFT) test --disable-xctest --filter SegmentedZlibTests
+	GLSLICE_ENCODER_CASES=$(ENCODER_CASES) $(SWIFT) test $(RELEASE) --disable-xctest --filter SegmentedZlibTests
 
 # The whole suite under AddressSanitizer. Leaks are the fuzzers' to find
 # (`make fuzz` runs with detect_leaks=1 per input); here every glslice process
@@ -259,7 +263,7 @@ fixtures:
 PREFIX ?= /usr/local
 # Builds only the glslice product: not glslice-bench, glslice-fuzz or the test-only packages.
 install: deps
-	$(SWIFT) build -c release --product glslice
+	$(SWIFT) build $(RELEASE) --product glslice
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions"
 	install -m 755 $(GLSLICE) "$(DESTDIR)$(PREFIX)/bin/glslice"
 	$(GLSLICE) --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/glslice"

@@ -57,4 +57,17 @@ import Testing
         let renderer = try #require(readme.range(of: #"2026-\d\d-\d\d \(renderer \d+\)"#, options: .regularExpression))
         #expect(readme[renderer].hasSuffix("(renderer \(current))"), "the README's speed table is from \(readme[renderer]); the renderer is \(current)")
     }
+
+    /// HARDENING.md opens by topic (limits, inputs, server, files) before the rounds' record.
+    @Test func hardeningIsByTopicFirst() throws {
+        let text = try doc("docs/HARDENING.md")
+        let byTopic = try #require(text.range(of: "## What you can rely on, by topic"))
+        let firstRound = try #require(text.range(of: "## Round three"))
+        #expect(byTopic.lowerBound < firstRound.lowerBound)
+        var at = byTopic.upperBound
+        for topic in ["**Limits.**", "**Inputs.**", "**Server.**", "**Files.**"] {
+            let found = try #require(text.range(of: topic, range: at..<firstRound.lowerBound), "\(topic)")
+            at = found.upperBound
+        }
+    }
 }
