@@ -36,6 +36,9 @@ import Testing
         #expect(text.contains("Answers are image/png, or image/webp where format=webp or the request's Accept names image/webp (unless --no-auto-webp)"),
                 "\(text)")
         #expect(!text.contains("Answers are image/png with"))
+        // Render threads share one GPU thread (SERVE.md says so too); none has a backend of its own.
+        #expect(text.contains("they share one GPU thread") && !text.contains("its own backend"), "\(text)")
+        #expect(try doc("docs/SERVE.md").contains("one shared GL thread") || (try doc("docs/SERVE.md")).contains("one GPU thread"))
     }
 
     /// SERVE.md and the page agree: the copied command reads its source by its full path under the root.

@@ -72,9 +72,9 @@ import GlsliceKit
     }
 
     @Test func insetsBeyondTheImage() throws {
-        // 25 pt wide at @2x is 50 px; 20 + 20 pt = 80 px of caps.
+        // 25 pt wide at @2x is 50 px; 20 + 20 pt = 80 px of caps, and the message says they were points.
         try expectRefusal(["render", button, "--insets", "1,20,1,20", "--pixels", "100x100"], code: 65,
-                          mentions: ["button@2x.png", "exceed"])
+                          mentions: ["button@2x.png", "insets 1,20,1,20 pt at @2x are 2,40,2,40 px, past the 50x58 px image"])
     }
 
     @Test func insetsNotOnWholePixels() throws {
