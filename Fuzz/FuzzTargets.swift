@@ -127,17 +127,8 @@ enum FuzzTarget: String, CaseIterable {
         func send(_ data: Data) {
             var target = String(decoding: data.filter { (0x21...0x7E).contains($0) }, as: UTF8.self)
             if !target.hasPrefix("/") { target = "/" + target }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return }
+            guard let fd = loopbackConnection(port: port) else { return }
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { return }
             let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
             guard write(fd, request, request.count) == request.count else { return }
             // The whole answer, to the server's close: each input is answered before the next.

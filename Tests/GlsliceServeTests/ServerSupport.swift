@@ -194,18 +194,9 @@ final class RawClient {
     let fd: Int32
 
     init(port: Int, receiveBuffer: Int32 = 4096) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         // A small receive buffer (set before connecting), so an unread answer fills it soon.
-        var size = receiveBuffer
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw ServeTestError.noPort }
+        guard let fd = loopbackConnection(port: port, receiveBuffer: receiveBuffer) else { throw ServeTestError.noPort }
+        self.fd = fd
     }
 
     func send(_ text: String) { _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }

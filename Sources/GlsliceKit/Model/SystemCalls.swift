@@ -21,3 +21,24 @@ func readAppending(_ descriptor: Int32, into bytes: inout [UInt8], count: Int) -
         return n
     }
 }
+
+/// A TCP connection to `port` on 127.0.0.1, its descriptor; nil when it cannot be made.
+/// `receiveBuffer`: SO_RCVBUF, set before connecting. For clients that speak raw bytes to a
+/// server of this process (the serve tests' misbehaving clients, the fuzz target's queries).
+package func loopbackConnection(port: Int, receiveBuffer: Int32? = nil) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
