@@ -143,9 +143,8 @@ struct DoctorCommand: ParsableCommand {
             let state = context.gpuEncoding == "off" ? "available, off" : context.gpuEncoding
             print("GPU encoding: \(state) (\(context.gpuEncodingReason))")
             // The setting matters only where the GPU draws: say so under each backend, auto included.
-            let byBackend = context.gpuEncodingByBackend
             if context.gpuEncoding == "on" {
-                let auto = byBackend["auto (batch, serve)"] == "gpu"
+                let auto = findings.auto.backend == "gpu"
                     ? "batch's and serve's auto (hybrid here) too; render's auto draws on the CPU"
                     : "not under auto here, which draws on the CPU (batch, serve and render)"
                 print("  it applies to --backend gpu and hybrid; \(auto); --backend cpu encodes on the CPU")

@@ -16,6 +16,7 @@ extension ManifestReader {
 
     static func jsonFault(_ text: Data) -> JSONFault? {
         let bytes = [UInt8](text)
+        let blanks: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A], ends = blanks.union(",]}:".utf8)
         enum Want { case value, key, colon, commaOrClose, end }
         var stack: [UInt8] = [] // "{" or "["
         var want = Want.value, i = 0
@@ -30,7 +31,7 @@ extension ManifestReader {
         }
         func isJustOpened() -> Bool {
             var k = i - 1
-            while k >= 0, [0x20, 0x09, 0x0D].contains(bytes[k]) { k -= 1 }
+            while k >= 0, blanks.contains(bytes[k]) { k -= 1 }
             return k >= 0 && bytes[k] == UInt8(ascii: "{")
         }
         func fault(_ want: Want) -> JSONFault {
@@ -55,7 +56,7 @@ extension ManifestReader {
         }
         func afterValue() { want = stack.isEmpty ? .end : .commaOrClose }
         while true {
-            while i < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[i]) { i += 1 }
+            while i < bytes.count, blanks.contains(bytes[i]) { i += 1 }
             guard i < bytes.count else { return want == .end ? nil : fault(want) }
             let c = bytes[i]
             switch want {
@@ -89,7 +90,7 @@ extension ManifestReader {
                 case UInt8(ascii: "["):
                     stack.append(c); i += 1
                     var k = i
-                    while k < bytes.count, [0x20, 0x09, 0x0D].contains(bytes[k]) { k += 1 }
+                    while k < bytes.count, blanks.contains(bytes[k]) { k += 1 }
                     if k < bytes.count, bytes[k] == UInt8(ascii: "]") { stack.removeLast(); i = k + 1; afterValue() } else { want = .value }
                 case UInt8(ascii: "\""):
                     guard let end = stringEnd() else { i = bytes.count; return JSONFault(column: i + 1, expected: "a closing '\"'", found: "the line's end") }
@@ -98,7 +99,7 @@ extension ManifestReader {
                 default:
                     // A number or a literal: its bytes up to a delimiter, which JSON must know.
                     var k = i
-                    while k < bytes.count, !([0x20, 0x09, 0x0D, 0x0A] + Array(",]}:".utf8)).contains(bytes[k]) { k += 1 }
+                    while k < bytes.count, !ends.contains(bytes[k]) { k += 1 }
                     let word = String(decoding: bytes[i..<k], as: UTF8.self)
                     let number = word.range(of: #"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#, options: .regularExpression) != nil
                     guard number || ["true", "false", "null"].contains(word), k > i else { return fault(.value) }

@@ -62,11 +62,11 @@ package enum InputErrors {
 
     // MARK: Caps, insets and lattices that do not fit the source
 
-    /// `points` and `sourceScale`: the insets as given, where they were points at a scale other than 1.
-    static func insetsExceedImage(_ insets: String, width: Int, height: Int, points: String? = nil, sourceScale: Double = 1) -> GlsliceError {
+    /// `points`: the insets as given, where they were points at a source scale other than 1.
+    static func insetsExceedImage(_ insets: String, width: Int, height: Int, points: (insets: Insets, sourceScale: Double)? = nil) -> GlsliceError {
         guard let points else { return GlsliceError(.badInput, "insets \(insets) px exceed the \(width)x\(height) px image") }
-        let scale = sourceScale == sourceScale.rounded() ? String(Int(sourceScale)) : String(sourceScale)
-        return GlsliceError(.badInput, "insets \(points) pt at @\(scale)x are \(insets) px, past the \(width)x\(height) px image "
+        let scale = formatNumber(points.sourceScale)
+        return GlsliceError(.badInput, "insets \(points.insets.formatted) pt at @\(scale)x are \(insets) px, past the \(width)x\(height) px image "
                             + "(insets are points: each is \(scale) px here)")
     }
     static func segmentsOutOfOrder(axis: String) -> GlsliceError {

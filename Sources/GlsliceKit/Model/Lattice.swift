@@ -28,9 +28,12 @@ package struct Lattice: Sendable, Equatable {
     }
 
     /// `[0,l) fixed, [l,W−r) scalable, [W−r,W) fixed`, zero-length segments dropped.
-    package init(width: Int, height: Int, insets: PixelInsets) throws {
+    /// `points`: the insets as a request gave them, in points at `sourceScale`, which a refusal
+    /// names beside the pixels (a newcomer read "1998 px" for "999" at @2x).
+    package init(width: Int, height: Int, insets: PixelInsets, points: (insets: Insets, sourceScale: Double)? = nil) throws {
         guard insets.left + insets.right <= width, insets.top + insets.bottom <= height else {
-            throw InputErrors.insetsExceedImage("\(insets.top),\(insets.left),\(insets.bottom),\(insets.right)", width: width, height: height)
+            throw InputErrors.insetsExceedImage("\(insets.top),\(insets.left),\(insets.bottom),\(insets.right)", width: width, height: height,
+                                                points: points.flatMap { $0.sourceScale == 1 ? nil : $0 })
         }
         func threeSlice(_ low: Int, _ high: Int, _ size: Int) -> [Segment] {
             [Segment(0, low, scalable: false),
@@ -59,13 +62,7 @@ package struct Lattice: Sendable, Equatable {
             }
             self = try runs.lattice(width: width, height: height, sourceScale: sourceScale)
         } else {
-            let pixels = try PixelInsets(insets, sourceScale: sourceScale)
-            guard sourceScale == 1 || (pixels.left + pixels.right <= width && pixels.top + pixels.bottom <= height) else {
-                // Insets are points: at @2x each is two pixels, which the message says (a newcomer read "1998 px" for "999").
-                throw InputErrors.insetsExceedImage("\(pixels.top),\(pixels.left),\(pixels.bottom),\(pixels.right)", width: width, height: height,
-                                                    points: insets.formatted, sourceScale: sourceScale)
-            }
-            try self.init(width: width, height: height, insets: pixels)
+            try self.init(width: width, height: height, insets: PixelInsets(insets, sourceScale: sourceScale), points: (insets, sourceScale))
         }
     }
 
