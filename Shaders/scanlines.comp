@@ -160,7 +160,8 @@ uint signedSize(uint v) { return min(v, (0u - v) & 255u); }
 uint sumsAt(uint row) { return sumsStart + 2u * row; }
 
 // Scanline byte `i`, filtered as its row's sums say (RowFilter.apply): a palette row Up where
-// its sum less the row above is smaller, an RGB or RGBA row where it is under 1/RGB_UP_DIVISOR.
+// its sum less the row above is under PALETTE_UP_AS_IS/PALETTE_UP_LESS of its sum as it is, an RGB
+// or RGBA row where it is under 1/RGB_UP_DIVISOR.
 uint filteredByte(uint i) {
     uint row = i / rowBytes;
     if (row >= height) return 0u;
@@ -168,7 +169,7 @@ uint filteredByte(uint i) {
     if (filters != 0u) {
         uint asIs = sums[sumsAt(row)];
         uint less = sums[sumsAt(row) + 1u];
-        up = channels == 1u ? less < asIs : RGB_UP_DIVISOR * less < asIs;
+        up = channels == 1u ? PALETTE_UP_LESS * less < PALETTE_UP_AS_IS * asIs : RGB_UP_DIVISOR * less < asIs;
     }
     if (i % rowBytes == 0u) return up ? 2u : 0u;
     uint v = scanlineByte(i);

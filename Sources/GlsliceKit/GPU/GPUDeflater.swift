@@ -29,6 +29,8 @@ final class GPUDeflater {
         var cuts: SegmentedZlib.Cuts = .standard
         /// The rows end the image (else they end where a piece is cut).
         var endsImage: Bool
+        /// Its image's zlib window (`SegmentedZlib.windowBits`), for a piece `PieceGuard` has zlib code.
+        var windowBits: Int32 = 15
     }
 
     /// A job's deflate stream, cut into pieces as `SegmentedZlib` cuts them, and its rows' Adler-32 (from 1).
@@ -235,14 +237,37 @@ final class GPUDeflater {
                 let mine = UnsafeBufferPointer(rebasing: stream[word..<(word + placement.byteCount / 4 + 2)])
                 let codes = codes[blockBase[j]..<(blockBase[j] + layout.blocks.count)]
                 let stream = layout.finish(mine, placement: placement, codes: codes), rowBytes = jobs[j].deflater.rowBytesAndPixelBytes.rowBytes
-                // Pieces that code larger than stored (noise) are stored, from their scanlines read back.
-                results[j] = .success(Deflated(stream: try layout.storingPieces(stream, placement: placement) { rows in
-                    try readScanlines(from: jobs[j].firstRowByte + rows.lowerBound * rowBytes, count: rows.count * rowBytes)
-                }, adler: adlers[j]))
+                // Pieces that code larger than stored (noise) are stored, and those with more tokens than
+                // `PieceGuard` allows are zlib 6's, from their scanlines (and the window before them) read back.
+                let job = jobs[j]
+                var adler = adlers[j]
+                let finished = try layout.finishingPieces(stream, placement: placement, rowBytes: { rows in
+                    try readScanlines(from: job.firstRowByte + rows.lowerBound * rowBytes, count: rows.count * rowBytes)
+                }, recode: { rows, final in
+                    let recoded = try recoded(job, rows: rows, final: final)
+                    if let unfiltered = recoded.adler { adler = unfiltered } // the whole image's rows, unfiltered
+                    return recoded.bytes
+                })
+                results[j] = .success(Deflated(stream: finished, adler: adler))
             }
         }
         // Every job has its result: failed before the bits, or placed.
         return results.compactMap { $0 }
+    }
+
+    /// `rows` of `job` (a piece) as `SegmentedZlib` codes a piece with more tokens than `PieceGuard` allows: zlib 6 primed
+    /// with the window before it (the image's bytes up to 32 KiB back, all within the job's history).
+    private func recoded(_ job: Job, rows: Range<Int>, final: Bool) throws -> PieceGuard.Recoded {
+        let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes, first = job.firstRowByte + rows.lowerBound * rowBytes
+        let history = min((job.firstRow + rows.lowerBound) * rowBytes, 1 << Int(job.windowBits)), count = rows.count * rowBytes
+        let bytes = try readScanlines(from: first - history, count: history + count)
+        let recoded = bytes.withUnsafeBufferPointer { read in
+            read.baseAddress.map { PieceGuard.recoded($0 + history, history: history, count: count, windowBits: job.windowBits, last: final,
+                                                      unfiltering: job.deflater.filtersRows ? rowBytes : nil) }
+                ?? PieceGuard.Recoded(status: Z_BUF_ERROR)
+        }
+        guard recoded.status == Z_OK else { throw InternalErrors.zlibFailed(status: recoded.status) }
+        return recoded
     }
 
     /// One of the coder's three passes over the tokens left on the GPU.

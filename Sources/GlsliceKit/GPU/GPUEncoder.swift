@@ -100,7 +100,8 @@ final class GPUEncoder {
             let jobRows = dispatchRows(rowBytes: layout.rowBytes)
             (0..<height).eachStrip(of: jobRows) { range, last in
                 jobs.append((i, GPUDeflater.Job(deflater: coder, firstRowByte: layout.start + range.lowerBound * layout.rowBytes,
-                                                oldest: layout.start, firstRow: range.lowerBound, rows: range.count, endsImage: last)))
+                                                oldest: layout.start, firstRow: range.lowerBound, rows: range.count, endsImage: last,
+                                                windowBits: SegmentedZlib.windowBits(totalBytes: layout.rowBytes * height))))
             }
         }
         let deflated = try deflater.deflate(jobs.map(\.job))
@@ -151,7 +152,7 @@ final class GPUEncoder {
             let image = Image(y0: above, stride: size.width, size: strip, opaque: opaque, repeats: .none)
             let layout = try scanlines([image], palettes: [[]], tables: [0], history: history, rowAbove: above == 1)[0]
             let job = GPUDeflater.Job(deflater: coder, firstRowByte: layout.start, oldest: layout.start - history.count, firstRow: first,
-                                      rows: rows, endsImage: last)
+                                      rows: rows, endsImage: last, windowBits: SegmentedZlib.windowBits(totalBytes: rowBytes * size.height))
             let deflated = try deflater.deflate([job])[0].get()
             zlib += deflated.stream
             guard zlib.count <= maxHeldBytes else { throw UnavailableErrors.gpuStreamOverLimit(bytes: maxHeldBytes) }

@@ -68,6 +68,8 @@ package enum ShaderRecords {
             ("HASH_MULTIPLIER", "\(RepeatDeflater.hashMultiplier)u"),
             ("LAZY_BELOW", "\(RepeatDeflater.lazyBelow)"),
             ("RGB_UP_DIVISOR", "\(RowFilter.rgbUpDivisor)u"),
+            ("PALETTE_UP_LESS", "\(RowFilter.paletteUpLess)u"),
+            ("PALETTE_UP_AS_IS", "\(RowFilter.paletteUpAsIs)u"),
             ("SKIP_SHIFT", "\(RepeatDeflater.skipShift)"),
             ("MAX_SKIP", "\(RepeatDeflater.maxSkip)"),
             ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),

@@ -139,18 +139,29 @@ struct DeflateLayout {
         return placement
     }
 
-    /// `stream` (made by `finish`) with each piece that `StoredBlocks` would store stored: its
-    /// rows' bytes from `rowBytes(rows)`, called only for those pieces (the GPU reads them back).
-    func storingPieces(_ stream: [UInt8], placement: Placement, rowBytes: (Range<Int>) throws -> [UInt8]) rethrows -> [UInt8] {
-        let stored = placement.pieces.filter { StoredBlocks.size(pieces[$0.piece].count * self.rowBytes) < $0.bytes.count }
-        guard !stored.isEmpty else { return stream }
+    /// `stream` (made by `finish`) with each piece as the CPU's `SegmentedZlib` would end it: with
+    /// more tokens than `PieceGuard` allows, `recode(rows, final)`'s (zlib 6's); else stored where `StoredBlocks` would
+    /// store it, its rows' bytes from `rowBytes(rows)`. Either is called only for those pieces (the GPU
+    /// reads their scanlines back).
+    func finishingPieces(_ stream: [UInt8], placement: Placement, rowBytes: (Range<Int>) throws -> [UInt8],
+                         recode: (Range<Int>, Bool) throws -> [UInt8]) rethrows -> [UInt8] {
         var out: [UInt8] = [], at = 0
-        for piece in stored {
+        for piece in placement.pieces {
+            let rows = pieces[piece.piece], raw = rows.count * self.rowBytes, coded = piece.bytes.count, stored = StoredBlocks.size(raw)
+            let replacement: [UInt8]
+            if PieceGuard.recodes(tokenCounts[rows], rowBytes: self.rowBytes) {
+                replacement = try recode(rows, piece.final)
+            } else if stored < coded {
+                replacement = try rowBytes(rows).withUnsafeBufferPointer { StoredBlocks.stored($0, last: piece.final) }
+            } else {
+                continue
+            }
+            if out.isEmpty { out.reserveCapacity(stream.count) }
             out += stream[at..<piece.bytes.lowerBound]
-            out += try rowBytes(pieces[piece.piece]).withUnsafeBufferPointer { StoredBlocks.stored($0, last: piece.final) }
+            out += replacement
             at = piece.bytes.upperBound
         }
-        return out + stream[at...]
+        return at == 0 ? stream : out + stream[at...]
     }
 
     /// The stream: the coder's `words` (the tokens' bits) with the heads, end

@@ -7,12 +7,18 @@ extension RepeatDeflater {
     /// stored block (a sync flush), so pieces concatenate. Stored blocks instead,
     /// where they are fewer bytes (`StoredBlocks`).
     func deflate(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, last: Bool) -> [UInt8] {
+        deflate(data, history: history, firstRow: firstRow, rows: rows, last: last, guarded: false) ?? [] // (never nil unguarded)
+    }
+
+    /// The same, or nil where it is `guarded` and its tokens fail `PieceGuard`'s checkpoints: then
+    /// they are chosen only until they fail.
+    func deflate(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, last: Bool, guarded: Bool) -> [UInt8]? {
         let raw = rows * rowBytes
         var writer = DeflateBlockWriter(capacity: min(1 << 20, raw / 8 + 64))
         // Where the piece's first block codes no smaller than its bytes (noise), its blocks are held
         // with their codes rather than written: if the piece is then stored, they never are.
         var holding: Bool?, held: [(tokens: [DeflateToken], code: BlockCode)] = [], heldBits = 0
-        let rest = choose(data, history: history, firstRow: firstRow, rows: rows) { block in
+        guard let rest = choose(data, history: history, firstRow: firstRow, rows: rows, guarded: guarded, block: { block in
             let code = BlockCode(block)
             if holding == nil { holding = code.bits >= 8 * Self.bytes(block) }
             if holding == true {
@@ -21,7 +27,7 @@ extension RepeatDeflater {
             } else {
                 writer.writeBlock(block, code: code, last: false)
             }
-        }
+        }) else { return nil }
         let restCode = last || !rest.isEmpty ? BlockCode(rest[...]) : nil
         var bits = writer.bitCount + heldBits + (restCode?.bits ?? 0)
         if !last { bits = (bits + 3 + 7) / 8 * 8 + 32 } // the sync flush: an empty stored block

@@ -4,7 +4,8 @@ extension RepeatDeflater {
     /// The rows `0..<backs.count` in units, each chosen by one GPU invocation with its
     /// state carried from row to row (issue 51): a copy run (`RowCopy`) that starts a unit
     /// is a unit of its own; other rows go together while their bytes stay within `unitBytes`
-    /// (6 KiB), never across a piece's start (every `pieceRows` rows). A copy run met there that
+    /// (6 KiB), never across a piece's start (every `pieceRows` rows) or one of its `PieceGuard`
+    /// checkpoints (so both twins count the tokens before each alike). A copy run met there that
     /// is shorter than a token (258 bytes) stays with them: their match runs on through it where
     /// its rows agree, where a unit of its own would end that match and start another (round six:
     /// a 2-px `round` strip alternated short runs with other rows, 14 times zlib's bytes; 3.4
@@ -15,10 +16,15 @@ extension RepeatDeflater {
     func units(backs: [Int32], pieceRows: Int) -> [Range<Int>] {
         let runs = parts.count == 1, rows = backs.count, unitRows = max(1, Self.unitBytes / rowBytes)
         var units: [Range<Int>] = []
-        var start = 0
+        var start = 0, checkpointsFrom = -1, checkpoints: [PieceGuard.Checkpoint] = []
         while start < rows {
             var end = start + 1
-            let pieceEnd = min(rows, (start / pieceRows + 1) * pieceRows)
+            let pieceStart = start / pieceRows * pieceRows
+            if pieceStart != checkpointsFrom {
+                (checkpointsFrom, checkpoints) = (pieceStart, PieceGuard.checkpoints(pieceRows: min(pieceRows, rows - pieceStart), rowBytes: rowBytes))
+            }
+            // The piece's end, or its next checkpoint.
+            let pieceEnd = pieceStart + (checkpoints.first { pieceStart + $0.rows > start }?.rows ?? min(pieceRows, rows - pieceStart))
             if runs, backs[start] > 0 {
                 while end < pieceEnd, backs[end] == backs[start] { end += 1 }
             } else {

@@ -107,8 +107,8 @@ struct RepeatDeflater: Sendable {
     /// Every token for those rows, in one array (for tests).
     func tokens(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int) -> [DeflateToken] {
         var all: [DeflateToken] = []
-        let rest = choose(data, history: history, firstRow: firstRow, rows: rows) { all += $0 }
-        return all + rest
+        let rest = choose(data, history: history, firstRow: firstRow, rows: rows, guarded: false) { all += $0 }
+        return all + (rest ?? [])
     }
 
     /// The hash table's size, 2^bits: twice a row's bytes (the row and the one
@@ -137,9 +137,11 @@ struct RepeatDeflater: Sendable {
     ///   first bytes it covers, up to the end of its last token (`fillLength`).
     /// Matches at the same distance that meet are joined before they are cut
     /// into tokens of up to 258 bytes. Each full block of tokens goes to `block`
-    /// as it fills (memory stays at one block, however long a row); the rest is returned.
-    func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
-                        block: (ArraySlice<DeflateToken>) -> Void) -> [DeflateToken] {
+    /// as it fills (memory stays at one block, however long a row); the rest is returned,
+    /// or nil where they are `guarded` and fail one of `PieceGuard`'s checkpoints (checked after each
+    /// unit: its units end at each).
+    func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, guarded: Bool,
+                block: (ArraySlice<DeflateToken>) -> Void) -> [DeflateToken]? {
         // Rows append to one array, passed inout (a closure capturing it cost a
         // dynamic exclusivity check a token); full blocks go out after each unit.
         // At most a token a byte, and two blocks' worth (256 KiB) at most: a small output's buffer is small.
@@ -155,7 +157,9 @@ struct RepeatDeflater: Sendable {
         let backs = copyBacks(firstRow: firstRow, rows: rows, history: history)
         var entered = Int.max
         let runs = parts.count == 1
-        var match = MatchRun()
+        var match = MatchRun(), sentTokens = 0
+        var checkpoints: ArraySlice<PieceGuard.Checkpoint> = guarded ? PieceGuard.checkpoints(pieceRows: rows, rowBytes: rowBytes)[...] : []
+        let last = checkpoints.last?.maxTokens ?? .max
         for unit in units(backs: backs, pieceRows: rows) {
             let r = unit.lowerBound, rowStart = r * rowBytes, back = Int(backs[r])
             if runs, back > 0 {
@@ -172,6 +176,13 @@ struct RepeatDeflater: Sendable {
                 }
                 match.flush(data, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
             }
+            // Past the piece's limit (as soon as it is), or its checkpoint's where the unit ends there: zlib's.
+            let chosen = sentTokens + tokens.count
+            if let next = checkpoints.first, unit.upperBound == next.rows {
+                guard chosen <= next.maxTokens else { return nil }
+                checkpoints.removeFirst()
+            }
+            guard chosen <= last else { return nil }
             if tokens.count >= DeflateLayout.blockTokens {
                 var sent = 0
                 while tokens.count - sent >= DeflateLayout.blockTokens {
@@ -179,6 +190,7 @@ struct RepeatDeflater: Sendable {
                     sent += DeflateLayout.blockTokens
                 }
                 tokens.removeFirst(sent)
+                sentTokens += sent
             }
         }
         return tokens.array(0..<tokens.count)

@@ -3,8 +3,8 @@ import Foundation
 
 /// glslice deflate's row filter (issue 51): a row is written None or Up (PNG filter 2,
 /// each byte less the byte above), by the sums of its bytes taken as signed (libpng's
-/// heuristic). A palette row is Up where that sum is smaller; an RGB or RGBA row only
-/// where it is under a tenth (`rgbUpDivisor`), a tie going to None. A gradient's rows,
+/// heuristic). A palette row is Up where that sum is under 2/3 of its sum as it is (`paletteUpLess`);
+/// an RGB or RGBA row only where it is under a tenth (`rgbUpDivisor`), a tie going to None. A gradient's rows,
 /// or rows that differ from the row above in a few places, become runs of one byte that
 /// the rows around them repeat.
 ///
@@ -22,6 +22,15 @@ enum RowFilter {
     /// The HD set 4.0% smaller, the giants 27%, 64² noise stretched to 4000² 70%; the bench
     /// manifest 0.1% (session 12, docs/BENCHMARKS.md). At 1/2, the HD set was 4.9% larger.
     static let rgbUpDivisor = 10
+    /// A palette row is Up only where its sum less the row above is under 2/3 of its sum as it is
+    /// (`less * paletteUpLess < asIs * paletteUpAsIs`). Rows of noise-like indices sum alike either
+    /// way, and Up by a coin's toss broke the repeats between them that zlib finds (round six: 16
+    /// colours repeating every 2 rows, coded by zlib 6 over such rows, 1.24x its bytes over rows as
+    /// they are; shifted rows 1.4-1.7x). At 2/3 those are 1.00x, and the bench manifest 0.6% smaller
+    /// with `PieceGuard` (4/5 left 12 of 400 shifted rows Up, 1.36x; 1/2 made the manifest 0.5%
+    /// larger; never Up, 6.4%: docs/BENCHMARKS.md).
+    static let paletteUpLess = 3
+    static let paletteUpAsIs = 2
     /// RGB and RGBA rows of at most this many bytes (past the filter byte) are not filtered: a
     /// 1 x 20,000,000 gradient's filtering cost 0.2 s of 1.6 for 0.2% of its bytes.
     private static let rgbShortestFiltered = 33
@@ -51,13 +60,30 @@ enum RowFilter {
             return
         }
         let (asIs, less) = sums(data, over, n)
-        if palette ? less < asIs : less * rgbUpDivisor < asIs {
+        if palette ? less * paletteUpLess < asIs * paletteUpAsIs : less * rgbUpDivisor < asIs {
             out[0] = up
             gs_row_filter_up(data, over, out + 1, n) // a loop the C compiler vectorizes
         } else {
             out.update(from: raw, count: count)
             out[0] = none
         }
+    }
+
+    /// `count` bytes of filtered rows (`apply`'s, `rowBytes` each, the first against zeros) as they
+    /// were before: every row None (`PieceGuard` codes a whole image so, as `--compression zlib` does).
+    static func unfiltered(_ data: UnsafePointer<UInt8>, count: Int, rowBytes: Int) -> [UInt8] {
+        var rows = [UInt8](repeating: 0, count: count)
+        rows.withUnsafeMutableBufferPointer { out in
+            for start in stride(from: 0, to: count - rowBytes + 1, by: rowBytes) {
+                out[start] = none
+                if data[start] == up && start > 0 {
+                    for k in 1..<rowBytes { out[start + k] = data[start + k] &+ out[start - rowBytes + k] }
+                } else {
+                    for k in 1..<rowBytes { out[start + k] = data[start + k] }
+                }
+            }
+        }
+        return rows
     }
 
     /// The two sums over `n` bytes, each byte taken as signed (0 to 128): as they are, and

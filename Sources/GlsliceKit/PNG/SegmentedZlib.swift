@@ -79,6 +79,8 @@ package final class SegmentedZlib {
         var source: RawBytes?
         /// The CPU time of the helper thread that compressed it (zero on the caller's thread).
         var cpu = Duration.zero
+        /// The stream's Adler-32 where the piece is the whole image with its rows unfiltered (`PieceGuard`).
+        var adler: UInt32?
     }
 
     /// The CPU time helper threads spent on pieces written so far: the encode stage's too,
@@ -210,16 +212,28 @@ package final class SegmentedZlib {
                                  firstRow: Int, rows: Int, rowBytes: Int, windowBits: Int32, last: Bool, cpuSince: Duration? = nil) {
         switch coder {
         case .repeats(let deflater):
-            piece.bytes = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last)
+            let ours = ours(deflater, data: data, history: history, firstRow: firstRow, rows: rows, windowBits: windowBits, last: last)
+            (piece.bytes, piece.failure, piece.adler) = (ours.bytes, ours.status, ours.adler)
         case .zlib(let level):
             zlib(piece, level: level, data: data, history: history, bytes: rows * rowBytes, windowBits: windowBits, last: last)
         case .smaller(let level, let deflater):
             zlib(piece, level: level, data: data, history: history, bytes: rows * rowBytes, windowBits: windowBits, last: last)
-            let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last)
-            if piece.failure == Z_OK, ours.count < piece.bytes.count { piece.bytes = ours }
+            let ours = ours(deflater, data: data, history: history, firstRow: firstRow, rows: rows, windowBits: windowBits, last: last)
+            if piece.failure == Z_OK, ours.status == Z_OK, ours.bytes.count < piece.bytes.count { (piece.bytes, piece.adler) = (ours.bytes, ours.adler) }
         }
         if let cpuSince { piece.cpu = StageClock.threadCPU - cpuSince }
         piece.done.signal()
+    }
+
+    /// The default's piece: glslice's deflate, or zlib 6's where its tokens pass `PieceGuard`'s limits.
+    private static func ours(_ deflater: RepeatDeflater, data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
+                             windowBits: Int32, last: Bool) -> PieceGuard.Recoded {
+        let rowBytes = deflater.rowBytes, raw = rows * rowBytes
+        if let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last, guarded: true) {
+            return PieceGuard.Recoded(bytes: ours)
+        }
+        return PieceGuard.recoded(data, history: history, count: raw, windowBits: windowBits, last: last,
+                                  unfiltering: deflater.filtersRows ? rowBytes : nil)
     }
 
     /// zlib's deflate of the piece into `piece.bytes`, or its failure.
@@ -245,6 +259,7 @@ package final class SegmentedZlib {
         let piece = pending.removeFirst()
         piece.done.wait()
         helperCPU += piece.cpu
+        if let replaced = piece.adler { adler = UInt(replaced) } // the one piece's rows, unfiltered
         if let source = piece.source, spare.count < 2 { spare.append(source) }
         guard piece.failure == Z_OK else {
             throw InternalErrors.zlibFailed(status: Int32(piece.failure))

@@ -77,6 +77,24 @@ struct GPUEncoderTests {
         }
     }
 
+    /// `PieceGuard` on the GPU (issue 69): an image of two pieces whose tokens pass its limit (rows
+    /// repeating 2 back in RGBA: all literals) is coded by zlib 6 from its scanlines read back, the
+    /// second piece primed with the first's last 32 KiB; with a shifted image and a 1-bit dither: the
+    /// CPU's file, byte for byte.
+    @Test func piecesPastTheGuardGiveTheCPUsFile() throws {
+        let encoder = try GPUEncoder(context: try GPUContext.make())
+        let wanted: Set = ["repeat-k2-rgba", "shift-s9-rgba", "dither-noise"]
+        for item in EncoderCorpus.cases(width: 1000, height: 400) where wanted.contains(item.name) {
+            let source = item.image
+            let lattice = try Lattice(width: source.width, height: source.height, insets: PixelInsets(top: 4, left: 4, bottom: 4, right: 4))
+            let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: 1000, height: 400), k: 1, modes: PerAxis(x: .stretch, y: .stretch),
+                                            filter: .nearest, fillCenter: true)
+            let drawn = try Backend.cpu.image(plan, source: source).rgba
+            let (cpu, gpu) = try Self.files(plan, source: source, drawn: drawn, encoder: encoder)
+            #expect(cpu == gpu, "\(item.name): the GPU's file (\(gpu.count) bytes) is not the CPU's (\(cpu.count))")
+        }
+    }
+
     /// With the smallest GPU budget a dispatch takes one 1 MiB piece: outputs of several pieces are
     /// deflated a piece a dispatch, the Adler-32 combined over them, and still give the CPU's file.
     @Test func dispatchesOfWholePiecesGiveTheCPUsFile() throws {

@@ -3,8 +3,8 @@ import Foundation
 import Testing
 @testable import GlsliceKit
 
-/// `fast`'s row filter (issue 51): a palette row None or Up, whichever sum of bytes taken
-/// as signed is smaller; every expected byte here is worked by hand.
+/// `fast`'s row filter (issue 51): a palette row None or Up, Up where its sum of bytes taken as
+/// signed less the row above is under 2/3 of its sum as it is; every expected byte here is worked by hand.
 @Suite struct RowFilterTests {
     func filtered(_ raw: [UInt8], above: [UInt8]?, palette: Bool = true) -> [UInt8] {
         var out = [UInt8](repeating: 0xEE, count: raw.count)
@@ -43,11 +43,17 @@ import Testing
     /// As they are: 10 + 20 + 30 = 60. Less the row above: 1, 0 and 30 - 250 = 36 (mod 256),
     /// 37 in all, so Up. A tie (5 and 251 against 0s above: 5 + 5 either way) is None, as
     /// is the first row; 1 and 2 under 200 and 100 are 57 + 98 = 155 against 3, None.
-    @Test func theSmallerSumWinsATieIsNone() {
+    @Test func aClearlySmallerSumWinsATieIsNone() {
         #expect(filtered([0, 10, 20, 30], above: [0, 9, 20, 250]) == [2, 1, 0, 36])
         #expect(filtered([0, 5, 251], above: [0, 0, 0]) == [0, 5, 251])
         #expect(filtered([0, 10, 20, 30], above: nil) == [0, 10, 20, 30])
         #expect(filtered([0, 1, 2], above: [0, 200, 100]) == [0, 1, 2])
+        // Up only under 2/3 of the sum as it is (round six): 12, 12 (24) under 2, 0 is 10 + 12 = 22 less the
+        // row above, smaller but 66 is not under 48, None; under 12, 0 it is 12 (36 < 48), Up; under 8, 0
+        // it is 16, 48 against 48: not under, None.
+        #expect(filtered([0, 12, 12], above: [0, 2, 0]) == [0, 12, 12])
+        #expect(filtered([0, 12, 12], above: [0, 12, 0]) == [2, 0, 12])
+        #expect(filtered([0, 12, 12], above: [0, 8, 0]) == [0, 12, 12])
         // A row equal to the one above: Up, zeros (sums 3 + 1 against 0); a row of zeros under
         // zeros ties, so None. Over 40 bytes: 128s under 127s sum 40 × 128 as they are and
         // 40 × 1 less the row above, so Up (1s); 129s under 1s sum 40 × 127 against 40 × 128, None.
@@ -74,14 +80,15 @@ import Testing
         #expect(map.copies(of: 3..<8, lookingBackTo: 2, aboveToo: true) == [2, -1, -1, -1, 3])
     }
 
-    /// A 4 × 20 grey gradient, a grey a row (20 colours: 8-bit indices, row y's index y).
-    /// Raw rows are [0, y, y, y, y]; less the row above, [·, 1, 1, 1, 1]: sums 4y against 4,
-    /// so rows 0 and 1 (a tie) are None and rows 2-19 Up, [2, 1, 1, 1, 1]. zlib inflates the
-    /// image data to exactly these rows, and libpng reads back the greys.
+    /// A 64 × 20 grey gradient, a grey a row (20 colours: 8-bit indices, row y's index y).
+    /// Raw rows are [0, y × 64]; less the row above, [·, 1 × 64]: sums 64y against 64, so
+    /// rows 0 and 1 (a tie) are None and rows 2-19 Up (64 × 3 under 64y × 2), [2, 1 × 64]. zlib
+    /// inflates the image data to exactly these rows, and libpng reads back the greys. (64 wide:
+    /// at 4, its 20 rows of 5 bytes took more tokens than `PieceGuard` allows, and were zlib's, None.)
     @Test func aGradientsPaletteRowsAreUp() throws {
-        let size = PixelSize(width: 4, height: 20)
+        let size = PixelSize(width: 64, height: 20)
         var pixels: [UInt8] = []
-        for y in 0..<20 { for _ in 0..<4 { pixels += [UInt8(y * 10), UInt8(y * 10), UInt8(y * 10), 255] } }
+        for y in 0..<20 { for _ in 0..<64 { pixels += [UInt8(y * 10), UInt8(y * 10), UInt8(y * 10), 255] } }
         let writer = try PNGEncoder(target: .memory, size: size, opaque: true, compression: .fast, repeats: .none, threads: 1)
         try pixels.withUnsafeBufferPointer { try writer.write(premultipliedRows: $0.baseAddress!, count: 20) }
         try writer.finish()
@@ -93,10 +100,11 @@ import Testing
             if Array(file[(at + 4)..<(at + 8)]) == Array("IDAT".utf8) { zlibStream += file[(at + 8)..<(at + 8 + length)] }
             at += 12 + length
         }
-        var rows = [UInt8](repeating: 0, count: 100)
-        var length = uLong(100)
-        #expect(uncompress(&rows, &length, zlibStream, uLong(zlibStream.count)) == Z_OK && length == 100)
-        let expected: [UInt8] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1] + (2..<20).flatMap { _ -> [UInt8] in [2, 1, 1, 1, 1] }
+        var rows = [UInt8](repeating: 0, count: 1300)
+        var length = uLong(1300)
+        #expect(uncompress(&rows, &length, zlibStream, uLong(zlibStream.count)) == Z_OK && length == 1300)
+        let expected: [UInt8] = [0] + [UInt8](repeating: 0, count: 64) + [0] + [UInt8](repeating: 1, count: 64)
+            + (2..<20).flatMap { _ -> [UInt8] in [2] + [UInt8](repeating: 1, count: 64) }
         #expect(rows == expected)
         let decoded = try PNGDecoder.decode(data: Data(file), maxPixels: 1 << 20)
         #expect(decoded.rgba.pixels == pixels)

@@ -1,0 +1,92 @@
+import CPNG
+import Foundation
+
+/// The default encoder's bound against zlib 6 (issue 69). glslice's deflate finds what the plan and its
+/// near candidates show, so an image whose repeats lie elsewhere (rows equal to rows k back, rows shifted
+/// by a few pixels, a 2-byte row) can come out many times zlib's bytes. There its tokens are short: a
+/// piece that takes more than one token per `bytesPerToken` bytes, in all or by one of its checkpoints, is
+/// coded by zlib 6 instead, over the same rows and window (or stored, where that is fewer bytes), so it is
+/// never larger than zlib 6 would make it. The rule reads only token counts at whole rows, which both twins
+/// know (the GPU reads each row's back), so both give the same bytes; the CPU stops choosing a piece's
+/// tokens as soon as they fail, so a piece that fails costs little more than zlib's own time.
+enum PieceGuard {
+    /// A piece is zlib's where its tokens cover fewer bytes than this each, on average. At 12 the
+    /// corpus's pieces that need zlib fail, and the benchmark sets keep their bytes and time; at 16,
+    /// 1.2% of the bench manifest's raw bytes went to zlib, for 0.8% fewer bytes and 8% more encode
+    /// time (docs/BENCHMARKS.md).
+    static let bytesPerToken = 12
+
+    /// Where a piece's tokens are counted before its end, so a piece that fails is known early (its
+    /// tokens are otherwise chosen until it fails: a 60 x 8000 `round` took its own time and zlib's):
+    /// its rows up to 16 KiB, where only rows all but literals fail (at 12 there, an HD output's caps
+    /// sent 11% of the HD set's encode time to zlib), and up to 128 KiB.
+    static let checks: [(bytes: Int, bytesPerToken: Int)] = [(16384, 4), (131_072, bytesPerToken)]
+
+    /// A piece's rows up to a check, and the most tokens they may take.
+    struct Checkpoint: Equatable {
+        var rows: Int
+        var maxTokens: Int
+    }
+
+    /// The checkpoints of a piece of `pieceRows` rows, in order: the `checks` within it, then its
+    /// last row (`bytesPerToken`). Its units are cut at each (`RepeatDeflater.units`), so both twins
+    /// count the same tokens there.
+    static func checkpoints(pieceRows: Int, rowBytes: Int) -> [Checkpoint] {
+        var all: [Checkpoint] = []
+        for check in checks {
+            let rows = (check.bytes + rowBytes - 1) / rowBytes
+            if pieceRows > rows, rows > (all.last?.rows ?? 0) { all.append(Checkpoint(rows: rows, maxTokens: rows * rowBytes / check.bytesPerToken)) }
+        }
+        all.append(Checkpoint(rows: pieceRows, maxTokens: pieceRows * rowBytes / bytesPerToken))
+        return all
+    }
+
+    /// Whether a piece whose rows take `tokenCounts` tokens each is zlib's: more tokens by one of
+    /// its checkpoints than it allows.
+    static func recodes(_ tokenCounts: ArraySlice<Int>, rowBytes: Int) -> Bool {
+        var sum = 0, at = tokenCounts.startIndex
+        for checkpoint in checkpoints(pieceRows: tokenCounts.count, rowBytes: rowBytes) {
+            let end = tokenCounts.startIndex + checkpoint.rows
+            sum += tokenCounts[at..<end].reduce(0, +)
+            at = end
+            if sum > checkpoint.maxTokens { return true }
+        }
+        return false
+    }
+
+    /// A piece coded by zlib 6 (`recoded`).
+    struct Recoded {
+        var bytes: [UInt8] = []
+        var status: Int32 = Z_OK
+        /// Where the rows were unfiltered: the Adler-32 of the rows as coded, the image's (from 1).
+        var adler: UInt32?
+    }
+
+    /// zlib 6's raw deflate of `count` bytes at `data`, primed with the `history` bytes before them
+    /// (as `--compression zlib` codes a piece), or those bytes stored where that is fewer; with
+    /// zlib's status (no bytes unless `Z_OK`). `unfiltering`: where the piece is the whole image,
+    /// its rows (`RowFilter`'s, that many bytes each) are coded as they were before filtering, all
+    /// None, as `--compression zlib` codes them, so such an image's stream is zlib 6's; the Adler-32
+    /// then changes with them. Up rows broke repeats k rows back that zlib finds (a 28-px `round`
+    /// texture 1.12x zlib 6 over its filtered rows, 1.00x over them as they were).
+    static func recoded(_ data: UnsafePointer<UInt8>, history: Int, count: Int, windowBits: Int32, last: Bool,
+                        unfiltering rowBytes: Int? = nil) -> Recoded {
+        guard let rowBytes, history == 0, last else { return zlib(data, history: history, count: count, windowBits: windowBits, last: last) }
+        let rows = RowFilter.unfiltered(data, count: count, rowBytes: rowBytes)
+        return rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return Recoded(status: Z_BUF_ERROR) }
+            var coded = zlib(base, history: 0, count: count, windowBits: windowBits, last: true)
+            coded.adler = libdeflate_adler32(1, base, count)
+            return coded
+        }
+    }
+
+    private static func zlib(_ data: UnsafePointer<UInt8>, history: Int, count: Int, windowBits: Int32, last: Bool) -> Recoded {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let status = gs_deflate_piece(data - history, history, data, count, 6, windowBits, last ? 1 : 0, &out, &length)
+        guard status == Z_OK, let out else { return Recoded(status: status == Z_OK ? Z_MEM_ERROR : status) }
+        defer { free(out) }
+        return Recoded(bytes: StoredBlocks.smaller(Array(UnsafeBufferPointer(start: out, count: length)), data, count: count, last: last))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import GlsliceKit
+
+/// The default encoder's bound against zlib 6 (issue 69, round six): on images whose repeats
+/// lie where the plan and the matcher's near candidates do not look (`EncoderCorpus`), and on
+/// the renders that were round six's findings, the default's file is at most 1.10x the bytes of
+/// `--compression zlib`'s (zlib 6, the yardstick), and decodes (libpng) to the same pixels.
+/// Before `PieceGuard` and the palette rows' filter rule: up to 86x (docs/HARDENING.md).
+@Suite struct EncoderBoundTests {
+    static let bound = 1.10
+    /// Where the bound is not met yet (docs/BENCHMARKS.md): glyphs repeated anywhere in the
+    /// window, which zlib's chains of 128 find among a two-colour row's colliding hashes, want
+    /// matching that reaches the whole window with chains, in both twins.
+    static let known: Set = ["shot-text"]
+
+    /// Both files, checked to decode to the same pixels; their byte counts.
+    func sizes(_ encode: (Compression) throws -> Data, _ label: String) throws -> (ours: Int, zlib: Int) {
+        let ours = try encode(.default), zlib = try encode(.zlib)
+        let a = try PNGDecoder.decode(data: ours, maxPixels: 1 << 26), b = try PNGDecoder.decode(data: zlib, maxPixels: 1 << 26)
+        #expect(a == b && a.height > 0, "\(label): the default's pixels are not zlib's")
+        return (ours.count, zlib.count)
+    }
+
+    func check(_ label: String, _ sizes: (ours: Int, zlib: Int)) {
+        let ratio = Double(sizes.ours) / Double(sizes.zlib)
+        if Self.known.contains(label) {
+            withKnownIssue("\(label) is over the bound (issue 69)") {
+                #expect(ratio <= Self.bound, "\(label): \(sizes.ours) B against zlib 6's \(sizes.zlib) (\(ratio)x)")
+            }
+        } else {
+            #expect(ratio <= Self.bound, "\(label): \(sizes.ours) B against zlib 6's \(sizes.zlib) (\(ratio)x)")
+        }
+    }
+
+    /// Rows repeating 2-40 rows back, rows shifted 3-31 px (16 colours, 256, RGBA), dithers,
+    /// two-colour noise, a screenshot, each straight (no plan), 1000 x 400. The RGBA ones are two
+    /// pieces: the second coded by zlib is primed with the first's last 32 KiB.
+    @Test func theCorpusStaysWithinTheBound() throws {
+        for item in EncoderCorpus.cases(width: 1000, height: 400) {
+            check(item.name, try sizes({ try PNGEncoder.encode(item.image, compression: $0) }, item.name))
+        }
+    }
+
+    /// Round six's renders: `round` and `space` on narrow, tall outputs, a 2-px `round` strip, and
+    /// 1-px linear stretches past 65,536 rows a texel (2-byte rows: no match of 3 bytes starts in one).
+    @Test func narrowTallRendersStayWithinTheBound() throws {
+        let renders: [(name: String, file: String, size: PixelSize, mode: ResizeMode)] = [
+            ("round-button", "button.png", PixelSize(width: 60, height: 8000), .round),
+            ("round-texture", "texture.png", PixelSize(width: 28, height: 8000), .round),
+            ("space-button", "button.png", PixelSize(width: 60, height: 8000), .space),
+            ("round-strip", "texture.png", PixelSize(width: 2, height: 400_000), .round),
+            ("stretch-1px-5", "bar.png", PixelSize(width: 1, height: 393_716), .stretch),
+            ("stretch-1px-gradient", "shadow.png", PixelSize(width: 1, height: 2_000_000), .stretch),
+        ]
+        for render in renders {
+            let image = try PNGDecoder.decode(path: "Fixtures/\(render.file)", maxPixels: 1 << 24).premultiplied()
+            let source = ResolvedSource(source: SourceImage(image: image, file: render.file), key: SourceKey(contentHash: "bound:\(render.file)", recipe: .plain))
+            check(render.name, try sizes({ compression in
+                var request = RenderRequest(size: .pixels(render.size), insets: .zero, modes: PerAxis(x: render.mode, y: render.mode))
+                request.compression = compression
+                if render.mode == .stretch { request.filter = .linear }
+                let job = try PreparedJob(request: request, source: source, limits: Limits())
+                return Data(try Engine.encode(job, drawing: .here, to: .memory).data ?? [])
+            }, render.name))
+        }
+    }
+}
