@@ -9,7 +9,7 @@ RELEASE := -c release -Xswiftc -enable-testing
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-hybrid bench-bound bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-hybrid bench-bound fuzz-bound bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -178,6 +178,13 @@ bench-hybrid: setup
 bench-bound: setup
 	@mkdir -p out
 	set -o pipefail; $(RELEASE_BIN)/glslice-bench bound --runs 5 | tee out/bench-bound.txt
+
+# The corpus at other seeds and sizes: prints each image over 1.10x zlib 6's bytes (figures, not a verdict).
+fuzz-bound: setup
+	@mkdir -p out
+	set -o pipefail; for seed in 1 2 3; do for size in "600 240" "1500 300" "333 901"; do set -- $$size; \
+	  $(RELEASE_BIN)/glslice-bench bound --runs 1 --seed $$seed --width $$1 --height $$2 \
+	  | awk -F'|' -v run="seed $$seed, $$1x$$2:" '/^\| [a-z]/ && $$6 + 0 > 1.10 { print run, $$0 }'; done; done | tee out/fuzz-bound.txt
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
 bench-peers: setup time-tool

@@ -1,13 +1,13 @@
 import Foundation
 import GlsliceKit
 
-/// `glslice-bench bound [--width W] [--height H] [--runs R]` (`make bench-bound`, issue 69):
+/// `glslice-bench bound [--width W] [--height H] [--runs R] [--seed S]` (`make bench-bound`, issue 69):
 /// the default encoder against zlib 6 on the adversarial corpus (`EncoderCorpus`) and on
 /// renders that were its round-six findings (narrow tall `round`, 1-px stretches past
 /// 65,536 rows a texel): bytes and encode time (median of R, one thread, into memory),
 /// each family's worst ratios. Figures, not verdicts.
 func benchBound(_ argv: [String]) throws {
-    var width = 1000, height = 400, runs = 3
+    var width = 1000, height = 400, runs = 3, seed = 69
     var it = argv.dropFirst(2).makeIterator()
     while let flag = it.next() {
         guard let value = it.next(), let number = Int(value), number > 0 else { throw GlsliceError(.usage, "\(flag) needs a positive number") }
@@ -15,7 +15,8 @@ func benchBound(_ argv: [String]) throws {
         case "--width": width = number
         case "--height": height = number
         case "--runs": runs = number
-        default: throw GlsliceError(.usage, "unknown option \(flag) (--width, --height, --runs)")
+        case "--seed": seed = number
+        default: throw GlsliceError(.usage, "unknown option \(flag) (--width, --height, --runs, --seed)")
         }
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
@@ -33,7 +34,7 @@ func benchBound(_ argv: [String]) throws {
         return (ours, zlib, median(oursTimes), median(zlibTimes))
     }
     var rows: [(name: String, size: String, ours: Int, zlib: Int, oursSeconds: Double, zlibSeconds: Double)] = []
-    for item in EncoderCorpus.cases(width: width, height: height) {
+    for item in EncoderCorpus.cases(width: width, height: height, seed: UInt64(seed)) {
         let m = try measure { try PNGEncoder.encode(item.image, compression: $0).count }
         rows.append((item.name, "\(width)x\(height)", m.ours, m.zlib, m.oursSeconds, m.zlibSeconds))
     }
