@@ -1,5 +1,4 @@
 import CPNG
-import Foundation
 
 /// The default encoder's bound against zlib 6 (issue 69). glslice's deflate finds what the plan and its
 /// near candidates show, so an image whose repeats lie elsewhere (rows equal to rows k back, rows shifted
@@ -81,12 +80,10 @@ enum PieceGuard {
         }
     }
 
+    /// zlib 6's piece (`SegmentedZlib.zlib`), or stored where fewer bytes.
     private static func zlib(_ data: UnsafePointer<UInt8>, history: Int, count: Int, windowBits: Int32, last: Bool) -> Recoded {
-        var out: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = gs_deflate_piece(data - history, history, data, count, 6, windowBits, last ? 1 : 0, &out, &length)
-        guard status == Z_OK, let out else { return Recoded(status: status == Z_OK ? Z_MEM_ERROR : status) }
-        defer { free(out) }
-        return Recoded(bytes: StoredBlocks.smaller(Array(UnsafeBufferPointer(start: out, count: length)), data, count: count, last: last))
+        let (bytes, status) = SegmentedZlib.zlib(data, history: history, count: count, level: 6, windowBits: windowBits, last: last)
+        guard status == Z_OK else { return Recoded(status: status) }
+        return Recoded(bytes: StoredBlocks.smaller(bytes, data, count: count, last: last))
     }
 }

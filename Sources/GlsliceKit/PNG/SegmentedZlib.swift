@@ -238,15 +238,19 @@ package final class SegmentedZlib {
 
     /// zlib's deflate of the piece into `piece.bytes`, or its failure.
     private static func zlib(_ piece: Piece, level: Int32, data: UnsafePointer<UInt8>, history: Int, bytes: Int, windowBits: Int32, last: Bool) {
+        (piece.bytes, piece.failure) = zlib(data, history: history, count: bytes, level: level, windowBits: windowBits, last: last)
+    }
+
+    /// zlib's raw deflate at `level` of `count` bytes at `data`, primed with the `history` bytes before
+    /// them, ending in a sync flush or (`last`) the final block; with zlib's status (no bytes unless `Z_OK`).
+    static func zlib(_ data: UnsafePointer<UInt8>, history: Int, count: Int, level: Int32, windowBits: Int32, last: Bool)
+        -> (bytes: [UInt8], status: Int32) {
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
-        let status = gs_deflate_piece(data - history, history, data, bytes, level, windowBits, last ? 1 : 0, &out, &length)
-        if status == Z_OK, let out {
-            piece.bytes = Array(UnsafeBufferPointer(start: out, count: length))
-            free(out)
-        } else {
-            piece.failure = status == Z_OK ? Z_MEM_ERROR : status
-        }
+        let status = gs_deflate_piece(data - history, history, data, count, level, windowBits, last ? 1 : 0, &out, &length)
+        guard status == Z_OK, let out else { return ([], status == Z_OK ? Z_MEM_ERROR : status) }
+        defer { free(out) }
+        return (Array(UnsafeBufferPointer(start: out, count: length)), Z_OK)
     }
 
     /// Holds at most two pieces per thread in flight, writing the oldest first.
