@@ -1,22 +1,29 @@
 import Foundation
 import GlsliceKit
 
-/// `glslice-bench bound [--width W] [--height H] [--runs R] [--seed S]` (`make bench-bound`, issue 69):
+/// `glslice-bench bound [--width W] [--height H] [--runs R] [--seed S] [--write DIR]` (`make bench-bound`, issue 69):
 /// the default encoder against zlib 6 on the adversarial corpus (`EncoderCorpus`) and on
 /// renders that were its round-six findings (narrow tall `round`, 1-px stretches past
 /// 65,536 rows a texel): bytes and encode time (median of R, one thread, into memory),
-/// each family's worst ratios. Figures, not verdicts.
+/// each family's worst ratios. Figures, not verdicts. `--write DIR`: each corpus image's default
+/// and zlib 6 files go there too (`NAME.png`, `NAME.zlib.png`), for study with other encoders.
 func benchBound(_ argv: [String]) throws {
     var width = 1000, height = 400, runs = 3, seed = 69
+    var folder: String?
     var it = argv.dropFirst(2).makeIterator()
     while let flag = it.next() {
+        if flag == "--write" {
+            guard let value = it.next() else { throw GlsliceError(.usage, "--write needs a folder") }
+            folder = value
+            continue
+        }
         guard let value = it.next(), let number = Int(value), number > 0 else { throw GlsliceError(.usage, "\(flag) needs a positive number") }
         switch flag {
         case "--width": width = number
         case "--height": height = number
         case "--runs": runs = number
         case "--seed": seed = number
-        default: throw GlsliceError(.usage, "unknown option \(flag) (--width, --height, --runs, --seed)")
+        default: throw GlsliceError(.usage, "unknown option \(flag) (--width, --height, --runs, --seed, --write)")
         }
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
@@ -36,6 +43,10 @@ func benchBound(_ argv: [String]) throws {
     var rows: [(name: String, size: String, ours: Int, zlib: Int, oursSeconds: Double, zlibSeconds: Double)] = []
     for item in EncoderCorpus.cases(width: width, height: height, seed: UInt64(seed)) {
         let m = try measure { try PNGEncoder.encode(item.image, compression: $0).count }
+        if let folder {
+            try Data(PNGEncoder.encode(item.image, compression: .default)).write(to: URL(fileURLWithPath: "\(folder)/\(item.name).png"))
+            try Data(PNGEncoder.encode(item.image, compression: .zlib)).write(to: URL(fileURLWithPath: "\(folder)/\(item.name).zlib.png"))
+        }
         rows.append((item.name, "\(width)x\(height)", m.ours, m.zlib, m.oursSeconds, m.zlibSeconds))
     }
     // Renders: the plan's map is the encoder's, as batch and render give it.
