@@ -10,7 +10,7 @@ struct BatchCommand: ParsableCommand {
         discussion: """
         Each manifest line is a JSON object with render's options as keys: input, output and \(RenderRequest.CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")). Values are written as on the command line ("pixels": "200x44", "insets": "10,12,10,12", "scale": 2); JSON numbers and arrays work too ("pixels": [200, 44], "insets": [10, 12, 10, 12], "center": false). Render's options on the batch command line (--compression small, --mode tile, --filter nearest, ...) are defaults for every line; a line's own key wins, and with it its group (a line's size or pixels, its mode or mode-x/mode-y, its insets or lattice replace the defaults' of that group). Relative inputs are resolved against the manifest's folder, relative outputs against --out-dir (default: the manifest's folder); an output that resolves outside that folder ('..', an absolute path) is refused unless --allow-outside-out-dir, and a second job writing the same output is refused on its line (within this shard). A line over 1 MiB is refused by number.
 
-        A failed job never stops the others. Outputs appear atomically and record a digest of their job (input bytes, options, renderer); --resume skips outputs that are whole PNGs (a chunk chain ending in IEND, read by seeking) or whole WebPs (the digest in their XMP packet) of the job's size whose digest matches, so a killed batch finishes where it stopped (hidden temporary files a kill left are removed). --results appends whole lines and refuses a file that is not a results file. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or a Slurm array (shard (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP of SLURM_ARRAY_TASK_COUNT, so --array=1-4 and --array=0-6:2 both work; an irregular list such as --array=3,7,9 is refused). --print-shard says which shard a run would take, and why.
+        A failed job never stops the others. Outputs appear atomically and hold only what a decoder needs; a digest of each one's job (input bytes, options, renderer) goes to the resume index, a file of this process's own in the hidden folder .glslice-resume beside the output (so shards that share a folder never share a file). --resume skips an output that a line there names with the job's digest and size while the file keeps the byte count and time the line records, so a killed batch finishes where it stopped (hidden temporary files a kill left are removed). An output with no line (from a version before the index, or written with --digest-chunk) is skipped when it is a whole PNG (a chunk chain ending in IEND, read by seeking) or WebP of the job's size whose tEXt chunk or XMP packet holds the job's digest. --results appends whole lines and refuses a file that is not a results file. --shard K/N renders the jobs whose line index is K mod N; without it the shard comes from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (Kubernetes Indexed Job) or a Slurm array (shard (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP of SLURM_ARRAY_TASK_COUNT, so --array=1-4 and --array=0-6:2 both work; an irregular list such as --array=3,7,9 is refused). --print-shard says which shard a run would take, and why.
 
         Progress: on a terminal, a bar on stderr that fits its width. Ctrl-C stops the batch, says how many outputs this run wrote and prints the command line that finishes it (the same, with --resume); outputs already written are whole.
 
@@ -44,8 +44,11 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Allow outputs outside --out-dir (absolute paths, '..'); refused by default.")
     var allowOutsideOutDir = false
 
-    @Flag(help: "Skip jobs whose output exists, is a whole PNG of the job's size and records the same job digest.")
+    @Flag(help: "Skip jobs whose output exists and was made by the same job (the same digest and size, in the resume index beside it or in the file itself).")
     var resume = false
+
+    @Flag(help: "Also record each output's job digest inside the file (a PNG tEXt chunk, a WebP XMP packet), for self-describing files; --resume reads it where the resume index has no line.")
+    var digestChunk = false
 
     @Flag(help: "Flush each output to disk before it is named, so a power cut never leaves an empty or partial file under its name.")
     var fsync = false
@@ -90,6 +93,7 @@ struct BatchCommand: ParsableCommand {
         options.results = results
         options.allowOutsideOutputFolder = allowOutsideOutDir
         options.resume = resume
+        options.digestChunk = digestChunk
         options.durable = fsync
         let (chosen, reason) = try Shard.choose(option: shard, environment: ProcessInfo.processInfo.environment)
         if printShard {

@@ -70,7 +70,8 @@ import GlsliceKit
 
         """.write(to: manifest, atomically: true, encoding: .utf8)
         func batch() throws -> String {
-            let result = try glslice(["batch", manifest.path, "--resume", "--backend", "cpu"], in: folder)
+            // --digest-chunk: each file records its digest too (the XMP packet checked below).
+            let result = try glslice(["batch", manifest.path, "--resume", "--digest-chunk", "--backend", "cpu"], in: folder)
             #expect(result.status == 0, "\(result.stderr)")
             return result.stderr
         }

@@ -20,12 +20,13 @@ import Testing
         #expect(guide.contains("would take \(numbers[0]) bytes against its \(numbers[1])"), "\(numbers)")
     }
 
-    /// `batch --help`: `--resume` skips whole WebPs too (their digest is in XMP), not only PNGs.
+    /// `batch --help`: `--resume` reads the resume index, and an output's own record (a WebP's in XMP) where it has no line.
     @Test func batchHelpSaysResumeSkipsWebPs() throws {
         let help = try glslice(["batch", "--help"])
         #expect(help.status == 0)
         let text = String(decoding: help.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text.contains("or whole WebPs (the digest in their XMP packet)"), "\(text)")
+        #expect(text.contains("goes to the resume index"), "\(text)")
+        #expect(text.contains("or WebP of the job's size whose tEXt chunk or XMP packet holds the job's digest"), "\(text)")
     }
 
     /// `serve --help`: answers are WebP where the URL or the request's Accept asks.

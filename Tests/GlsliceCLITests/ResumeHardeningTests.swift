@@ -13,7 +13,8 @@ import GlsliceKit
         let manifest = folder.appendingPathComponent("m.jsonl").path
         try sizes.enumerated().map { #"{"input": "panel.png", "output": "out/\#($0.offset).png", "pixels": "\#($0.element)", "insets": 8}"# }
             .joined(separator: "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
-        #expect(try glslice(["batch", manifest, "--backend", "cpu"]).status == 0)
+        // --digest-chunk: the tEXt record these tests forge (and the FIFO test's reader-side check).
+        #expect(try glslice(["batch", manifest, "--backend", "cpu", "--digest-chunk"]).status == 0)
         return manifest
     }
 

@@ -14,7 +14,7 @@ extension BatchRunner {
     func runHybrid(reader: ManifestReader, recorder: BatchRecorder, drawStage: DrawStage, started: Date,
                    probe: (@Sendable (Stage) -> Void)?) -> SideTally {
         let workers = max(1, options.workers)
-        let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
+        let encodeStage = EncodeStage(durable: options.durable, digestChunk: options.digestChunk, index: resumeIndex, recorder: recorder, times: times)
         let scheduler = DrawStage.Scheduler(cpuWorkers: workers, capacity: 4096, gpuGuess: drawStage.speedGuess,
                                             softwareGPU: drawStage.software,
                                             cost: { Double($0.prepared.size.pixelCount + Self.jobCostPixels) },

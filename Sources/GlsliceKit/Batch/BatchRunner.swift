@@ -15,6 +15,8 @@ public final class BatchRunner: Sendable {
     let onProgress: (@Sendable (_ done: Int) -> Void)?
     /// Busy time per stage, for `--stats`.
     package let times = StageTimes()
+    /// What `--resume` reads of finished outputs, and where this run records its own.
+    let resumeIndex = ResumeIndex()
 
     /// - Parameters:
     ///   - onError: one line per failed job (`manifest:LINE: message`).
@@ -85,7 +87,7 @@ public final class BatchRunner: Sendable {
         let workers = max(1, options.workers)
         let toDraw = BoundedQueue<BatchJob>(capacity: drawStage == nil ? 1 : 1024)
         let toEncode = BoundedQueue<EncodeWork>(capacity: workers * 4)
-        let encodeStage = EncodeStage(durable: options.durable, recorder: recorder, times: times)
+        let encodeStage = EncodeStage(durable: options.durable, digestChunk: options.digestChunk, index: resumeIndex, recorder: recorder, times: times)
         let onCPU = drawStage == nil
         let gpuLimits = drawStage?.limits
         // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
@@ -134,7 +136,7 @@ public final class BatchRunner: Sendable {
         let workers = max(1, options.workers)
         let jobs = BoundedQueue<ManifestJob>(capacity: reading)
         let outputScope = reader.outputs.openScope()
-        let prepareStage = PrepareStage(options: options, cache: cache, recorder: recorder,
+        let prepareStage = PrepareStage(options: options, cache: cache, index: resumeIndex, recorder: recorder,
                                         started: started, outputs: reader.outputs, outputScope: outputScope)
         let times = self.times
         let read = WorkerThreads(count: 1, name: "glslice-read") { [options] _ in

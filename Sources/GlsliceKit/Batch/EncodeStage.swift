@@ -2,6 +2,10 @@
 /// drawn, through the one encode step into its file.
 struct EncodeStage: Sendable {
     let durable: Bool
+    /// Whether each output also records its job digest inside (`--digest-chunk`).
+    let digestChunk: Bool
+    /// Where each output named is recorded for `--resume`.
+    let index: ResumeIndex
     let recorder: BatchRecorder
     let times: StageTimes
 
@@ -18,9 +22,10 @@ struct EncodeStage: Sendable {
         } }
         do {
             let encoded = try Engine.encode(job.prepared, drawing: work.drawing, to: job.target.durable(durable),
-                                            recordDigest: true, times: times, mayName: mayName)
+                                            recordDigest: digestChunk, times: times, mayName: mayName)
             guard mayName?() ?? true else { return }
             let start = StageClock.now
+            index.record(path: job.manifest.output, digest: job.prepared.digest, size: job.prepared.size)
             recorder.succeed(job, bytes: encoded.byteCount)
             times.add(.write, StageClock.now - start)
         } catch {

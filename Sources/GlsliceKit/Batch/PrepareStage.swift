@@ -6,6 +6,7 @@ import Foundation
 final class PrepareStage: Sendable {
     private let options: BatchOptions
     private let cache: SourceCache
+    private let index: ResumeIndex
     private let recorder: BatchRecorder
     private let started: Date
     /// The output folder, open, when outputs must stay inside it.
@@ -13,8 +14,9 @@ final class PrepareStage: Sendable {
     /// Where outputs go: their folders are made and swept there.
     private let outputs: OutputFolder
 
-    init(options: BatchOptions, cache: SourceCache, recorder: BatchRecorder, started: Date,
+    init(options: BatchOptions, cache: SourceCache, index: ResumeIndex, recorder: BatchRecorder, started: Date,
          outputs: OutputFolder, outputScope: FileScope?) {
+        self.index = index
         self.options = options
         self.outputs = outputs
         self.outputScope = outputScope
@@ -28,7 +30,8 @@ final class PrepareStage: Sendable {
         let started = Date()
         outputs.sweepOnce(for: job.output, olderThan: self.started)
         do {
-            let finished = options.resume ? FinishedOutput.read(path: job.output) : nil
+            // The index's line for it, else (an output from before the index, or with --digest-chunk) its own record.
+            let finished = options.resume ? index.finished(path: job.output) ?? FinishedOutput.read(path: job.output) : nil
             // A plain PNG is checked without decoding it: its hash, and the output size its name and request give.
             if let finished, !ImageSet.isImageSet(path: job.input),
                finished.digest == JobDigest.make(sourceKey: try plainKey(job.input), request: job.request),
@@ -40,7 +43,7 @@ final class PrepareStage: Sendable {
             // resolved and planned, which a job that is not done needs anyway.
             var prepared = try PreparedJob(request: job.request, source: resolve(job),
                                            limits: options.limits)
-            prepared.prepareDigest() // for the resume check here, and the file's tEXt chunk
+            prepared.prepareDigest() // for the resume check here, and the resume index
             if let finished, finished == FinishedOutput(size: prepared.size, digest: prepared.digest) {
                 skip(job, started: started)
                 return nil

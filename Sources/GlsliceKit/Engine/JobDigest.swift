@@ -24,7 +24,11 @@ package enum JobDigest {
     /// keeps the smaller of zlib 9 and that per piece (session 7): other bytes.
     /// 9: `default`'s matcher skips bytes after a run of misses where nothing near agrees (noise),
     /// and its RGB and RGBA rows are filtered Up where that sum falls tenfold: other bytes.
-    static let rendererVersion = "glslice-render/9"
+    /// 10: `default` codes a piece of short tokens by zlib 6 (the bound of issue 69), a palette row is
+    /// Up only under 2/3 of its sum, and a copy run joins the unit it meets only when shorter than a token:
+    /// other bytes (session 17 changed them and left this at 9, so `--resume` kept its older files
+    /// and `serve` sent the same strong ETag for other bytes).
+    static let rendererVersion = "glslice-render/10"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

@@ -67,7 +67,10 @@ import Testing
         }
         #expect(seen.count == 23)
         #expect(seen.values.allSatisfy { $0 == 1 })
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).count == 23)
+        let out = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path)
+        #expect(out.filter { !$0.hasPrefix(".") }.count == 23)
+        // Each shard's resume index, a file of its own (issue 71).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out/.glslice-resume").path).count == 4)
     }
 
     @Test func resumeSkipsMatchingDigestsAndRedoesChangedJobs() throws {
