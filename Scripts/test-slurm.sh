@@ -114,7 +114,14 @@ print(f"test-slurm: --array={array}: {jobs} jobs, each rendered once")
 PY
     diff <(cd "$T/reference" && ls) <(cd "$out" && ls) >/dev/null || fail "array $array: the set of outputs differs"
     for f in "$T/reference"/*.png; do cmp -s "$f" "$out/$(basename "$f")" || fail "array $array: $(basename "$f") differs"; done
-    say "--array=$array: $(ls "$out" | wc -l) outputs byte-identical to the single-machine run; $(ls "$results" | wc -l) results files merged"
+    # Each task kept its own resume index in the shared folder, and together they say every output is done.
+    index=$(ls "$out/.glslice-resume" 2>/dev/null | wc -l)
+    [ "$index" -ge 2 ] || fail "array $array: $index resume index files in the shared folder (one per task expected)"
+    "$GLSLICE" batch "$T/jobs.jsonl" --out-dir "$out" --backend cpu --resume 2>"$T/resume-$name.err" \
+        || fail "array $array: --resume over the tasks' folder failed: $(tail -1 "$T/resume-$name.err")"
+    grep -q "batch: 0 rendered, $JOBS skipped, 0 failed" "$T/resume-$name.err" \
+        || fail "array $array: --resume over the tasks' folder rendered again: $(tail -1 "$T/resume-$name.err")"
+    say "--array=$array: $(ls "$out" | wc -l) outputs byte-identical to the single-machine run; $(ls "$results" | wc -l) results files merged; $index resume index files, --resume skips all"
 done
 # A list that is not a range cannot be numbered 0..COUNT-1: every task refuses, saying how.
 if MANIFEST="$T/jobs.jsonl" OUT_DIR="$T/out/irregular" RESULTS_DIR="$T/results-irregular" GLSLICE="$GLSLICE" BACKEND=cpu \

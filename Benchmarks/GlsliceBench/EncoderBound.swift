@@ -86,3 +86,13 @@ func benchBound(_ argv: [String]) throws {
     let worstBytes = rows.map { Double($0.ours) / Double($0.zlib) }.max() ?? 0, worstTime = rows.map { $0.oursSeconds / $0.zlibSeconds }.max() ?? 0
     print(String(format: "worst: bytes %.3fx zlib 6, time %.2fx", worstBytes, worstTime))
 }
+
+/// `glslice-bench bound-file PNG...`: each PNG's pixels through the default encoder and zlib 6 (as
+/// `bound` does the corpus, without a plan), bytes and their ratio: images made elsewhere, studied.
+func benchBoundFiles(_ argv: [String]) throws {
+    for path in argv.dropFirst(2) {
+        let image = try PNGDecoder.decode(path: path, maxPixels: 1 << 28).premultiplied()
+        let ours = try PNGEncoder.encode(image, compression: .default).count, zlib = try PNGEncoder.encode(image, compression: .zlib).count
+        print(String(format: "%@: default %d, zlib 6 %d, %.3fx", path, ours, zlib, Double(ours) / Double(zlib)))
+    }
+}

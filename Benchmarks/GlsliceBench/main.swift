@@ -152,6 +152,7 @@ do {
     case "blockcodes": benchBlockCodes(CommandLine.arguments)
     case "hybrid": try benchHybrid(CommandLine.arguments)
     case "bound": try benchBound(CommandLine.arguments)
+    case "bound-file": try benchBoundFiles(CommandLine.arguments)
     case "shaders": try writeShaders(CommandLine.arguments)
     default: try main()
     }

@@ -15,7 +15,7 @@ public struct BatchOptions: Sendable {
     public var resume = false
     /// Each output also records its job digest inside (a PNG tEXt chunk, a WebP XMP packet), as
     /// outputs did before the resume index: self-describing files, at 56 bytes or more each.
-    public var digestChunk = false
+    package var digestChunk = false
     /// `fsync` each output before it is named (`--fsync`).
     public var durable = false
     package var shard = Shard.all
