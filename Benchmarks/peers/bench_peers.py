@@ -31,6 +31,8 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.join(ROOT, ".build", "release")
+# GLSLICE=path/to/glslice: that build's batch rows (an older commit's, for before-and-after tables).
+GLSLICE = os.environ.get("GLSLICE", os.path.join(BIN, "glslice"))
 
 
 def run_timed(args):
@@ -226,7 +228,7 @@ def main():
         timings = []
         for run in range(runs):
             out = os.path.join(run_dir, "glslice-%s-%d" % (name, run))
-            timings.append(run_timed([os.path.join(BIN, "glslice"), "batch", jobs, "--backend", backend,
+            timings.append(run_timed([GLSLICE, "batch", jobs, "--backend", backend,
                                       "--out-dir", out]))
             if name == "cpu":
                 cpu_folders.append(out)

@@ -16,7 +16,7 @@ struct BatchCommand: ParsableCommand {
 
         Exit codes: 0 every job rendered or skipped, 1 some jobs failed (see stderr or --results), 64 bad command line, 66 manifest missing, 69 --backend gpu unavailable, 130 interrupted (Ctrl-C).
 
-        Stages: read → prepare (--jobs threads: resume check, source, plan, digest) → draw → encode (--jobs threads) → record. On the CPU the encoders draw; on a GPU one thread draws and nothing else. --stats prints each stage's busy time and share at the end, and the CPU time of the stages worked on CPU threads (busy time also counts a thread waiting for a core).
+        Stages: read → prepare (--jobs threads: resume check, source, plan, digest) → draw → encode (--jobs threads) → record. On the CPU the thread that prepares a job draws and encodes it; on a GPU one thread draws and nothing else. --stats prints each stage's busy time and share at the end, the CPU time of the stages worked on CPU threads (busy time also counts a thread waiting for a core), and the CPU time no stage counted: with the stages' (and the GPU thread's), the process's.
 
         Examples (from the repository root):
           glslice batch Fixtures/jobs.jsonl --out-dir out/
@@ -141,6 +141,9 @@ struct BatchCommand: ParsableCommand {
                     standardError("glslice: gpu thread: \(String(format: "%.2f", summary.glThreadCPUSeconds)) s CPU time"
                                   + " (\(summary.glThread.calls) GL calls, \(String(format: "%.2f", summary.glThread.seconds)) s in them)\n")
                 }
+                standardError("glslice: other CPU time \(String(format: "%.2f", summary.otherCPUSeconds)) s (the reader, start-up, queues, the kernel"
+                              + " outside the stages); with the stages'\(summary.glThread.calls > 0 ? " and the gpu thread's" : ""), the process's"
+                              + " \(String(format: "%.2f", summary.processCPUSeconds)) s\n")
             }
         }
         if !summary.succeeded { throw ExitCode(1) }
@@ -165,6 +168,9 @@ struct BatchCommand: ParsableCommand {
         /// With `--stats`: every GL call of the GL thread, and its CPU time (its own work and the driver's).
         var gpuThreadGL: GLCallCounts?
         var gpuThreadCPUSeconds: Double?
+        /// With `--stats`: the process's CPU time, and the part of it no stage counted (they add up).
+        var processCPUSeconds: Double?
+        var otherCPUSeconds: Double?
 
         init(_ summary: BatchSummary, stages: Bool) {
             rendered = summary.ok
@@ -180,6 +186,8 @@ struct BatchCommand: ParsableCommand {
             gpuEncodeGL = stages ? summary.gpuEncoding.gl : nil
             gpuThreadGL = stages ? summary.glThread : nil
             gpuThreadCPUSeconds = stages ? summary.glThreadCPUSeconds : nil
+            processCPUSeconds = stages ? summary.processCPUSeconds : nil
+            otherCPUSeconds = stages ? summary.otherCPUSeconds : nil
         }
     }
 }

@@ -72,6 +72,11 @@ public final class BatchRunner: Sendable {
         summary.stages = StageShare.shares(times, backend: resolved.backend.kind, workers: max(1, options.workers), wall: wall)
         summary.gpuEncoding = times.gpuEncoding
         (summary.glThread, summary.glThreadCPUSeconds) = times.glThreadWork
+        var usage = rusage()
+        if getrusage(RUSAGE_SELF.rawValue, &usage) == 0 {
+            summary.processCPUSeconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
         return summary
     }
 
@@ -90,27 +95,32 @@ public final class BatchRunner: Sendable {
         let encodeStage = EncodeStage(durable: options.durable, digestChunk: options.digestChunk, index: resumeIndex, recorder: recorder, times: times)
         let onCPU = drawStage == nil
         let gpuLimits = drawStage?.limits
+        let times = self.times
+        let tally = SideTally(workers: workers, gpu: !onCPU, times: times)
+        /// Draws (where `work` says here) and encodes one job, counted for `--stats`.
+        let encodeOne: @Sendable (EncodeWork) -> Void = { work in
+            probe?(.encode)
+            let start = ContinuousClock.now
+            encodeStage.encode(work)
+            tally.add(work.drawing, pixels: work.job.prepared.size.pixelCount, busy: ContinuousClock.now - start)
+        }
         // The GPU packs whole queues of small outputs into one atlas, so it reads further ahead.
         let (read, prepare) = readAndPrepare(reader: reader, recorder: recorder, started: started, reading: onCPU ? workers * 4 : 1024,
                                              probe: probe, then: { ready in
             let image = ready.prepared.source.image
             if onCPU {
-                toEncode.push(EncodeWork(job: ready, drawing: .here))
+                // On the CPU the thread that prepared a job draws and encodes it: no hand-off to
+                // another thread, so no wake-up and no context switch a job (issue 71).
+                encodeOne(EncodeWork(job: ready, drawing: .here))
             } else if let refusal = gpuLimits?.refusal(sourceWidth: image.width, sourceHeight: image.height) {
                 recorder.fail(ready.manifest, refusal, started: ready.started) // decided here, before a GL call
             } else {
                 toDraw.push(ready)
             }
         }, done: { onCPU ? toEncode.close() : toDraw.close() })
-        let times = self.times
-        let tally = SideTally(workers: workers, gpu: !onCPU, times: times)
-        let encode = WorkerThreads(count: workers, name: "glslice-enc") { _ in
-            while let work = toEncode.pop() {
-                probe?(.encode)
-                let start = ContinuousClock.now
-                encodeStage.encode(work)
-                tally.add(work.drawing, pixels: work.job.prepared.size.pixelCount, busy: ContinuousClock.now - start)
-            }
+        // What the GPU drew, encoded on the CPU (on the CPU alone, the preparers encode).
+        let encode = WorkerThreads(count: onCPU ? 0 : workers, name: "glslice-enc") { _ in
+            while let work = toEncode.pop() { encodeOne(work) }
         }
         if let drawStage {
             do {
@@ -134,7 +144,9 @@ public final class BatchRunner: Sendable {
                         probe: (@Sendable (Stage) -> Void)?, then: @escaping @Sendable (BatchJob) -> Void,
                         done: @escaping @Sendable () -> Void) -> (read: WorkerThreads, prepare: WorkerThreads) {
         let workers = max(1, options.workers)
-        let jobs = BoundedQueue<ManifestJob>(capacity: reading)
+        // Lines go to the preparers `readChunk` at a time: one wake-up of the reader (and of a
+        // preparer) a chunk, not a job (issue 71).
+        let jobs = BoundedQueue<[ManifestJob]>(capacity: max(2, reading / Self.readChunk))
         let outputScope = reader.outputs.openScope()
         let prepareStage = PrepareStage(options: options, cache: cache, index: resumeIndex, recorder: recorder,
                                         started: started, outputs: reader.outputs, outputScope: outputScope)
@@ -144,12 +156,14 @@ public final class BatchRunner: Sendable {
         }
         let preparing = Locked(workers)
         let prepare = WorkerThreads(count: workers, name: "glslice-prep") { _ in
-            while let job = jobs.pop() {
-                probe?(.prepare)
-                let start = StageClock.now
-                let ready = prepareStage.prepare(job)
-                times.add(.prepare, StageClock.now - start, items: 1)
-                if let ready { then(ready) }
+            while let chunk = jobs.pop() {
+                for job in chunk {
+                    probe?(.prepare)
+                    let start = StageClock.now
+                    let ready = prepareStage.prepare(job)
+                    times.add(.prepare, StageClock.now - start, items: 1)
+                    if let ready { then(ready) }
+                }
             }
             if preparing.withLock({ $0 -= 1; return $0 == 0 }) { done() }
         }
@@ -158,8 +172,10 @@ public final class BatchRunner: Sendable {
 
     /// The read stage: this shard's lines into `queue`; a bad line is recorded
     /// as a failed job and the rest go on.
-    static func read(_ reader: ManifestReader, shard: Shard, outputScope: FileScope?, into queue: BoundedQueue<ManifestJob>,
+    static func read(_ reader: ManifestReader, shard: Shard, outputScope: FileScope?, into queue: BoundedQueue<[ManifestJob]>,
                              recorder: BatchRecorder) {
+        var chunk: [ManifestJob] = []
+        defer { if !chunk.isEmpty { queue.push(chunk) }; queue.close() }
         // Two jobs writing one file would race; the later line is refused.
         var duplicates = DuplicateOutputs(manifest: reader, shard: shard, outputScope: outputScope)
         while let (number, text) = reader.nextLine() {
@@ -169,7 +185,12 @@ public final class BatchRunner: Sendable {
                 if let earlier = duplicates.earlierLine(for: job, outputScope: outputScope) {
                     throw UsageErrors.sharedOutput(job.output, earlierLine: earlier)
                 }
-                guard queue.push(job) else { break }
+                chunk.append(job)
+                // A chunk goes when full, or at once while the preparers wait (a manifest piped in slowly).
+                if chunk.count == readChunk || queue.isEmpty {
+                    guard queue.push(chunk) else { chunk = []; break }
+                    chunk = []
+                }
             } catch {
                 // The results file says the line in its own field; the message stands alone.
                 recorder.record(JobResult(line: number, output: nil, status: .error,
@@ -177,6 +198,9 @@ public final class BatchRunner: Sendable {
                                           milliseconds: 0, bytes: 0))
             }
         }
-        queue.close()
     }
+
+    /// Manifest jobs a preparer takes at once: 8 cut a small-output farm's context switches to
+    /// about one in eight jobs, and a chunk of the largest outputs is still seconds of work.
+    static let readChunk = 8
 }

@@ -19,6 +19,14 @@ public struct BatchSummary: Sendable {
     /// work and what the driver does on it (llvmpipe's copies; the GPU's work is elsewhere).
     package var glThread = GLCallCounts()
     package var glThreadCPUSeconds = 0.0
+    /// The process's CPU time when the batch ended (`getrusage`: user and system, every thread, start-up too).
+    package var processCPUSeconds = 0.0
+    /// The process's CPU time that no stage and not the GL thread counted: the reader, start-up,
+    /// the queues' waits and wake-ups, threads starting, the kernel's work outside the timed spans.
+    /// With the stages' and the GL thread's, it adds up to `processCPUSeconds` (issue 71).
+    package var otherCPUSeconds: Double {
+        processCPUSeconds - stages.reduce(0) { $0 + ($1.cpuSeconds ?? 0) } - glThreadCPUSeconds
+    }
     /// A `--results` line could not be written: the run fails even if every job rendered.
     var resultsLost = false
     package var total: Int { ok + skipped + failed }

@@ -49,6 +49,9 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
         blockedNow.subtract(1, ordering: .releasing)
     }
 
+    /// Whether nothing is queued now.
+    package var isEmpty: Bool { storage.withLock { $0.count == 0 } }
+
     package init(capacity: Int) { freeSlots = DispatchSemaphore(value: max(1, capacity)) }
 
     /// Blocks while full. Returns false when the queue was closed.
