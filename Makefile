@@ -201,7 +201,7 @@ bench-peers-small: setup time-tool
 	.venv/bin/pip install -q skia-python==144.1 pyvips==3.2.0 pyvips-binary==8.18.7
 	@mkdir -p /dev/shm/glslice-peers-small
 	python3 Scripts/small-farm.py /dev/shm/glslice-peers-small/manifest.jsonl
-	.venv/bin/python Benchmarks/peers/bench_peers.py /dev/shm/glslice-peers-small/manifest.jsonl /dev/shm/glslice-peers-small | tee out/bench-peers-small.txt
+	RUNS=$${RUNS:-5} .venv/bin/python Benchmarks/peers/bench_peers.py /dev/shm/glslice-peers-small/manifest.jsonl /dev/shm/glslice-peers-small | tee out/bench-peers-small.txt
 
 # 200,000 jobs (small outputs) through batch on the CPU backend: peak RSS stays flat.
 bench-memory: setup time-tool
