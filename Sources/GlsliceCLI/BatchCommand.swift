@@ -35,7 +35,7 @@ struct BatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for relative outputs (created if missing).", valueName: "D"), completion: .directory)
     var outDir: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for each of the prepare and encode stages (on the CPU the encoders also draw; default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads for each of the prepare and encode stages (on the CPU a preparer draws and encodes the jobs it prepared; default: one per core; at most \(BatchOptions.maxWorkers)).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Append one JSON line per job here ('-' for standard output): line, output, status, error, ms, bytes.", valueName: "R.jsonl"), completion: .file())

@@ -80,7 +80,7 @@ public final class BatchRunner: Sendable {
         return summary
     }
 
-    /// The stages. With no draw stage, the encoders draw on the CPU. With one
+    /// The stages. With no draw stage, each preparer draws and encodes its jobs on the CPU. With one
     /// and `hybrid`, `HybridScheduler` feeds both sides (`runHybrid`). Returns
     /// what each side did.
     @discardableResult

@@ -19,7 +19,7 @@ public struct StageShare: Sendable, Encodable {
     static func shares(_ times: StageTimes, backend: BackendKind, workers: Int, wall: Double) -> [StageShare] {
         let stages: [(Stage, Int)] = backend == .gpu
             ? [(.prepare, workers), (.draw, 1), (.drawWait, 1), (.readBack, 1), (.gpuEncode, 1), (.gpuOwn, 1), (.encode, workers), (.write, workers)]
-            // On the CPU the encoders draw: draw, encode and write share their threads.
+            // On the CPU the preparers draw and encode: prepare, draw, encode and write share their threads.
             : [(.prepare, workers), (.draw, workers), (.encode, workers), (.write, workers)]
         return stages.map { stage, threads in
             let seconds = times.seconds(stage)
