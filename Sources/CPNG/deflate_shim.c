@@ -159,3 +159,63 @@ void gs_hash_enter(const uint8_t *data, long from, long to, long end, long *late
         j++;
     }
 }
+
+/* One row filtered by `type` (PNG filters 0-4) from `raw` and the raw row `above` (NULL: zeros). */
+static void gs_filter_row(const uint8_t *raw, const uint8_t *above, uint8_t *out, long n, long bpp, int type) {
+    for (long i = 0; i < n; i++) {
+        int a = i >= bpp ? raw[i - bpp] : 0, b = above ? above[i] : 0, c = (above && i >= bpp) ? above[i - bpp] : 0, p;
+        switch (type) {
+        case 0: p = 0; break;
+        case 1: p = a; break;
+        case 2: p = b; break;
+        case 3: p = (a + b) >> 1; break;
+        default: {
+            int q = a + b - c, pa = abs(q - a), pb = abs(q - b), pc = abs(q - c);
+            p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+        }
+        }
+        out[i] = (uint8_t)(raw[i] - p);
+    }
+}
+
+long gs_filter_least_sum(const uint8_t *raw, long rows, long row_bytes, long bpp, uint8_t *out) {
+    long n = row_bytes - 1;
+    uint8_t *trial = malloc(n > 0 ? (size_t)n : 1);
+    if (!trial) return -1;
+    for (long r = 0; r < rows; r++) {
+        const uint8_t *line = raw + r * row_bytes + 1, *above = r > 0 ? line - row_bytes : NULL;
+        uint8_t *dest = out + r * row_bytes;
+        uint64_t best = UINT64_MAX;
+        for (int type = 0; type <= 4; type++) {
+            gs_filter_row(line, above, trial, n, bpp, type);
+            uint64_t sum = 0;
+            for (long i = 0; i < n && sum < best; i++) sum += trial[i] < 128 ? trial[i] : 256 - trial[i];
+            if (sum < best) {
+                best = sum;
+                dest[0] = (uint8_t)type;
+                memcpy(dest + 1, trial, (size_t)n);
+            }
+        }
+    }
+    free(trial);
+    return 0;
+}
+
+long gs_libdeflate_raw(const uint8_t *data, long count, int level, uint8_t **out) {
+    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
+    if (!compressor) return -1;
+    size_t bound = libdeflate_deflate_compress_bound(compressor, (size_t)count);
+    uint8_t *buffer = malloc(bound);
+    if (!buffer) {
+        libdeflate_free_compressor(compressor);
+        return -1;
+    }
+    size_t length = libdeflate_deflate_compress(compressor, data, (size_t)count, buffer, bound);
+    libdeflate_free_compressor(compressor);
+    if (length == 0) {
+        free(buffer);
+        return -1;
+    }
+    *out = buffer;
+    return (long)length;
+}

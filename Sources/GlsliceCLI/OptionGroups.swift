@@ -57,7 +57,7 @@ struct RenderOptionGroup: ParsableArguments {
     @Flag(help: "Leave the centre transparent (CSS border-image without fill).")
     var noCenter = false
 
-    @Option(help: ArgumentHelp("PNG compression: default (glslice's own deflate: the plan's repeats; on rendered art smaller than zlib 6 at a fraction of its time; where its tokens are short, as in dithers and shifted patterns, a piece is coded by zlib 6 instead, so most images stay within 1.10x zlib 6's bytes; text screenshots can be 1.7x and some dithers 5x: use small there; GPUs encode it too), fast (the same for PNG; WebP's fastest), small (the smaller of zlib 9 and default, piece by piece) or zlib (zlib 6, the default before renderer 7).", valueName: "C"))
+    @Option(help: ArgumentHelp("PNG compression: default (glslice's own deflate: the plan's repeats; on rendered art smaller than zlib 6 at a fraction of its time; where its tokens are short, as in dithers and shifted patterns, a piece is coded by zlib 6 instead, so most images stay within 1.10x zlib 6's bytes; text screenshots can be 1.7x and some dithers 5x: use small there; GPUs encode it too), fast (the same for PNG; WebP's fastest), small (the smaller of zlib 9 and default, piece by piece; an image of up to 1 MiB of rows also tries the filters PNG optimizers choose, by libdeflate: at or under zopflipng's bytes, 50x its speed) or zlib (zlib 6, the default before renderer 7).", valueName: "C"))
     var compression: Compression = .default
 
     @Option(parsing: .unconditional, help: ArgumentHelp("CSS border-image-width: the caps drawn this wide in output points, top,left,bottom,right, whatever their slice; tiles along x scale as the top cap does, along y as the left (default: the slice's own size).", valueName: "T,L,B,R"))

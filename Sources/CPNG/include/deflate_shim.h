@@ -44,4 +44,15 @@ void gs_row_filter_sums(const uint8_t *data, const uint8_t *above, size_t n,
 void gs_hash_enter(const uint8_t *data, long from, long to, long end, long *latest, long *older,
                    unsigned shift, long period, uint32_t multiplier);
 
+/* `small`'s other filtering (issue 71): `rows` scanlines of `row_bytes` at `raw`, each filtered
+   None (its filter byte ignored), written to `out` (as many bytes) each by the PNG filter (0-4)
+   whose bytes, taken as signed, sum least: the PNG specification's heuristic (libpng's and
+   zopflipng's "minimum sum"), with pixels `bpp` bytes apart (1 below a byte). Returns 0, or -1
+   without memory. */
+long gs_filter_least_sum(const uint8_t *raw, long rows, long row_bytes, long bpp, uint8_t *out);
+
+/* libdeflate's raw deflate (one final block chain) of `count` bytes at `level` (1-12) into a
+   malloc'd `*out` the caller frees; its length, or -1 (no memory, no room). */
+long gs_libdeflate_raw(const uint8_t *data, long count, int level, uint8_t **out);
+
 #endif

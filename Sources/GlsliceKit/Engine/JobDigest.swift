@@ -28,7 +28,9 @@ package enum JobDigest {
     /// Up only under 2/3 of its sum, and a copy run joins the unit it meets only when shorter than a token:
     /// other bytes (session 17 changed them and left this at 9, so `--resume` kept its older files
     /// and `serve` sent the same strong ETag for other bytes).
-    static let rendererVersion = "glslice-render/10"
+    /// 11: `small` also tries a one-piece image's rows filtered as PNG optimizers filter them, by
+    /// libdeflate (issue 71): other bytes for `small`.
+    static let rendererVersion = "glslice-render/11"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

@@ -30,6 +30,7 @@ public enum Compression: String, CaseIterable, Sendable, Codable {
 
     /// Whether the encoder is told the plan's repeats and filters rows as `default` does:
     /// every level but `zlib`. `small` keeps, piece by piece, the smaller of zlib 9 and glslice's
-    /// deflate on the same scanlines, so it is never larger than `default`.
+    /// deflate on the same scanlines, so it is never larger than `default`; an image of one piece
+    /// also tries its rows filtered as PNG optimizers filter them, by libdeflate (`SmallFilters`).
     package var readsPlanRepeats: Bool { self != .zlib }
 }

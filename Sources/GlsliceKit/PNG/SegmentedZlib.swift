@@ -220,6 +220,12 @@ package final class SegmentedZlib {
             zlib(piece, level: level, data: data, history: history, bytes: rows * rowBytes, windowBits: windowBits, last: last)
             let ours = ours(deflater, data: data, history: history, firstRow: firstRow, rows: rows, windowBits: windowBits, last: last)
             if piece.failure == Z_OK, ours.status == Z_OK, ours.bytes.count < piece.bytes.count { (piece.bytes, piece.adler) = (ours.bytes, ours.adler) }
+            // A whole image in one piece: its rows also filtered as PNG optimizers filter them, by libdeflate.
+            if piece.failure == Z_OK, history == 0, last,
+               let other = SmallFilters.coded(data, rows: rows, rowBytes: rowBytes, filtered: deflater.filtersRows, pixelBytes: deflater.pixelBytes),
+               other.bytes.count < piece.bytes.count {
+                (piece.bytes, piece.adler) = (other.bytes, other.adler)
+            }
         }
         if let cpuSince { piece.cpu = StageClock.threadCPU - cpuSince }
         piece.done.signal()
