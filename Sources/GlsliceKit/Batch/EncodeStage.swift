@@ -22,10 +22,14 @@ struct EncodeStage: Sendable {
         } }
         do {
             let encoded = try Engine.encode(job.prepared, drawing: work.drawing, to: job.target.durable(durable),
-                                            recordDigest: digestChunk, times: times, mayName: mayName)
+                                            recordDigest: digestChunk, times: times, mayName: mayName,
+                                            willName: { [index] bytes, modified in
+                                                // Before the name: a named output always has its line.
+                                                index.record(path: job.manifest.output, digest: job.prepared.digest, size: job.prepared.size,
+                                                             bytes: bytes, modified: modified)
+                                            })
             guard mayName?() ?? true else { return }
             let start = StageClock.now
-            index.record(path: job.manifest.output, digest: job.prepared.digest, size: job.prepared.size)
             recorder.succeed(job, bytes: encoded.byteCount)
             times.add(.write, StageClock.now - start)
         } catch {

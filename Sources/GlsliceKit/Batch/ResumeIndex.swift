@@ -38,12 +38,13 @@ final class ResumeIndex: @unchecked Sendable {
         for case let fd? in writers.values { close(fd) }
     }
 
-    /// Records the output now named at `path`. An index that cannot be written costs only a later
-    /// `--resume` its skip (the output is rendered again), so it fails nothing.
-    func record(path: String, digest: String, size: PixelSize) {
+    /// Records the output about to be named `path`: its complete file's byte count and modification
+    /// time (ns). An index that cannot be written costs only a later `--resume` its skip (the output
+    /// is rendered again), so it fails nothing.
+    func record(path: String, digest: String, size: PixelSize, bytes: Int, modified: Int) {
         let (folder, name) = Self.split(path)
-        guard !name.contains("\t"), !name.contains("\n"), let stat = Self.fileStatus(path) else { return }
-        let line = "\(name)\t\(digest)\t\(size.width)\t\(size.height)\t\(stat.bytes)\t\(stat.modified)\n"
+        guard !name.contains("\t"), !name.contains("\n") else { return }
+        let line = "\(name)\t\(digest)\t\(size.width)\t\(size.height)\t\(bytes)\t\(modified)\n"
         lock.lock()
         defer { lock.unlock() }
         let fd: Int32?

@@ -11,9 +11,11 @@ package enum Engine {
     ///   - recordDigest: write the job digest as a tEXt chunk (batch outputs, for `--resume`).
     ///   - times: where draw, encode and write time is charged (nil: nowhere).
     ///   - mayName: asked just before a file is named; false discards it (the hybrid's losing copy).
+    ///   - willName: told the file's byte count and modification time just before it is named.
     package static func encode(_ job: PreparedJob, drawing: Drawing, backend: Backend = .cpu, to target: OutputTarget,
                                recordDigest: Bool = false, strips: Strips = Strips(), times: StageTimes? = nil,
-                               mayName: (() -> Bool)? = nil) throws -> EncodedImage {
+                               mayName: (() -> Bool)? = nil,
+                               willName: ((_ bytes: Int, _ modified: Int) -> Void)? = nil) throws -> EncodedImage {
         let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
         let started = StageClock.now
         var encoder: any ImageEncoder = switch job.request.format ?? .png {
@@ -25,6 +27,7 @@ package enum Engine {
         case .webp: try WebPEncoder(target: target, size: job.size, compression: job.request.compression, record: text)
         }
         encoder.mayName = mayName
+        encoder.willName = willName
         var drawTime = StageTime.zero
         /// Waiting for strips drawn elsewhere: idle, so no stage's busy time.
         var waitTime = StageTime.zero

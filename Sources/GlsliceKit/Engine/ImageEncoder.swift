@@ -12,6 +12,9 @@ protocol ImageEncoder: StripSink {
     var helperCPU: Duration { get }
     /// Asked just before a file is named: false discards it (`OutputFile.mayName`).
     var mayName: (() -> Bool)? { get set }
+    /// Told the complete file's byte count and modification time (ns) just before it is named,
+    /// once `mayName` has said yes (`OutputFile.willName`).
+    var willName: ((_ bytes: Int, _ modified: Int) -> Void)? { get set }
 }
 
 extension PNGEncoder: ImageEncoder {}

@@ -23,6 +23,8 @@ package final class PNGEncoder: StripSink {
     private var file: OutputFile?
     /// Asked just before the file is named (`OutputFile.mayName`).
     package var mayName: (() -> Bool)?
+    /// Told the file's byte count and time just before it is named (`OutputFile.willName`).
+    package var willName: ((_ bytes: Int, _ modified: Int) -> Void)?
     /// Where bytes go when not to a file.
     private var descriptor: Int32 = -1
     /// True for the duplicate of stdout, which this writer closes.
@@ -254,6 +256,7 @@ package final class PNGEncoder: StripSink {
         if inMemory { memoryData = stream.memory }
         let start = StageClock.now
         file?.mayName = mayName
+        file?.willName = willName
         try file?.commit()
         openAndNameTime += StageClock.now - start
         return stream.count
@@ -289,6 +292,7 @@ package final class PNGEncoder: StripSink {
         if inMemory { memoryData = stream?.memory }
         let start = StageClock.now
         file?.mayName = mayName
+        file?.willName = willName
         try file?.commit()
         openAndNameTime += StageClock.now - start
         return Int(bytes)

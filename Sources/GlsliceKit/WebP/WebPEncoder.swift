@@ -32,6 +32,8 @@ package final class WebPEncoder: StripSink {
     private var file: OutputFile?
     /// Asked just before the file is named (`OutputFile.mayName`).
     package var mayName: (() -> Bool)?
+    /// Told the file's byte count and time just before it is named (`OutputFile.willName`).
+    package var willName: ((_ bytes: Int, _ modified: Int) -> Void)?
     private var pixels: [UInt8]
     private var rowsWritten = 0
     private var finished = false
@@ -137,6 +139,7 @@ package final class WebPEncoder: StripSink {
             guard let file else { throw InternalErrors.noEncoderOpen(displayName) }
             try writeAll(data, to: file.descriptor, name: displayName)
             file.mayName = mayName
+            file.willName = willName
             try file.commit()
         }
         return length
