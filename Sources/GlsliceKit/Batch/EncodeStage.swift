@@ -23,10 +23,10 @@ struct EncodeStage: Sendable {
         do {
             let encoded = try Engine.encode(job.prepared, drawing: work.drawing, to: job.target.durable(durable),
                                             recordDigest: digestChunk, times: times, mayName: mayName,
-                                            willName: { [index] bytes, modified in
+                                            willName: { [index] bytes, modified, folder in
                                                 // Before the name: a named output always has its line.
-                                                index.record(path: job.manifest.output, digest: job.prepared.digest, size: job.prepared.size,
-                                                             bytes: bytes, modified: modified)
+                                                index.record(path: job.manifest.output, in: folder, digest: job.prepared.digest,
+                                                             size: job.prepared.size, bytes: bytes, modified: modified)
                                             })
             guard mayName?() ?? true else { return }
             let start = StageClock.now

@@ -23,7 +23,7 @@ final class ResumeIndex: @unchecked Sendable {
     /// Each output folder's entries by output name, read once.
     private var folders: [String: [String: [Entry]]] = [:]
     /// This process's index file in each folder it wrote to (nil where it could not be opened).
-    private var writers: [String: Int32?] = [:]
+    private var writers: [FolderKey: Int32?] = [:]
     private let fileName: String
 
     init() {
@@ -38,27 +38,38 @@ final class ResumeIndex: @unchecked Sendable {
         for case let fd? in writers.values { close(fd) }
     }
 
-    /// Records the output about to be named `path`: its complete file's byte count and modification
-    /// time (ns). An index that cannot be written costs only a later `--resume` its skip (the output
-    /// is rendered again), so it fails nothing.
-    func record(path: String, digest: String, size: PixelSize, bytes: Int, modified: Int) {
-        let (folder, name) = Self.split(path)
-        guard !name.contains("\t"), !name.contains("\n") else { return }
+    /// Records the output about to be named `path` in the folder open as `folder` (the descriptor
+    /// the file is named through: a folder swapped for a link after it was opened never receives
+    /// the index, round three's containment): its complete file's byte count and modification time
+    /// (ns). An index that cannot be written costs only a later `--resume` its skip (the output is
+    /// rendered again), so it fails nothing.
+    func record(path: String, in folder: Int32, digest: String, size: PixelSize, bytes: Int, modified: Int) {
+        let name = Self.split(path).name
+        var status = stat()
+        guard !name.contains("\t"), !name.contains("\n"), fstat(folder, &status) == 0 else { return }
         let line = "\(name)\t\(digest)\t\(size.width)\t\(size.height)\t\(bytes)\t\(modified)\n"
+        let key = FolderKey(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         lock.lock()
         defer { lock.unlock() }
         let fd: Int32?
-        if let known = writers[folder] {
+        if let known = writers[key] {
             fd = known
         } else {
-            let indexFolder = folder + "/" + Self.folderName
-            mkdir(indexFolder, 0o755)
-            let opened = open(indexFolder + "/" + fileName, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            mkdirat(folder, Self.folderName, 0o755)
+            let index = openat(folder, Self.folderName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let opened = index >= 0 ? openat(index, fileName, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o644) : -1
+            if index >= 0 { close(index) }
             fd = opened >= 0 ? opened : nil
-            writers[folder] = fd
+            writers[key] = fd
         }
         guard let fd else { return }
         _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+    }
+
+    /// A folder by identity, not by path: the same folder under two spellings shares a file.
+    private struct FolderKey: Hashable {
+        var device: UInt64
+        var inode: UInt64
     }
 
     /// What the index says of the output at `path`, if a line names it and the file still has the

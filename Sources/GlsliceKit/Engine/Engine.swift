@@ -15,7 +15,7 @@ package enum Engine {
     package static func encode(_ job: PreparedJob, drawing: Drawing, backend: Backend = .cpu, to target: OutputTarget,
                                recordDigest: Bool = false, strips: Strips = Strips(), times: StageTimes? = nil,
                                mayName: (() -> Bool)? = nil,
-                               willName: ((_ bytes: Int, _ modified: Int) -> Void)? = nil) throws -> EncodedImage {
+                               willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)? = nil) throws -> EncodedImage {
         let text = recordDigest ? (JobDigest.textKey, job.digest) : nil
         let started = StageClock.now
         var encoder: any ImageEncoder = switch job.request.format ?? .png {

@@ -14,7 +14,7 @@ protocol ImageEncoder: StripSink {
     var mayName: (() -> Bool)? { get set }
     /// Told the complete file's byte count and modification time (ns) just before it is named,
     /// once `mayName` has said yes (`OutputFile.willName`).
-    var willName: ((_ bytes: Int, _ modified: Int) -> Void)? { get set }
+    var willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)? { get set }
 }
 
 extension PNGEncoder: ImageEncoder {}

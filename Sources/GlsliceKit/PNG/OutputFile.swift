@@ -35,10 +35,11 @@ final class OutputFile {
     /// Asked just before the file is named (the hybrid's race, issue 68): false
     /// means another copy of this output won, so this one is discarded unnamed.
     var mayName: (() -> Bool)?
-    /// Told the complete file's byte count and modification time (ns) just before it is named: the
+    /// Told the complete file's byte count, modification time (ns) and folder (the descriptor it is
+    /// named in, so what is written beside it stays where it goes) just before it is named: the
     /// resume index's line goes out first, so a file under its name always has one (a kill between
     /// the two leaves a line for no file, which `--resume` passes over).
-    var willName: ((_ bytes: Int, _ modified: Int) -> Void)?
+    var willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)?
 
     /// Every hidden temporary file glslice makes starts so; `sweepStale` removes leftovers.
     static let temporaryPrefix = ".glslice-"
@@ -177,7 +178,7 @@ final class OutputFile {
         if let willName {
             var status = stat()
             if fstat(descriptor, &status) == 0 {
-                willName(Int(status.st_size), Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec))
+                willName(Int(status.st_size), Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec), folder)
             }
         }
         try NamedOutputs.naming { try placeUnderName() }

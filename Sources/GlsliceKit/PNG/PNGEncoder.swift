@@ -24,7 +24,7 @@ package final class PNGEncoder: StripSink {
     /// Asked just before the file is named (`OutputFile.mayName`).
     package var mayName: (() -> Bool)?
     /// Told the file's byte count and time just before it is named (`OutputFile.willName`).
-    package var willName: ((_ bytes: Int, _ modified: Int) -> Void)?
+    package var willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)?
     /// Where bytes go when not to a file.
     private var descriptor: Int32 = -1
     /// True for the duplicate of stdout, which this writer closes.

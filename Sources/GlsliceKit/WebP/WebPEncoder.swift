@@ -33,7 +33,7 @@ package final class WebPEncoder: StripSink {
     /// Asked just before the file is named (`OutputFile.mayName`).
     package var mayName: (() -> Bool)?
     /// Told the file's byte count and time just before it is named (`OutputFile.willName`).
-    package var willName: ((_ bytes: Int, _ modified: Int) -> Void)?
+    package var willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)?
     private var pixels: [UInt8]
     private var rowsWritten = 0
     private var finished = false
