@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GlsliceKit
+import Synchronization
 
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -114,6 +115,8 @@ struct BatchCommand: ParsableCommand {
             standardError("glslice: \(oneLineForTerminal(line))\n")
         }
         let interrupt = Interruption(clearLine: progress != nil)
+        // The threads' CPU clocks only where their figures are printed.
+        StageClock.readsCPU.store(stats, ordering: .relaxed)
         let runner = BatchRunner(options: options, onError: onError) { count in progress?.update(done: count) }
         let summary = try withExtendedLifetime(interrupt) {
             try runner.run()
