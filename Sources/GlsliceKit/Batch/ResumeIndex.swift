@@ -44,7 +44,7 @@ final class ResumeIndex: @unchecked Sendable {
     /// (ns). An index that cannot be written costs only a later `--resume` its skip (the output is
     /// rendered again), so it fails nothing.
     func record(path: String, in folder: Int32, digest: String, size: PixelSize, bytes: Int, modified: Int) {
-        let name = Self.split(path).name
+        let name = OutputFile.split(path).name
         var status = stat()
         guard !name.contains("\t"), !name.contains("\n"), fstat(folder, &status) == 0 else { return }
         let line = "\(name)\t\(digest)\t\(size.width)\t\(size.height)\t\(bytes)\t\(modified)\n"
@@ -75,7 +75,7 @@ final class ResumeIndex: @unchecked Sendable {
     /// What the index says of the output at `path`, if a line names it and the file still has the
     /// byte count and modification time that line records.
     func finished(path: String) -> FinishedOutput? {
-        let (folder, name) = Self.split(path)
+        let (folder, name) = OutputFile.split(path)
         guard let stat = Self.fileStatus(path) else { return nil }
         lock.lock()
         let entries: [String: [Entry]]
@@ -113,13 +113,6 @@ final class ResumeIndex: @unchecked Sendable {
     private static func fileStatus(_ path: String) -> (bytes: Int, modified: Int)? {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return (Int(status.st_size), Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec))
-    }
-
-    /// `path`'s folder ("." for a bare name) and file name.
-    private static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+        return (Int(status.st_size), Int(status.modifiedNanoseconds))
     }
 }

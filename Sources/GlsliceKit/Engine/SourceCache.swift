@@ -61,7 +61,7 @@ package final class SourceCache: Sendable {
     private func open(_ path: String) throws -> (descriptor: Int32, identity: Identity) {
         let (fd, info) = try scope.openForReading(path, regularOnly: true)
         return (fd, Identity(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
+                             modified: info.modifiedNanoseconds))
     }
 
     /// The SHA-256 of the file at `path`, without decoding it (for `--resume`).

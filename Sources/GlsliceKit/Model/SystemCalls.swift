@@ -42,3 +42,9 @@ package func loopbackConnection(port: Int, receiveBuffer: Int32? = nil) -> Int32
     }
     return fd
 }
+
+extension stat {
+    /// The modification time in nanoseconds since the epoch (how a file's identity and the resume
+    /// index compare it).
+    package var modifiedNanoseconds: Int64 { Int64(st_mtim.tv_sec) * 1_000_000_000 + Int64(st_mtim.tv_nsec) }
+}

@@ -178,7 +178,7 @@ final class OutputFile {
         if let willName {
             var status = stat()
             if fstat(descriptor, &status) == 0 {
-                willName(Int(status.st_size), Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec), folder)
+                willName(Int(status.st_size), Int(status.modifiedNanoseconds), folder)
             }
         }
         try NamedOutputs.naming { try placeUnderName() }
