@@ -9,7 +9,7 @@ RELEASE := -c release -Xswiftc -enable-testing
 RELEASE_BIN := .build/release
 GLSLICE := $(RELEASE_BIN)/glslice
 
-.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-hybrid bench-bound fuzz-bound bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
+.PHONY: test-decoders bench-compression same-bytes readme-picture install uninstall docker-image test-browser bench-serve soak-serve fuzz test-asan test-tsan bench-hostile bench-round-five setup deps install-missing test-slurm build demo test bench bench-cpu bench-gpu bench-giant bench-fills bench-peers bench-peers-small bench-gpu-own bench-hybrid bench-bound bench-bound-images fuzz-bound bench-memory bench-serve-memory bench-gpu-memory time-tool fixtures clean
 
 setup: deps build
 
@@ -185,6 +185,15 @@ fuzz-bound: setup
 	set -o pipefail; for seed in 1 2 3; do for size in "600 240" "1500 300" "333 901"; do set -- $$size; \
 	  $(RELEASE_BIN)/glslice-bench bound --runs 1 --seed $$seed --width $$1 --height $$2 \
 	  | awk -F'|' -v run="seed $$seed, $$1x$$2:" '/^\| [a-z]/ && $$6 + 0 > 1.10 { print run, $$0 }'; done; done | tee out/fuzz-bound.txt
+
+# The bound image by image on the outputs a farm writes: the bench manifest and the HD set, each
+# rendered by the default and by zlib 6; how many are over 1.10x, the worst (Scripts/bound-per-image.py).
+bench-bound-images: setup
+	@mkdir -p out/bench-compression
+	$(RELEASE_BIN)/glslice-bench manifest out/bench-compression/bench.jsonl --jobs 2400 --seed 42
+	python3 Scripts/hd-set.py out/bench-compression
+	set -o pipefail; for set in bench hd400; do python3 Scripts/bound-per-image.py $(GLSLICE) out/bench-compression/$$set.jsonl; done \
+	  | tee out/bench-bound-images.txt
 
 # The same manifest through Skia and libvips (from PyPI, in .venv), one table.
 bench-peers: setup time-tool

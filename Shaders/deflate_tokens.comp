@@ -155,7 +155,6 @@ void flushRun() {
     int left = runLength;
     while (left >= 3) {
         int length = min(258, left);
-        if (left - length == 1 || left - length == 2) length = left - 3;
         emit(0x80000000u | uint(length) << 16 | uint(tokenDistance(at, length, runDistance)), at);
         at += length;
         left -= length;
@@ -167,15 +166,14 @@ void flushRun() {
 
 // A copy run's row (RepeatDeflater.RowCopy): the tokens of the run's one match, cut
 // as flushRun cuts it (the CPU's choose writes the whole run at once), that start in
-// this row; they may reach into the rows after. Literals only where the whole run is
-// 1 or 2 bytes.
+// this row; they may reach into the rows after. Literals only for the run's last 1 or 2
+// bytes, after its 258s.
 void copyRun(int rowStart, int row, int back, int runAt, int runAhead) {
     int to = runAt + row;
     int at = 0;
     int left = to + runAhead;
     while (left >= 3 && at < to) {
         int length = min(258, left);
-        if (left - length == 1 || left - length == 2) length = left - 3;
         if (at >= runAt) emit(0x80000000u | uint(length) << 16 | uint(tokenDistance(rowStart + at - runAt, length, back)), rowStart);
         at += length;
         left -= length;

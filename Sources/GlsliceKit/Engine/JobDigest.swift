@@ -30,7 +30,7 @@ package enum JobDigest {
     /// and `serve` sent the same strong ETag for other bytes).
     /// 11: `small` also tries a one-piece image's rows filtered as PNG optimizers filter them, by
     /// libdeflate (issue 71): other bytes for `small`.
-    static let rendererVersion = "glslice-render/11"
+    static let rendererVersion = "glslice-render/12"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

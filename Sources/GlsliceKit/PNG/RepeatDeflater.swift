@@ -196,8 +196,9 @@ struct RepeatDeflater: Sendable {
         return tokens.array(0..<tokens.count)
     }
 
-    /// A match of `length` bytes at `at`, `distance` back, as tokens of up to 258
-    /// bytes (none left of 1 or 2), and literals for what is under 3. A token whose bytes
+    /// A match of `length` bytes at `at`, `distance` back, as tokens of 258 bytes, then one of
+    /// what is left, or literals where 1 or 2 bytes are (as zlib's 258 and a literal: cut
+    /// 256 + 3, an HD panel's rows of one colour were 1.37x zlib 6's bytes). A token whose bytes
     /// also repeat one `pixel` back, no further back than `oldest`, is written that
     /// distance when it costs fewer extra bits (issue 51): the plan's distance (a period,
     /// an equal row) is right but dear where a run of one colour lies, as in a `space`
@@ -208,8 +209,7 @@ struct RepeatDeflater: Sendable {
         var at = start, left = total
         let cheaper = distance > pixel && extraBits(pixel) < extraBits(distance)
         while left >= 3 {
-            var length = min(258, left)
-            if (1...2).contains(left - length) { length = left - 3 }
+            let length = min(258, left)
             let repeats = cheaper && at - pixel >= oldest && memcmp(data + at, data + (at - pixel), length) == 0
             tokens.append(.match(length: length, distance: repeats ? pixel : distance))
             at += length
