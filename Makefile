@@ -265,7 +265,7 @@ test-asan: deps
 	  $(SWIFT) test --disable-xctest --sanitize=address --scratch-path .build-asan
 
 # The batch tests (queues, workers, source cache, GPU batch) under ThreadSanitizer.
-# GLSLICE_TSAN makes `Locked` (Sources/GlsliceKit/Model/Locked.swift) annotate its
+# GLSLICE_TSAN makes `Locked` (Sources/GlsliceKit/System/Locked.swift) annotate its
 # critical sections: ThreadSanitizer cannot see Synchronization.Mutex on Linux.
 test-tsan: deps
 	GLSLICE_SANITIZER=thread TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-xctest --sanitize=thread --scratch-path .build-tsan -Xswiftc -DGLSLICE_TSAN \

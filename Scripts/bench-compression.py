@@ -13,7 +13,7 @@ The encoder's CPU time (`cpu`) is the encode stage's CPU time (its threads', and
 that compress a large output's pieces) plus what preparing a job
 costs beyond zlib's side (the repeat map: planning is the same work on both sides, so it is
 left out of both). Busy time also counts a thread waiting for a core, which moves with
-whatever else runs (docs/BENCHMARKS.md).
+whatever else runs (docs/BENCHMARKS-LOG.md).
 
 Usage: bench-compression.py GLSLICE DIR [BEFORE]   (SETS="bench hd400" runs only those)"""
 import json
@@ -53,7 +53,7 @@ def manifest(name, compression):
 
 
 # Every run writes into a fresh folder, deleted only at the end: this VM's ext4 makes files
-# created soon after thousands were deleted cost up to 5x more (docs/BENCHMARKS.md).
+# created soon after thousands were deleted cost up to 5x more (docs/BENCHMARKS-LOG.md).
 # On /dev/shm where there is one: on this VM's disk one run's thousands of files slowed the next
 # run's encoding as well as its writing (the bench manifest's encode ratio 0.62-0.63x on disk, 0.59x here).
 scratch = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else folder

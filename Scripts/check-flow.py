@@ -6,14 +6,25 @@ import re
 import sys
 
 SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources")
+# Each target's folders in the order data flows through them; a folder uses only types from
+# folders before it. A tuple is one layer of peers that may use each other: errors carry the
+# model's values (a size, an option) and the model's parsers throw them.
 FLOWS = {
-    "GlsliceKit": ["Model", "PNG", "WebP", "Source", "Plan", "CPU", "GPU", "Backend", "Engine", "Render", "Parity", "Assets", "Batch"],
+    "GlsliceKit": [("Model", "Errors"), "System", "Timing", "Work", "Source", "Plan", "CPU", "GL", "Deflate", "Output", "PNG",
+                   "GPUDeflate", "GPUDraw", "WebP", "Backend", "Engine", "Render", "Parity", "Assets", "Batch"],
     "GlsliceServe": ["Request", "Rendering", "Preview", "HTTP"],
 }
 
 
-def check(target, order):
+def layers(flow):
+    """Each folder of a flow and its layer's index."""
+    return {folder: index for index, layer in enumerate(flow) for folder in (layer if isinstance(layer, tuple) else (layer,))}
+
+
+def check(target, flow):
     root = os.path.join(SOURCES, target)
+    layer = layers(flow)
+    order = list(layer)
     folders = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
     if folders != sorted(order):
         sys.exit(f"check-flow: {target}'s folders {folders} are not the flow {order}; update both together")
@@ -33,7 +44,7 @@ def check(target, order):
             code = re.sub(r"//.*", "", open(os.path.join(root, folder, name), encoding="utf-8").read())
             code = re.sub(r'"[^"\n]*"', '""', code)
             for type_name, owner in home.items():
-                if order.index(owner) > index and re.search(r"\b" + type_name + r"\b", code):
+                if layer[owner] > layer[folder] and re.search(r"\b" + type_name + r"\b", code):
                     print(f"check-flow: {target}/{folder}/{name} uses {type_name} from {owner}, later in the flow")
                     problems += 1
     print(f"check-flow: {target}: {len(home)} types in {len(order)} folders, {problems} backward uses")
@@ -73,19 +84,20 @@ def check_one_concept_per_file():
 
 
 def check_layout_table():
-    """docs/DESIGN.md's layout table has a row for each of GlsliceKit's folders and no
-    other; every type it names in a folder's row is declared in that folder; and every
-    file named after a type it declares is named in its folder's row."""
+    """docs/DESIGN.md's layout has a section for each of GlsliceKit's folders and no
+    other; every type it names in a folder's section is declared in that folder; and every
+    file named after a type it declares is named in its folder's section."""
     design = open(os.path.join(SOURCES, "..", "docs", "DESIGN.md"), encoding="utf-8").read()
-    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `Sources/GlsliceKit/(\w+)` \| ([^|]+) \|", design, re.M)}
+    # Each folder's section: a "#### `Sources/GlsliceKit/Folder`" heading and its text up to the next heading.
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^#### `Sources/GlsliceKit/(\w+)`[^\n]*\n(.*?)(?=^#|\Z)", design, re.M | re.S)}
     root = os.path.join(SOURCES, "GlsliceKit")
     folders = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
     problems = 0
     for folder in sorted(set(folders) - set(rows)):
-        print(f"check-flow: docs/DESIGN.md's layout table has no row for Sources/GlsliceKit/{folder}")
+        print(f"check-flow: docs/DESIGN.md's layout has no section for Sources/GlsliceKit/{folder}")
         problems += 1
     for folder in sorted(set(rows) - set(folders)):
-        print(f"check-flow: docs/DESIGN.md's layout table has a row for Sources/GlsliceKit/{folder}, which does not exist")
+        print(f"check-flow: docs/DESIGN.md's layout has a section for Sources/GlsliceKit/{folder}, which does not exist")
         problems += 1
     named = 0
     for folder in sorted(set(rows) & set(folders)):
@@ -101,17 +113,50 @@ def check_layout_table():
         for type_name in names:
             named += 1
             if type_name not in declared | files:
-                print(f"check-flow: docs/DESIGN.md's row for {folder}/ names `{type_name}`, which is not declared there")
+                print(f"check-flow: docs/DESIGN.md's section for {folder}/ names `{type_name}`, which is not declared there")
                 problems += 1
         for name in sorted(os.listdir(os.path.join(root, folder))):
             stem = name[:-len(".swift")]
             if name.endswith(".swift") and stem in declared and stem not in names:
-                print(f"check-flow: docs/DESIGN.md's row for {folder}/ does not name `{stem}` ({folder}/{name})")
+                print(f"check-flow: docs/DESIGN.md's section for {folder}/ does not name `{stem}` ({folder}/{name})")
                 problems += 1
-    print(f"check-flow: the layout table's {len(rows)} folder rows name {named} types, each declared in its folder")
+    print(f"check-flow: the layout's {len(rows)} folder sections name {named} types, each declared in its folder")
+    return problems
+
+
+def check_design_readable():
+    """docs/DESIGN.md's lines are at most 200 characters, and every capitalised name it puts in
+    backticks is in the code: a word of a source, test, bench or shader, or a file's or folder's name
+    (and `Name.member`'s member declared: a func, var, let or case)."""
+    root = os.path.join(SOURCES, "..")
+    design = open(os.path.join(root, "docs", "DESIGN.md"), encoding="utf-8").read()
+    problems = 0
+    for number, line in enumerate(design.split("\n"), 1):
+        if len(line) > 200:
+            print(f"check-flow: docs/DESIGN.md:{number} is {len(line)} characters; keep lines to 200")
+            problems += 1
+    words, names, members, functions = set(), set(), set(), set()
+    for top in ("Sources", "Tests", "Benchmarks", "Fuzz", "Shaders", "Scripts"):
+        for folder, dirs, files in os.walk(os.path.join(root, top)):
+            names.update(dirs)
+            for name in files:
+                names.add(name.rsplit(".", 1)[0])
+                if name.endswith((".swift", ".c", ".h", ".comp", ".vert", ".frag", ".py", ".sh")):
+                    text = open(os.path.join(folder, name), encoding="utf-8", errors="replace").read()
+                    words.update(re.findall(r"\w+", text))
+                    members.update(re.findall(r"\b(?:func|var|let|case)\s+(\w+)", text))
+                    functions.update(re.findall(r"\bfunc\s+(\w+)", text))
+    for name, member, call in sorted(set(re.findall(r"`([A-Z]\w*)(?:\.([a-z]\w*))?(\(?)[^`]*`", design))):
+        if member in ("swift", "init"):
+            member = ""
+        for word, known in ((name, words | names), (member, functions if call else members)):
+            if word and word not in known:
+                print(f"check-flow: docs/DESIGN.md names `{name}{'.' + member if member else ''}`, whose `{word}` is nowhere in the code")
+                problems += 1
+    print(f"check-flow: docs/DESIGN.md's lines within 200 characters, and its names in the code")
     return problems
 
 
 total = (sum(check(target, order) for target, order in FLOWS.items()) + check_one_concept_per_file()
-         + check_layout_table())
+         + check_layout_table() + check_design_readable())
 sys.exit(1 if total else 0)

@@ -21,7 +21,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "Sources"
-MODEL = SOURCES / "GlsliceKit" / "Model"
+ERRORS = SOURCES / "GlsliceKit" / "Errors"
 # catalogue -> the kinds it may make by name
 CATALOGUES = {
     "UsageErrors": {".usage"},
@@ -89,7 +89,7 @@ def words(path):
 
 def main():
     problems = []
-    catalogue_files = {MODEL / f"{name}.swift": name for name in CATALOGUES}
+    catalogue_files = {ERRORS / f"{name}.swift": name for name in CATALOGUES}
     for path in sorted(SOURCES.rglob("*.swift")):
         relative = path.relative_to(ROOT)
         if path in catalogue_files or path == REFUSAL:

@@ -1,7 +1,7 @@
 #version 310 es
 // `--compression fast`'s token choice (issue 43), one invocation per unit of PNG rows
 // (RepeatDeflater.units: up to 6 KiB of rows, or one copy run's row): the GPU twin of
-// RepeatDeflater.choose and chooseRow (Sources/GlsliceKit/PNG/RepeatDeflater.swift),
+// RepeatDeflater.choose and chooseRow (Sources/GlsliceKit/Deflate/RepeatDeflater.swift),
 // rule for rule, so both give the same tokens. A match joins the next row's within a
 // unit; each token is written to the row it starts in. Integer arithmetic only. With
 // mode 1, the Adler-32 sums of the rows' bytes instead, a segment an invocation.

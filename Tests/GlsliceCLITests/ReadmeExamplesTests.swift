@@ -89,7 +89,7 @@ import GlsliceKit
     /// The `sh` blocks of the docs run as the README's do, from a copy of the
     /// repository root; `text` blocks are illustrations (hosts, shared folders,
     /// a cluster) and are not run.
-    @Test(arguments: ["docs/DESIGN.md", "docs/GUIDE.md", "docs/SERVE.md", "docs/RENDERING.md", "docs/BENCHMARKS.md", "docs/HARDENING.md",
+    @Test(arguments: ["docs/DESIGN.md", "docs/GUIDE.md", "docs/SERVE.md", "docs/RENDERING.md", "docs/BENCHMARKS.md", "docs/BENCHMARKS-LOG.md", "docs/HARDENING.md",
                       "docs/API.md", "deploy/README.md"])
     func docsExamplesRunAsPrinted(file: String) throws {
         let root = try temporaryFolder()

@@ -20,7 +20,7 @@ package enum BackendUse: Sendable, Equatable {
     /// `--help`: the hybrid's scheduler gives the GPU only the calls it finishes before the
     /// CPU side would (issue 68), so it is never far below the CPU; on llvmpipe, where `auto`
     /// takes the CPU, forced hybrid measured 0.99-1.16x the CPU in batch and 0.93x in serve
-    /// (docs/BENCHMARKS.md).
+    /// (docs/BENCHMARKS-LOG.md).
     package static let batchAutoFigures =
         "hybrid's scheduler gives the GPU only the work it finishes first: 0.99-1.16x the CPU in batch and 0.93x in serve on llvmpipe, where auto takes the CPU; not yet measured on a GPU node"
 }

@@ -1,15 +1,15 @@
 /// How the PNG encoder compresses (and, for WebP, which preset). Since renderer
-/// version 7 the default is glslice's own deflate (`PNG/RepeatDeflater.swift`):
+/// version 7 the default is glslice's own deflate (`Deflate/RepeatDeflater.swift`):
 /// the plan's repeats written as matches without searching, a small matcher for
 /// the rest, rows filtered None or Up (`RowFilter`); the GPU's compute encoder
 /// writes the same bytes. Against zlib 6 (the default before), on this VM: the
 /// bench manifest 0.96x the bytes at 0.38-0.49x the encoder's CPU time, the HD set
-/// 0.95x at 0.18x, the giants 0.73x at 0.15x (renderer 9, docs/BENCHMARKS.md).
+/// 0.95x at 0.18x, the giants 0.73x at 0.15x (renderer 9, docs/BENCHMARKS-LOG.md).
 public enum Compression: String, CaseIterable, Sendable, Codable {
     /// glslice's own deflate, as `default` writes it (the name it had before it was the
     /// default); for WebP, libwebp's fastest preset.
     case fast
-    /// glslice's own deflate (`PNG/RepeatDeflater.swift`); WebP preset 6.
+    /// glslice's own deflate (`Deflate/RepeatDeflater.swift`); WebP preset 6.
     case `default`
     /// The smallest: each piece the smaller of zlib level 9 and glslice's deflate, at several
     /// times the encode time.

@@ -70,7 +70,7 @@ struct GPUParityTests {
     }
 
     @Test func nearestMatchesHandComputedPixels() throws {
-        // The same hand-worked numbers as CPURendererTests, now on the GPU: nearest must be exact.
+        // The same hand-worked numbers as CPUDrawerTests, now on the GPU: nearest must be exact.
         let gpu = try GPUTestSupport.backend()
         let source: [UInt8] = [10, 20, 30, 40, 50]
         let segments = [Segment(0, 1, scalable: false), Segment(1, 4, scalable: true), Segment(4, 5, scalable: false)]

@@ -14,7 +14,7 @@ import Foundation
 /// Repeated rows were once written here as copy blocks of glslice's own
 /// Huffman coding; measured on the outputs where they should have won (a
 /// 20,000² stretched panel, a 4,000 × 60,000 gradient, the 20,000² tiled
-/// texture) they never beat zlib's own matches, so they went (docs/BENCHMARKS.md).
+/// texture) they never beat zlib's own matches, so they went (docs/BENCHMARKS-LOG.md).
 package final class SegmentedZlib {
     /// Where the stream is cut. Fixed for every image glslice writes, so the
     /// bytes never depend on the machine; tests cut small to exercise the seams.

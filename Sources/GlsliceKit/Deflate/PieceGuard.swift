@@ -12,7 +12,7 @@ enum PieceGuard {
     /// A piece is zlib's where its tokens cover fewer bytes than this each, on average. At 12 the
     /// corpus's pieces that need zlib fail, and the benchmark sets keep their bytes and time; at 16,
     /// 1.2% of the bench manifest's raw bytes went to zlib, for 0.8% fewer bytes and 8% more encode
-    /// time (docs/BENCHMARKS.md).
+    /// time (docs/BENCHMARKS-LOG.md).
     static let bytesPerToken = 12
 
     /// Where a piece's tokens are counted before its end, so a piece that fails is known early (its

@@ -30,7 +30,7 @@ package final class GPUSession {
     /// Whether glslice's deflate PNGs are encoded with compute passes here (issue 43):
     /// decided once, as the session is made, by `GPUContext.encodesOnGPU` (the one rule
     /// doctor reports too): on hardware GPUs only, since llvmpipe's compute is slower than
-    /// the CPU's own encoder (docs/BENCHMARKS.md), unless forced (`GLSLICE_GPU_ENCODE`).
+    /// the CPU's own encoder (docs/BENCHMARKS-LOG.md), unless forced (`GLSLICE_GPU_ENCODE`).
     /// Tests set it.
     var gpuEncoding: Bool
 

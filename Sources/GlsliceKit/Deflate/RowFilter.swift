@@ -20,7 +20,7 @@ enum RowFilter {
     /// sum as it is: a smooth row (a stretched gradient's), not a resampled texture's, whose
     /// rows Up by libpng's rule were 1.12x the bytes of None (the HD set's RGB outputs, zlib 6).
     /// The HD set 4.0% smaller, the giants 27%, 64² noise stretched to 4000² 70%; the bench
-    /// manifest 0.1% (session 12, docs/BENCHMARKS.md). At 1/2, the HD set was 4.9% larger.
+    /// manifest 0.1% (session 12, docs/BENCHMARKS-LOG.md). At 1/2, the HD set was 4.9% larger.
     static let rgbUpDivisor = 10
     /// A palette row is Up only where its sum less the row above is under 2/3 of its sum as it is
     /// (`less * paletteUpLess < asIs * paletteUpAsIs`). Rows of noise-like indices sum alike either
@@ -28,7 +28,7 @@ enum RowFilter {
     /// colours repeating every 2 rows, coded by zlib 6 over such rows, 1.24x its bytes over rows as
     /// they are; shifted rows 1.4-1.7x). At 2/3 those are 1.00x, and the bench manifest 0.6% smaller
     /// with `PieceGuard` (4/5 left 12 of 400 shifted rows Up, 1.36x; 1/2 made the manifest 0.5%
-    /// larger; never Up, 6.4%: docs/BENCHMARKS.md).
+    /// larger; never Up, 6.4%: docs/BENCHMARKS-LOG.md).
     static let paletteUpLess = 3
     static let paletteUpAsIs = 2
     /// RGB and RGBA rows of at most this many bytes (past the filter byte) are not filtered: a

@@ -28,7 +28,7 @@ import Testing
     }
 }
 
-@Suite struct CPURendererTests {
+@Suite struct CPUDrawerTests {
     let source: [UInt8] = [10, 20, 30, 40, 50]
     let nine = [(0, 1, false), (1, 4, true), (4, 5, false)]
 

@@ -7,7 +7,7 @@ import Testing
 /// draw loop (batch's draw stage and serve's GPU thread both run it), with GPU
 /// encoding forced on llvmpipe, and must be the CPU's file byte for byte.
 @Suite(.serialized, .enabled(if: GPUTestSupport.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))
-struct RoundFiveGPUTests {
+struct GPUEncoderLimitsTests {
     /// A `fast` PNG job: `source` resized to `pixels`.
     static func job(_ source: PremultipliedImage, key: String, pixels: PixelSize, insets: Insets = .zero,
                     mode: ResizeMode = .stretch) throws -> PreparedJob {

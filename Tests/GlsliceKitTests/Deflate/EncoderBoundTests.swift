@@ -9,7 +9,7 @@ import Testing
 /// Before `PieceGuard` and the palette rows' filter rule: up to 86x (docs/HARDENING.md).
 @Suite struct EncoderBoundTests {
     static let bound = 1.10
-    /// Where the bound is not met yet (docs/BENCHMARKS.md): glyphs repeated anywhere in the
+    /// Where the bound is not met yet (docs/BENCHMARKS-LOG.md): glyphs repeated anywhere in the
     /// window, which zlib's chains of 128 find among a two-colour row's colliding hashes, want
     /// matching that reaches the whole window with chains, in both twins.
     static let known: Set = ["shot-text"]

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GlsliceKit
 
-@Suite struct PNGWriterTests {
+@Suite struct PNGEncoderTests {
     func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("glslice-writer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

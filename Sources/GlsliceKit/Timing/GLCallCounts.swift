@@ -1,7 +1,7 @@
 import Foundation
 
 /// GL calls counted (issue 52): the time spent inside them, how many, how many were compute
-/// dispatches and how many waited for the GPU. `GLTally` (GPU/) counts them on each thread;
+/// dispatches and how many waited for the GPU. `GLTally` (GL/) counts them on each thread;
 /// `StageTimes` and `--stats` carry them. The GL thread's time outside them is its own work
 /// (`Stage.gpuOwn`): what must stay a sliver of the CPU's per output for one thread to feed a GPU node.
 package struct GLCallCounts: Sendable, Equatable, Codable {
