@@ -4,7 +4,7 @@
 // counts back nor makes the codes. The same counts give the same code: Huffman's merge of the
 // symbols sorted by count then symbol, leaves moved up past the limit as JPEG's Annex K.3 does,
 // the header's runs and its code-length code, and the fixed code where that is no longer.
-// Writes each block's BLOCK_TABLE_WORDS record (ShaderRecords): code | length << 16 for the
+// Writes each block's BLOCK_TABLE_WORDS record (ShaderRecords): code | length << CODE_LENGTH_SHIFT for the
 // 288 literal/length symbols and the 30 distances (what deflate_pack.comp reads), its head's
 // bit count, and the head itself (BTYPE and tables; BFINAL left 0 for the CPU to set).
 
@@ -24,7 +24,10 @@ bool loopsRan() {
     return probe == probeIterations;
 }
 
-// The alphabet being coded: its counts, then its used symbols' keys (count << 9 | symbol) in order.
+// The alphabet being coded: its counts, then its used symbols' keys (count << keySymbolBits | symbol) in order.
+// (This shader's own packing: a symbol is under 2^9.)
+const uint keySymbolBits = 9u;
+const uint keySymbolMask = (1u << keySymbolBits) - 1u;
 shared uint symbolCounts[LITERAL_SYMBOLS];
 shared uint keys[LITERAL_SYMBOLS];
 shared uint used;
@@ -39,18 +42,22 @@ shared uint lengths[CL_AT + 19u];
 shared uint dynamicBits;
 shared uint fixedBits;
 
-const uint order[19] = uint[19](16u, 17u, 18u, 0u, 8u, 7u, 9u, 6u, 10u, 5u, 11u, 4u, 12u, 3u, 13u, 2u, 14u, 1u, 15u);
+const uint order[19] = CODE_LENGTH_ORDER;
+
+// A header run's packing in `perLength` (this shader's own scratch, not shared with Swift).
+const uint runExtraShift = 8u;
+const uint runBitsShift = 16u;
 
 // RFC 1951 §3.2.6's fixed literal/length code.
-uint fixedLength(uint s) { return s < 144u ? 8u : s < END_OF_BLOCK ? 9u : s < 280u ? 7u : 8u; }
+uint fixedLength(uint s) { return s < FIXED_NINE_FROM ? 8u : s < END_OF_BLOCK ? 9u : s < FIXED_EIGHT_FROM ? 7u : 8u; }
 
 // Lengths of the `n` used symbols whose keys lie sorted in `keys`, at most `limit`, into
 // lengths[at + symbol] (HuffmanCode.fill, step for step). One invocation.
 void merge(uint n, uint at, uint limit) {
-    if (n == 1u) lengths[at + (keys[0] & 511u)] = 1u;
+    if (n == 1u) lengths[at + (keys[0] & keySymbolMask)] = 1u;
     if (n <= 1u) return;
     uint nodes = 2u * n - 1u;
-    for (uint i = 0u; i < n; i++) weight[i] = keys[i] >> 9;
+    for (uint i = 0u; i < n; i++) weight[i] = keys[i] >> keySymbolBits;
     uint leaf = 0u, merged = n, node = n;
     while (node < nodes) {
         uint a, b;
@@ -66,7 +73,7 @@ void merge(uint n, uint at, uint limit) {
     for (int i = int(nodes) - 2; i >= 0; i--) weight[i] = weight[parent[i]] + 1u;
     uint longest = 0u;
     for (uint i = 0u; i < n; i++) {
-        lengths[at + (keys[i] & 511u)] = weight[i];
+        lengths[at + (keys[i] & keySymbolMask)] = weight[i];
         longest = max(longest, weight[i]);
     }
     if (longest <= limit) return;
@@ -85,7 +92,7 @@ void merge(uint n, uint at, uint limit) {
     uint next = n - 1u; // most frequent first
     for (uint l = 1u; l <= limit; l++) {
         for (uint k = 0u; k < perLength[l]; k++) {
-            lengths[at + (keys[next] & 511u)] = l;
+            lengths[at + (keys[next] & keySymbolMask)] = l;
             next--;
         }
     }
@@ -96,11 +103,11 @@ void rank(uint n) {
     for (uint s = gl_LocalInvocationID.x; s < n; s += 64u) {
         uint c = symbolCounts[s];
         if (c == 0u) continue;
-        uint key = c << 9 | s;
+        uint key = c << keySymbolBits | s;
         uint below = 0u;
         for (uint t = 0u; t < n; t++) {
             uint other = symbolCounts[t];
-            if (other != 0u && (other << 9 | t) < key) below++;
+            if (other != 0u && (other << keySymbolBits | t) < key) below++;
         }
         keys[below] = key;
         atomicAdd(used, 1u);
@@ -138,7 +145,7 @@ void canonical(uint at, uint n, uint to) {
         uint l = lengths[at + s];
         uint word = 0u;
         if (l > 0u) {
-            word = bitfieldReverse(next[l]) >> (32u - l) | l << 16;
+            word = bitfieldReverse(next[l]) >> (32u - l) | l << CODE_LENGTH_SHIFT;
             next[l]++;
         }
         codes[to + s] = word;
@@ -202,12 +209,12 @@ void main() {
     }
 
     // The header's runs (BlockCode.Header): 16 repeats the last length 3-6 times, 17 and 18 zeros.
-    uint literals = 257u, distances = 1u;
+    uint literals = LEAST_LITERAL_CODES, distances = 1u;
     for (uint s = 0u; s < LITERAL_SYMBOLS; s++) if (lengths[s] > 0u) literals = max(literals, s + 1u);
     for (uint d = 0u; d < DISTANCE_SYMBOLS; d++) if (lengths[DISTANCE_CODES_AT + d] > 0u) distances = max(distances, d + 1u);
     uint total = literals + distances;
-    // Each run's symbol | extra << 8 | extra bits << 16, kept in `perLength` past what `merge` uses
-    // of it for the code-length code (19 lengths at most).
+    // Each run's symbol | extra << runExtraShift | extra bits << runBitsShift, kept in `perLength`
+    // past what `merge` uses of it for the code-length code (19 lengths at most).
     const uint runsAt = 32u;
     uint runs = 0u;
     for (uint s = 0u; s < 19u; s++) symbolCounts[s] = 0u;
@@ -217,13 +224,13 @@ void main() {
         uint run = 1u;
         while (i + run < total && sentLength(i + run, literals) == value) run++;
         if (value == 0u && run >= 3u) {
-            uint n = min(run, 138u);
-            perLength[runsAt + runs++] = n >= 11u ? (18u | (n - 11u) << 8 | 7u << 16) : (17u | (n - 3u) << 8 | 3u << 16);
+            uint n = min(run, LONGEST_ZERO_RUN);
+            perLength[runsAt + runs++] = n >= 11u ? (18u | (n - 11u) << runExtraShift | 7u << runBitsShift) : (17u | (n - 3u) << runExtraShift | 3u << runBitsShift);
             i += n;
         } else if (value != 0u && run >= 4u) {
             uint n = min(run - 1u, 6u);
             perLength[runsAt + runs++] = value;
-            perLength[runsAt + runs++] = 16u | (n - 3u) << 8 | 2u << 16;
+            perLength[runsAt + runs++] = 16u | (n - 3u) << runExtraShift | 2u << runBitsShift;
             i += 1u + n;
         } else {
             perLength[runsAt + runs++] = value;
@@ -239,8 +246,8 @@ void main() {
     uint n = 0u;
     for (uint s = 0u; s < 19u; s++) {
         if (symbolCounts[s] == 0u) continue;
-        uint key = symbolCounts[s] << 9 | s, below = 0u;
-        for (uint t = 0u; t < 19u; t++) if (symbolCounts[t] > 0u && (symbolCounts[t] << 9 | t) < key) below++;
+        uint key = symbolCounts[s] << keySymbolBits | s, below = 0u;
+        for (uint t = 0u; t < 19u; t++) if (symbolCounts[t] > 0u && (symbolCounts[t] << keySymbolBits | t) < key) below++;
         keys[below] = key;
         n++;
     }
@@ -250,7 +257,7 @@ void main() {
     uint headerBits = 14u + 3u * sent;
     for (uint k = 0u; k < runs; k++) {
         uint run = perLength[runsAt + k];
-        headerBits += lengths[CL_AT + (run & 31u)] + (run >> 16);
+        headerBits += lengths[CL_AT + (run & 31u)] + (run >> runBitsShift);
     }
     // The code-length code's codes, in `keys`: made in the record's first words, which the
     // literal/length codes overwrite below.
@@ -267,19 +274,19 @@ void main() {
         put(1u, 2u);
     } else {
         put(2u, 2u);
-        put(literals - 257u, 5u);
+        put(literals - LEAST_LITERAL_CODES, 5u);
         put(distances - 1u, 5u);
         put(sent - 4u, 4u);
         for (uint k = 0u; k < sent; k++) put(lengths[CL_AT + order[k]], 3u);
         for (uint k = 0u; k < runs; k++) {
             uint run = perLength[runsAt + k], code = keys[run & 31u];
-            put(code & 0xFFFFu, code >> 16);
-            put((run >> 8) & 0xFFu, run >> 16);
+            put(code & CODE_MASK, code >> CODE_LENGTH_SHIFT);
+            put((run >> runExtraShift) & 0xFFu, run >> runBitsShift);
         }
     }
     uint lastWord = headBit >> 5u;
     if ((headBit & 31u) != 0u) codes[headAt + lastWord] = headWord;
     canonical(0u, LITERAL_CODES, record);
     canonical(DISTANCE_CODES_AT, DISTANCE_SYMBOLS, record + DISTANCE_CODES_AT);
-    codes[record + HEAD_BITS_WORD] = loopsRan() ? headBit : 0xFFFFFFFFu;
+    codes[record + HEAD_BITS_WORD] = loopsRan() ? headBit : TOO_LONG;
 }

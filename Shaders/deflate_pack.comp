@@ -18,7 +18,7 @@ layout(std430, binding = 0) readonly buffer Tokens { uint tokens[]; };
 // the piece's first block, (mode 2) the bit where its first token goes, its first token in
 // `tokens`, and how many tokens it has (0 for a job left out).
 layout(std430, binding = 1) readonly buffer Rows { uint rowInfo[]; };
-// Per block, BLOCK_TABLE_WORDS (deflate_code.comp's): code | length << 16 for literal/length
+// Per block, BLOCK_TABLE_WORDS (deflate_code.comp's): code | length << CODE_LENGTH_SHIFT for literal/length
 // symbols 0-287, then distance codes 0-29, then, at HEAD_BITS_WORD, its head's bit count.
 layout(std430, binding = 2) readonly buffer Codes { uint codes[]; };
 // mode 0: per block, BLOCK_COUNT_WORDS counts (literal/length, then distance); mode 1: per row its bits, then per block
@@ -73,7 +73,7 @@ void main() {
         if (k > 0u && t % blockTokens == 0u) {
             if (mode == 1u) words[blockStarts + block] = bits;
             // Room for the block before's end code and this block's head.
-            if (mode == 2u) position += (codes[table - BLOCK_TABLE_WORDS + END_OF_BLOCK] >> 16) + codes[table + HEAD_BITS_WORD];
+            if (mode == 2u) position += (codes[table - BLOCK_TABLE_WORDS + END_OF_BLOCK] >> CODE_LENGTH_SHIFT) + codes[table + HEAD_BITS_WORD];
         }
         uint token = tokens[tokenBase + k];
         uint symbol;
@@ -82,21 +82,21 @@ void main() {
         uint distanceSymbol = 0u;
         uint distanceExtra = 0u;
         uint distanceExtraBits = 0u;
-        bool match = (token & 0x80000000u) != 0u;
+        bool match = (token & TOKEN_MATCH) != 0u;
         if (match) {
             // Length codes 257-285 and distance codes 0-29 (RFC 1951 §3.2.5), worked out.
-            uint v = ((token >> 16) & 0x1FFu) - 3u;
+            uint v = ((token >> TOKEN_LENGTH_SHIFT) & TOKEN_LENGTH_MASK) - 3u;
             if (v < 8u) {
-                symbol = 257u + v;
+                symbol = END_OF_BLOCK + 1u + v;
             } else if (v == 255u) {
                 symbol = 285u;
             } else {
                 uint msb = uint(findMSB(v));
-                symbol = 257u + 4u * (msb - 1u) + ((v >> (msb - 2u)) & 3u);
+                symbol = END_OF_BLOCK + 1u + 4u * (msb - 1u) + ((v >> (msb - 2u)) & 3u);
                 extraBits = msb - 2u;
                 extra = v & ((1u << extraBits) - 1u);
             }
-            uint d = (token & 0xFFFFu) - 1u;
+            uint d = (token & TOKEN_DISTANCE_MASK) - 1u;
             if (d < 4u) {
                 distanceSymbol = d;
             } else {
@@ -114,19 +114,19 @@ void main() {
             continue;
         }
         uint code = codes[table + symbol];
-        uint total = (code >> 16) + extraBits;
-        if (match) total += (codes[table + DISTANCE_CODES_AT + distanceSymbol] >> 16) + distanceExtraBits;
+        uint total = (code >> CODE_LENGTH_SHIFT) + extraBits;
+        if (match) total += (codes[table + DISTANCE_CODES_AT + distanceSymbol] >> CODE_LENGTH_SHIFT) + distanceExtraBits;
         bits += total;
         if (mode == 2u) {
-            put(code & 0xFFFFu, code >> 16);
+            put(code & CODE_MASK, code >> CODE_LENGTH_SHIFT);
             put(extra, extraBits);
             if (match) {
                 uint distanceCode = codes[table + DISTANCE_CODES_AT + distanceSymbol];
-                put(distanceCode & 0xFFFFu, distanceCode >> 16);
+                put(distanceCode & CODE_MASK, distanceCode >> CODE_LENGTH_SHIFT);
                 put(distanceExtra, distanceExtraBits);
             }
         }
     }
     // Every mode walks the same tokens: one that ran out of loop iterations here ran out in all.
-    if (mode == 1u) words[r] = loopsRan() ? bits : 0xFFFFFFFFu;
+    if (mode == 1u) words[r] = loopsRan() ? bits : TOO_LONG;
 }

@@ -15,7 +15,7 @@
 // encodes that output.
 //
 // A token is packed as DeflateToken packs it: a literal byte, or
-// 0x80000000 | length << 16 | distance.
+// TOKEN_MATCH | length << TOKEN_LENGTH_SHIFT | distance (DeflateToken).
 
 layout(local_size_x = 64) in;
 
@@ -154,8 +154,8 @@ void flushRun() {
     int at = runStart;
     int left = runLength;
     while (left >= 3) {
-        int length = min(258, left);
-        emit(0x80000000u | uint(length) << 16 | uint(tokenDistance(at, length, runDistance)), at);
+        int length = min(MAX_MATCH, left);
+        emit(TOKEN_MATCH | uint(length) << TOKEN_LENGTH_SHIFT | uint(tokenDistance(at, length, runDistance)), at);
         at += length;
         left -= length;
     }
@@ -173,8 +173,8 @@ void copyRun(int rowStart, int row, int back, int runAt, int runAhead) {
     int at = 0;
     int left = to + runAhead;
     while (left >= 3 && at < to) {
-        int length = min(258, left);
-        if (at >= runAt) emit(0x80000000u | uint(length) << 16 | uint(tokenDistance(rowStart + at - runAt, length, back)), rowStart);
+        int length = min(MAX_MATCH, left);
+        if (at >= runAt) emit(TOKEN_MATCH | uint(length) << TOKEN_LENGTH_SHIFT | uint(tokenDistance(rowStart + at - runAt, length, back)), rowStart);
         at += length;
         left -= length;
     }
@@ -185,7 +185,7 @@ void copyRun(int rowStart, int row, int back, int runAt, int runAhead) {
     }
 }
 
-const uint tooLong = 0xFFFFFFFFu;
+const uint tooLong = TOO_LONG;
 
 // Whether loops still run: false once llvmpipe's limit on loop iterations was reached.
 // Set to 2: a trip count the compiler cannot see, so the loop is not unrolled away.
@@ -205,8 +205,8 @@ void sums(uint segment) {
     uint a = 1u;
     uint b = 0u;
     for (uint k = start; k < end; k++) {
-        a = (a + byteAt(int(k))) % 65521u;
-        b = (b + a) % 65521u;
+        a = (a + byteAt(int(k))) % ADLER_MODULUS;
+        b = (b + a) % ADLER_MODULUS;
     }
     adler[2u * segment] = a;
     adler[2u * segment + 1u] = loopsRan() ? b : tooLong;
@@ -436,7 +436,7 @@ const int maxSkip = MAX_SKIP;
 // The matcher at `i` alone (the lazy step one byte on), entering `i`: `bestLength` and
 // `bestDistance`, a length of `minMatch` or more ending in the row, or 0.
 void matchAt(int i, int rowEnd, int oldest, int pixel, int row, int firstHashed) {
-    int limit = min(258, rowEnd - i);
+    int limit = min(MAX_MATCH, rowEnd - i);
     findCandidates(limit >= minMatch, i, oldest, pixel, row, firstHashed);
     if (limit >= minMatch) enter(i);
     for (int k = 0; comparing() && k < limit; k += 4) compareCandidates(k, wordAt(i + k), limit);
@@ -491,12 +491,12 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
         // of its last token, `fill` bytes at most (RepeatDeflater.fillLength).
         int fill = 0;
         if (planned > 0 && runLength > 0 && runStart + runLength == i && runDistance != planned) {
-            fill = (258 - runLength % 258) % 258;
+            fill = (MAX_MATCH - runLength % MAX_MATCH) % MAX_MATCH;
             if (fill >= partLeft) fill = 0;
         }
         int reachC = goC ? partLeft : fill;
         bool goR = reachC > 0;
-        int limit = min(258, rowEnd - i);
+        int limit = min(MAX_MATCH, rowEnd - i);
         findCandidates(planned == 0 && skip == 0 && limit >= minMatch, i, oldest, pixel, row, firstHashed);
         int lC = 0;
         int k = 0;
@@ -604,7 +604,7 @@ void main() {
     tableAt = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_TABLE_AT];
     uint unitRows = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_ROWS];
     uint first = PLAN_ROW_WORDS * unitFirst;
-    uint job = jobsAt + PLAN_JOB_WORDS * (plan[first + PLAN_ROW_JOB_AND_RUN_START] >> 10);
+    uint job = jobsAt + PLAN_JOB_WORDS * (plan[first + PLAN_ROW_JOB_AND_RUN_START] >> ROW_RUN_AT_BITS);
     rowBytes = int(plan[job + PLAN_JOB_ROW_BYTES]);
     int pixel = int(plan[job + PLAN_JOB_PIXEL_BYTES]);
     hashBits = plan[job + PLAN_JOB_HASH_BITS];
@@ -619,10 +619,10 @@ void main() {
     unitTokens = 0u;
     tokenRow = 0u;
     tokenCount = 0u;
-    int copy = int(plan[first + PLAN_ROW_COPY] & 0xFFFFu);
+    int copy = int(plan[first + PLAN_ROW_COPY] & ROW_BACK_MASK);
     if (copy > 0 && int(parts[partsAt]) == rowBytes) {
         // A copied row with no periodic part (its one part ends the row): its copy run's tokens.
-        copyRun(unitStart, rowBytes, copy, int(plan[first + PLAN_ROW_JOB_AND_RUN_START] & 0x3FFu), int(plan[first + PLAN_ROW_COPY] >> 16));
+        copyRun(unitStart, rowBytes, copy, int(plan[first + PLAN_ROW_JOB_AND_RUN_START] & ROW_RUN_AT_MASK), int(plan[first + PLAN_ROW_COPY] >> ROW_RUN_AHEAD_SHIFT));
         counts[unitFirst] = loopsRan() ? tokenCount : tooLong;
         return;
     }
@@ -637,7 +637,7 @@ void main() {
         hashes[tableAt + HASH_SLOTS + uint(k)] = -2147483647 - 1;
     }
     for (uint r = 0u; r < unitRows; r++) {
-        chooseRow(unitStart + int(r) * rowBytes, int(plan[PLAN_ROW_WORDS * (unitFirst + r) + PLAN_ROW_COPY] & 0xFFFFu), oldest, pixel, partsAt);
+        chooseRow(unitStart + int(r) * rowBytes, int(plan[PLAN_ROW_WORDS * (unitFirst + r) + PLAN_ROW_COPY] & ROW_BACK_MASK), oldest, pixel, partsAt);
     }
     if (runLength > 0) flushRun();
     counts[unitFirst + tokenRow] = tokenCount;

@@ -123,8 +123,12 @@ package struct BlockCode {
     /// Bits of the end-of-block code.
     package var endBits: Int { literalLengths[DeflateToken.endOfBlock] }
 
-    /// RFC 1951 §3.2.6's fixed code: literal/length lengths 8, 9, 7, 8; distances 5.
-    private static let fixedLiteralLengths = (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 }
+    /// RFC 1951 §3.2.6's fixed code: literal/length lengths 8, then 9 from `fixedNineFrom`, 7 from
+    /// the end of block, 8 again from `fixedEightFrom`; distances 5.
+    static let fixedNineFrom = 144, fixedEightFrom = 280
+    private static let fixedLiteralLengths = (0..<288).map {
+        $0 < fixedNineFrom ? 8 : $0 < DeflateToken.endOfBlock ? 9 : $0 < fixedEightFrom ? 7 : 8
+    }
     private static let fixedDistanceLengths = [Int](repeating: 5, count: 30)
     private static let fixedLiteralCodes = HuffmanCode.codes(fixedLiteralLengths)
     private static let fixedDistanceCodes = HuffmanCode.codes(fixedDistanceLengths)
@@ -138,7 +142,7 @@ package struct BlockCode {
         var lengths: [Int], codes: [UInt32]
 
         init(literalLengths: [Int], distanceLengths: [Int]) {
-            literals = max(257, (literalLengths.lastIndex { $0 > 0 } ?? 0) + 1)
+            literals = max(Self.leastLiteralCodes, (literalLengths.lastIndex { $0 > 0 } ?? 0) + 1)
             distances = max(1, (distanceLengths.lastIndex { $0 > 0 } ?? 0) + 1)
             var all: [Int] = []
             all.reserveCapacity(literals + distances)
@@ -150,7 +154,7 @@ package struct BlockCode {
                 var run = 1
                 while i + run < all.count, all[i + run] == all[i] { run += 1 }
                 if all[i] == 0 && run >= 3 {
-                    let n = min(run, 138)
+                    let n = min(run, Self.longestZeroRun)
                     runs.append(n >= 11 ? (18, n - 11, 7) : (17, n - 3, 3))
                     i += n
                 } else if all[i] != 0 && run >= 4 {
@@ -174,6 +178,8 @@ package struct BlockCode {
         }
 
         static let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+        /// HLIT's least (the literals and the end of block) and symbol 18's longest run of zeros (RFC 1951 §3.2.7).
+        static let leastLiteralCodes = 257, longestZeroRun = 138
 
         /// No header is shorter: HLIT, HDIST and HCLEN, and at least four code-length lengths.
         static let leastBits = 5 + 5 + 4 + 3 * 4

@@ -65,7 +65,7 @@ package struct DeflateBlockWriter {
     /// Each length's code with its extra bits after it in one word (bits | count << 32), and each
     /// distance code's code, length, extra bits and base: a match is two writes, read without bounds checks.
     private mutating func writeTabled(_ tokens: ArraySlice<DeflateToken>, _ code: BlockCode) {
-        let lengthWords = (0...258).map { length -> UInt64 in
+        let lengthWords = (0...DeflateToken.maxLength).map { length -> UInt64 in
             guard length >= 3 else { return 0 }
             let lc = Int(DeflateToken.lengthCode[length]), bits = code.literalLengths[257 + lc]
             let value = UInt64(code.literalCodes[257 + lc]) | UInt64(length - DeflateToken.lengthBase[lc]) << UInt64(bits)

@@ -4,8 +4,18 @@
 /// Issue 42's encoder makes these from the plan's repeats, without searching;
 /// `DeflateBlockWriter` codes them.
 package struct DeflateToken: Sendable, Equatable {
-    /// A literal (< 256), or 0x8000_0000 | length << 16 | distance.
+    /// A literal (< 256), or `matchFlag` | length << `lengthShift` | distance: the same word a
+    /// GPU pass writes (`ShaderRecords` gives the shaders these names).
     let packed: UInt32
+
+    /// The longest match (RFC 1951 §3.2.5).
+    static let maxLength = 258
+    /// A match's word: this bit set, its length (`lengthMask`) above `lengthShift`, its distance
+    /// below (`distanceMask`).
+    static let matchFlag: UInt32 = 0x8000_0000
+    static let lengthShift: UInt32 = 16
+    static let lengthMask: UInt32 = 0x1FF
+    static let distanceMask: UInt32 = 0xFFFF
 
     /// The end-of-block symbol of the literal/length alphabet (RFC 1951 §3.2.5), after the 256 literals.
     static let endOfBlock = 256
@@ -14,14 +24,14 @@ package struct DeflateToken: Sendable, Equatable {
 
     /// - Precondition: 3 ≤ `length` ≤ 258 and 1 ≤ `distance` ≤ 32,768.
     package static func match(length: Int, distance: Int) -> DeflateToken {
-        precondition((3...258).contains(length) && (1...32768).contains(distance), "a deflate match is 3-258 bytes, 1-32768 back")
-        return DeflateToken(packed: 0x8000_0000 | UInt32(length) << 16 | UInt32(distance))
+        precondition((3...maxLength).contains(length) && (1...32768).contains(distance), "a deflate match is 3-258 bytes, 1-32768 back")
+        return DeflateToken(packed: matchFlag | UInt32(length) << lengthShift | UInt32(distance))
     }
 
-    var isMatch: Bool { packed & 0x8000_0000 != 0 }
+    var isMatch: Bool { packed & Self.matchFlag != 0 }
     var literal: Int { Int(packed & 0xFF) }
-    var length: Int { Int(packed >> 16 & 0x1FF) }
-    var distance: Int { Int(packed & 0xFFFF) }
+    var length: Int { Int(packed >> Self.lengthShift & Self.lengthMask) }
+    var distance: Int { Int(packed & Self.distanceMask) }
 
     // The length and distance alphabets: base values and extra bits of each code.
     static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
@@ -30,7 +40,7 @@ package struct DeflateToken: Sendable, Equatable {
                                4097, 6145, 8193, 12289, 16385, 24577]
     static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
     /// Per length 0...258, its code's index (into `lengthBase`).
-    static let lengthCode: [UInt8] = (0...258).map { length in UInt8(lengthBase.lastIndex { $0 <= length } ?? 0) }
+    static let lengthCode: [UInt8] = (0...maxLength).map { length in UInt8(lengthBase.lastIndex { $0 <= length } ?? 0) }
     /// Per distance − 1, its code.
     static let distanceCode: [UInt8] = (0..<32768).map { d in UInt8(distanceBase.lastIndex { $0 <= d + 1 } ?? 0) }
 }

@@ -70,7 +70,7 @@ extension RepeatDeflater {
 
         /// The longest match at `i` (length 0: none of 3 bytes), `lastDistance` the last match's distance.
         mutating func longest(_ i: Int, lastDistance: Int) -> (length: Int, distance: Int) {
-            let limit = min(258, rowEnd - i)
+            let limit = min(DeflateToken.maxLength, rowEnd - i)
             guard limit >= RepeatDeflater.minMatch else { return (0, 0) }
             let here = word(i), lowest = max(oldest, i &- RepeatDeflater.maxDistance)
             var best = 0, bestDistance = 0

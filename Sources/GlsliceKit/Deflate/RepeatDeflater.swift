@@ -209,7 +209,7 @@ struct RepeatDeflater: Sendable {
         var at = start, left = total
         let cheaper = distance > pixel && extraBits(pixel) < extraBits(distance)
         while left >= 3 {
-            let length = min(258, left)
+            let length = min(DeflateToken.maxLength, left)
             let repeats = cheaper && at - pixel >= oldest && memcmp(data + at, data + (at - pixel), length) == 0
             tokens.append(.match(length: length, distance: repeats ? pixel : distance))
             at += length
@@ -305,7 +305,7 @@ struct RepeatDeflater: Sendable {
     @inline(__always)
     private func fillLength(_ data: UnsafePointer<UInt8>, at i: Int, partLeft: Int, planned: Int, match: MatchRun) -> Int {
         guard match.length > 0, match.start + match.length == i, match.distance != planned else { return 0 }
-        let fill = (258 - match.length % 258) % 258
+        let fill = (DeflateToken.maxLength - match.length % DeflateToken.maxLength) % DeflateToken.maxLength
         guard fill > 0, fill < partLeft else { return 0 }
         return Self.agreeing(data, i - match.distance, i, from: 0, limit: fill)
     }

@@ -8,7 +8,7 @@ extension GPUDeflater {
         let record = b * ShaderRecords.blockTableWords, headBits = Int(tables[record + ShaderRecords.headBitsWord])
         let headAt = record + ShaderRecords.headAt, end = tables[record + DeflateToken.endOfBlock]
         let head = tables[headAt..<(headAt + (headBits == Int(Self.tooLong) ? 0 : (headBits + 31) / 32))]
-        return DeflateLayout.BlockEnds(head: head, headBits: headBits, endCode: end & 0xFFFF, endBits: Int(end >> 16))
+        return DeflateLayout.BlockEnds(head: head, headBits: headBits, endCode: end & Self.codeMask, endBits: Int(end >> Self.codeLengthShift))
     }
 
     /// Each block's code (`deflate_code.comp`) from the counts in the out buffer, into the codes buffer.

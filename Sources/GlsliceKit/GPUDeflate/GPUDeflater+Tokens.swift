@@ -64,8 +64,8 @@ extension GPUDeflater {
                     // than 2^22: at most a job a row) and the copy run's reduced start (under 516).
                     plan[Row.firstByte.at(row)] = UInt32(rowStart)
                     plan[Row.firstToken.at(row)] = UInt32(tokenBase)
-                    plan[Row.copy.at(row)] = UInt32(copy.back) | UInt32(copy.runAhead) << 16
-                    plan[Row.jobAndRunStart.at(row)] = UInt32(j << 10) | UInt32(copy.runAt)
+                    plan[Row.copy.at(row)] = UInt32(copy.back) | UInt32(copy.runAhead) << Self.runAheadShift
+                    plan[Row.jobAndRunStart.at(row)] = UInt32(j << Self.runAtBits) | UInt32(copy.runAt)
                     tokenBase += rowBytes
                     rowStart += rowBytes
                     row += 1

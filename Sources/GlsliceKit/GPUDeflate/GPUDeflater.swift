@@ -51,6 +51,13 @@ final class GPUDeflater {
     static let segmentBytes = 4096
     /// What a pass writes for a row (or segment) that ran out of llvmpipe's loop iterations.
     static let tooLong = UInt32.max
+    /// A code table's word (`deflate_code.comp`): the code, its length above `codeLengthShift`.
+    static let codeLengthShift: UInt32 = 16, codeMask: UInt32 = 0xFFFF
+    /// A plan row's words: its copy's distance (`backMask`) | its run ahead << `runAheadShift`; its
+    /// job << `runAtBits` | where it sits in its copy run (`runAtMask`: under 2 x 258).
+    static let runAheadShift: UInt32 = 16, backMask: UInt32 = 0xFFFF, runAtBits = 10, runAtMask: UInt32 = 0x3FF
+    /// RFC 1950's Adler-32 modulus, for the sums a pass makes (the CPU's Adler-32 is libdeflate's).
+    static let adlerModulus = 65521
 
     /// The buffers' bindings in `deflate_tokens.comp`, then `deflate_pack.comp`'s.
     enum Slot: Int, CaseIterable {

@@ -44,6 +44,27 @@ struct ShaderRecordsTests {
         }
     }
 
+    /// The words Swift and the shaders both pack (a token, a code table's entry, a plan row's copy and
+    /// job) are shifted by name (`TOKEN_LENGTH_SHIFT`, `CODE_LENGTH_SHIFT`, `ROW_RUN_AT_BITS`...):
+    /// shifts are too small to tell apart by value, so a bare shift by a packing's width fails here,
+    /// but for three bytes put together as a word (`byteAt`), the halving ladder (`HALVE`) and a
+    /// shader's own named constants.
+    @Test func noShaderPacksAWordWithABareShift() throws {
+        let packings = ShaderRecords.defines.filter { define in ["TOKEN_", "CODE_", "ROW_"].contains { define.name.hasPrefix($0) } }
+        let given = Set(packings.filter { $0.name.hasSuffix("_SHIFT") || $0.name.hasSuffix("_BITS") }.compactMap { Self.value($0.value) })
+        #expect(given.isSuperset(of: [16, 10]), "\(given)")
+        let shift = try NSRegularExpression(pattern: #"(<<|>>)\s*([0-9]+)[uU]?(?![0-9A-Za-z_])"#)
+        for (file, source) in Self.computeShaders {
+            for line in Self.code(source).split(separator: "\n") where !line.contains("byteAt(") && !line.contains("HALVE(") && !line.contains("const uint") {
+                let text = String(line)
+                for match in shift.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    guard let r = Range(match.range(at: 2), in: text), let amount = UInt64(text[r]), given.contains(amount) else { continue }
+                    Issue.record("\(file) shifts by \(amount) itself: \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+    }
+
     @Test func recordsAreReadThroughTheirNames() {
         // Every read of a record buffer says its fields by name: no bare number inside the brackets.
         let pattern = try! NSRegularExpression(pattern: #"\b(plan|rowInfo|images|codes)\[([^\]]*)\]"#)
