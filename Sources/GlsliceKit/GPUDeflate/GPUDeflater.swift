@@ -158,108 +158,55 @@ final class GPUDeflater {
         return results.map { $0 ?? .failure(InternalErrors.noAnswer()) }
     }
 
-    /// One call's passes over jobs within every limit together.
+    /// One call's passes over jobs within every limit together: the tokens, each block's code from
+    /// their counts, where each row's bits go, the bits, then each job's pieces finished.
     private func deflateCall(_ jobs: [Job]) throws -> [Result<Deflated, any Error>] {
-        var results: [Result<Deflated, any Error>?] = jobs.map { _ in nil }
-        let chosen = try choose(jobs)
-        // Per job: its layout, its blocks' first index, its rows' first index.
-        var layouts: [DeflateLayout?] = [], blockBase: [Int] = [], rowBase: [Int] = [], adlers: [UInt32] = []
-        var blocks = 0, rows = 0
-        for (j, job) in jobs.enumerated() {
-            blockBase.append(blocks)
-            rowBase.append(rows)
-            rows += job.rows
-            switch chosen[j] {
-            case .success(let chosen):
-                let layout = DeflateLayout(tokenCounts: chosen.counts, rowBytes: job.deflater.rowBytesAndPixelBytes.rowBytes,
-                                           cuts: job.cuts, endsImage: job.endsImage)
-                layouts.append(layout)
-                adlers.append(chosen.adler)
-                blocks += layout.blocks.count
-            case .failure(let error):
-                layouts.append(nil)
-                adlers.append(0)
-                results[j] = .failure(error)
-            }
-        }
-        // Per row: first token in its piece, piece's first block, bit (mode 2), first token in `tokens`, count.
-        typealias Row = ShaderRecords.CodeRow
-        var rowInfo = [UInt32](repeating: 0, count: Row.words * max(1, rows))
-        rowInfo.withUnsafeMutableBufferPointer { rowInfo in
-            for (j, job) in jobs.enumerated() {
-                guard let layout = layouts[j], case .success(let chosen) = chosen[j] else { continue }
-                for r in 0..<job.rows {
-                    let row = rowBase[j] + r
-                    rowInfo[Row.firstToken.at(row)] = UInt32(chosen.firstTokens[r])
-                    rowInfo[Row.firstInPiece.at(row)] = UInt32(layout.firstToken[r])
-                    rowInfo[Row.pieceBlock.at(row)] = UInt32(blockBase[j] + layout.pieceBlock[r])
-                    rowInfo[Row.count.at(row)] = UInt32(chosen.counts[r])
-                }
-            }
-        }
+        var call = CodeCall(jobs, chosen: try choose(jobs))
         // Counts, per block, then each block's code from them, made and kept on the GPU.
-        try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
-        let tableWords = ShaderRecords.blockTableWords
-        try clear(words: blocks * ShaderRecords.blockCountWords)
-        try code(rows: rows, mode: 0)
-        try makeCodes(blocks: blocks)
+        try call.rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
+        try clear(words: call.blocks * ShaderRecords.blockCountWords)
+        try code(rows: call.rows, mode: 0)
+        try makeCodes(blocks: call.blocks)
         // Bits, per row, and where blocks begin inside rows; then the blocks' heads and ends (one wait).
-        try clear(words: rows + blocks)
-        try code(rows: rows, mode: 1, blockStarts: rows)
-        let sizes = try buffers.read(Slot.out.rawValue, words: rows + blocks)
-        let tables = try buffers.read(Slot.codes.rawValue, words: blocks * tableWords)
-        let codes = (0..<blocks).map { b in Self.ends(tables, block: b) }
-        // Each job's bits from a word of its own.
-        var placed: [(layout: DeflateLayout, placement: DeflateLayout.Placement, word: Int)?] = jobs.map { _ in nil }, words = 0
-        for (j, job) in jobs.enumerated() {
-            guard let layout = layouts[j] else { continue }
-            let jobRows = rowBase[j]..<(rowBase[j] + job.rows), jobBlocks = blockBase[j]..<(blockBase[j] + layout.blocks.count)
-            if sizes[jobRows].contains(Self.tooLong) || codes[jobBlocks].contains(where: { $0.headBits == Int(Self.tooLong) }) {
-                results[j] = .failure(UnavailableErrors.gpuLoopLimit(context.renderer))
-            } else {
-                let placement = layout.place(codes: codes[jobBlocks], bits: sizes[jobRows],
-                                             startInRow: sizes[(rows + jobBlocks.lowerBound)..<(rows + jobBlocks.upperBound)])
-                // Bit offsets are 32-bit: the call's streams together stay under 512 MiB (checked before they are written).
-                let end = 4 * (words + placement.byteCount / 4 + 2)
-                if end >= 1 << 29 {
-                    results[j] = .failure(UnavailableErrors.gpuEncodeOverLimit(.streamBytes, end, limit: 1 << 29))
-                } else {
-                    placed[j] = (layout, placement, words)
-                    for r in 0..<job.rows { rowInfo[Row.bit.at(rowBase[j] + r)] = UInt32(32 * words + placement.rowBits[r]) }
-                    words += placement.byteCount / 4 + 2
-                }
-            }
-            if placed[j] == nil {
-                for r in jobRows { rowInfo[Row.count.at(r)] = 0 } // left out of the bits
-            }
-        }
+        try clear(words: call.rows + call.blocks)
+        try code(rows: call.rows, mode: 1, blockStarts: call.rows)
+        let sizes = try buffers.read(Slot.out.rawValue, words: call.rows + call.blocks)
+        let tables = try buffers.read(Slot.codes.rawValue, words: call.blocks * ShaderRecords.blockTableWords)
+        let codes = (0..<call.blocks).map { b in Self.ends(tables, block: b) }
+        let words = call.place(jobs, sizes: sizes, codes: codes, renderer: context.renderer)
         // The bits.
-        try rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
+        try call.rowInfo.withUnsafeBytes { try buffers.upload(Slot.rowInfo.rawValue, $0) }
         try clear(words: words)
-        try code(rows: rows, mode: 2)
+        try code(rows: call.rows, mode: 2)
         let stream = try buffers.read(Slot.out.rawValue, words: words)
         try stream.withUnsafeBufferPointer { stream in
-            for (j, place) in placed.enumerated() {
+            for (j, place) in call.placed.enumerated() {
                 guard let (layout, placement, word) = place else { continue }
                 let mine = UnsafeBufferPointer(rebasing: stream[word..<(word + placement.byteCount / 4 + 2)])
-                let codes = codes[blockBase[j]..<(blockBase[j] + layout.blocks.count)]
-                let stream = layout.finish(mine, placement: placement, codes: codes), rowBytes = jobs[j].deflater.rowBytesAndPixelBytes.rowBytes
-                // Pieces that code larger than stored (noise) are stored, and those with more tokens than
-                // `PieceGuard` allows are zlib 6's, from their scanlines (and the window before them) read back.
-                let job = jobs[j]
-                var adler = adlers[j]
-                let finished = try layout.finishingPieces(stream, placement: placement, rowBytes: { rows in
-                    try readScanlines(from: job.firstRowByte + rows.lowerBound * rowBytes, count: rows.count * rowBytes)
-                }, recode: { rows, final in
-                    let recoded = try recoded(job, rows: rows, final: final)
-                    if let unfiltered = recoded.adler { adler = unfiltered } // the whole image's rows, unfiltered
-                    return recoded.bytes
-                })
-                results[j] = .success(Deflated(stream: finished, adler: adler))
+                let codes = codes[call.blockBase[j]..<(call.blockBase[j] + layout.blocks.count)]
+                call.results[j] = .success(try finish(jobs[j], layout.finish(mine, placement: placement, codes: codes), layout: layout,
+                                                      placement: placement, adler: call.adlers[j]))
             }
         }
         // Every job has its result: failed before the bits, or placed.
-        return results.compactMap { $0 }
+        return call.results.compactMap { $0 }
+    }
+
+    /// A job's stream as its pieces end it: pieces that code larger than stored (noise) are stored,
+    /// and those with more tokens than `PieceGuard` allows are zlib 6's, from their scanlines (and
+    /// the window before them) read back.
+    private func finish(_ job: Job, _ stream: [UInt8], layout: DeflateLayout, placement: DeflateLayout.Placement,
+                        adler: UInt32) throws -> Deflated {
+        let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
+        var adler = adler
+        let finished = try layout.finishingPieces(stream, placement: placement, rowBytes: { rows in
+            try readScanlines(from: job.firstRowByte + rows.lowerBound * rowBytes, count: rows.count * rowBytes)
+        }, recode: { rows, final in
+            let recoded = try recoded(job, rows: rows, final: final)
+            if let unfiltered = recoded.adler { adler = unfiltered } // the whole image's rows, unfiltered
+            return recoded.bytes
+        })
+        return Deflated(stream: finished, adler: adler)
     }
 
     /// `rows` of `job` (a piece) as `SegmentedZlib` codes a piece with more tokens than `PieceGuard` allows: zlib 6 primed
