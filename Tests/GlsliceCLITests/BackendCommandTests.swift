@@ -82,6 +82,27 @@ import GlsliceKit
         #expect(result.stderrLines.count == 1)
         for word in ["'vulkan'", "--backend", "cpu", "gpu", "auto"] { #expect(result.stderr.contains(word), "\(result.stderr)") }
     }
+
+    /// Batch's `auto` is the CPU on every host (a GPU node was measured slower), and says nothing.
+    /// Without a hardware GPU (this machine: llvmpipe at most), batch's `auto` is the CPU, and says nothing.
+    @Test func batchAutoIsTheCPUWithoutAHardwareGPU() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let panel = fixtures.appendingPathComponent("panel.png").path
+        let manifest = folder.appendingPathComponent("m.jsonl")
+        try #"{"input": "\#(panel)", "output": "a.png", "pixels": "40x40", "insets": 8}"#.write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try glslice(["batch", manifest.path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        #expect(summary?["backend"] as? String == "cpu", "\(String(decoding: result.stdout, as: UTF8.self))")
+        #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+        let doctor = try glslice(["doctor"])
+        let text = String(decoding: doctor.stdout, as: UTF8.self)
+        #expect(text.contains("'glslice render --backend auto' takes: cpu at every size"), "\(text)")
+        if GPUAvailability.softwareOnly {
+            #expect(text.contains("'glslice batch' and 'glslice serve' draw on the CPU"), "\(text)")
+        }
+    }
 }
 
 @Suite(.enabled(if: GPUAvailability.enabled, "no EGL/GLES 3 context; set GLSLICE_REQUIRE_GPU=1 to fail instead"))

@@ -161,4 +161,22 @@ import GlsliceKit
         #expect(result.status == 66)
         #expect(result.stderrLines.count == 1)
     }
+
+    /// Finding 7: a bad Kubernetes environment said "shard must be K/N ..., got '3/2'", as if
+    /// `--shard` had been given. Now each message names the variable.
+    @Test func aBadKubernetesEnvironmentNamesItsVariables() throws {
+        let panel = fixtures.appendingPathComponent("panel.png").path
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("m.jsonl")
+        try #"{"input": "\#(panel)", "output": "a.png", "pixels": "40x40"}"#.write(to: manifest, atomically: true, encoding: .utf8)
+        for (index, count, words) in [("3", "2", "JOB_COMPLETION_INDEX is 3, outside 0..<2 (JOB_COMPLETIONS=2)"),
+                                      ("x", "2", "JOB_COMPLETION_INDEX is 'x', not a whole number"),
+                                      ("0", "0", "JOB_COMPLETIONS is 0; an Indexed Job has at least 1 completion")] {
+            let result = try glslice(["batch", manifest.path, "--print-shard"],
+                                     environment: ["JOB_COMPLETION_INDEX": index, "JOB_COMPLETIONS": count])
+            #expect(result.status == 64 && result.stderrLines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains(words) && !result.stderr.contains("shard must be"), "\(index)/\(count): \(result.stderr)")
+        }
+    }
 }

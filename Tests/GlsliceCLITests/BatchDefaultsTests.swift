@@ -67,4 +67,28 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("glslice: --insets "), "\(result.stderr)")
     }
+
+    /// Finding 5: `batch --lattice x=1-2 --insets 3` was accepted, then every line failed.
+    /// Now it is refused before any line, as render refuses the pair (exit 64, one line).
+    @Test func batchRefusesALatticeWithInsetsAmongItsDefaults() throws {
+        let panel = fixtures.appendingPathComponent("panel.png").path
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("m.jsonl")
+        try #"{"input": "\#(panel)", "output": "a.png", "pixels": "40x40"}"#.write(to: manifest, atomically: true, encoding: .utf8)
+        let batch = try glslice(["batch", manifest.path, "--backend", "cpu", "--lattice", "x=1-2", "--insets", "3"])
+        #expect(batch.status == 64 && batch.stderrLines.count == 1, "\(batch.stderr)")
+        #expect(batch.stderr.contains("--lattice cannot be given with insets"), "\(batch.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.png").path))
+        let render = try glslice(["render", panel, "--pixels", "40x40", "--lattice", "x=1-2", "--insets", "3",
+                                  "-o", folder.appendingPathComponent("b.png").path])
+        #expect(render.status == 64 && render.stderr.contains("--lattice cannot be given with insets"), "\(render.stderr)")
+        // A line's own lattice still replaces the defaults' insets (one group), and insets of 0 go with a lattice.
+        try #"{"input": "\#(panel)", "output": "c.png", "pixels": "40x40", "lattice": "x=1-2"}"#
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let grouped = try glslice(["batch", manifest.path, "--backend", "cpu", "--insets", "3"])
+        #expect(grouped.status == 0, "\(grouped.stderr)")
+        let zero = try glslice(["batch", manifest.path, "--backend", "cpu", "--insets", "0", "--lattice", "y=1-2"])
+        #expect(zero.status == 0, "\(zero.stderr)")
+    }
 }

@@ -96,4 +96,21 @@ import GlsliceKit
         let resumed = try glslice(["batch", jobs, "--backend", "cpu", "--out-dir", folder.path, "--resume"])
         #expect(resumed.stderrLines.last?.contains("0 rendered, 2 skipped, 1 failed") == true, "\(resumed.stderr)")
     }
+
+    /// Finding 8: optimize to a .webp past WebP's limit said "<memory>: output ...", not the file.
+    @Test func optimizePastWebPsLimitNamesTheOutput() throws {
+        let panel = fixtures.appendingPathComponent("panel.png").path
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var rng = SystemRandomNumberGenerator()
+        let width = 16_400 // noise: no band repeats, so optimize keeps every column
+        let pixels = (0..<(width * 2)).flatMap { _ in [UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng), 7, 255] }
+        let input = folder.appendingPathComponent("wide.png").path, output = folder.appendingPathComponent("wide.webp").path
+        try PNGEncoder.write(PremultipliedImage(RGBAImage(width: width, height: 2, pixels: pixels)), to: .file(input))
+        let result = try glslice(["optimize", input, "-o", output])
+        #expect(result.status == 65 && result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(output) && result.stderr.contains("above WebP's limit of 16383 px a side")
+                && !result.stderr.contains("<memory>"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }

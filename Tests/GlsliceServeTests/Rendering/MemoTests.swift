@@ -37,4 +37,23 @@ import Testing
             #expect(after.bytes != before)
         }
     }
+
+    // 6. The memo was bounded at 100,000 keys: long URLs (the longest allowed
+    // lattice) held 320 MiB. Now it is bounded in bytes, and a reset gives its storage back.
+    @Test func theRequestMemoIsBoundedInBytes() throws {
+        let scope = try FileScope.beneath(FileManager.default.temporaryDirectory.path)
+        let memo = RequestMemo(scope: scope)
+        let entry = RequestMemo.Entry(digest: String(repeating: "d", count: 64), format: .png,
+                                      stamps: [FileStamp(path: "panel.png", in: scope)])
+        let long = String(repeating: "x=1-2,", count: 550) // about 3.3 KB, as the longest lattice URL
+        var largest = 0
+        for index in 0..<20_000 {
+            memo.remember("/render/panel.png?lattice=\(long)&n=\(index)", entry)
+            largest = max(largest, memo.size.bytes)
+        }
+        #expect(largest <= RequestMemo.capacityBytes)
+        #expect(memo.size.keys < 20_000 && memo.size.keys > 1000, "\(memo.size.keys) keys")
+        // What it counts is near what it holds: each key's bytes at least.
+        #expect(memo.size.bytes >= memo.size.keys * long.utf8.count)
+    }
 }

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import GlsliceKit
 
-/// Issue 10's findings that need more than a catalogue line: full devices,
-/// FIFOs, shared results files.
-@Suite struct HardeningCommandTests {
+/// Files and streams at the system's edges, which need more than a catalogue line (issue 10's
+/// findings and later rounds'): full devices, FIFOs, shared results files, long and non-UTF-8
+/// names, truncated outputs, standard input.
+@Suite struct FileEdgeCommandTests {
     /// Runs glslice with stderr going to `/dev/full`: every write to it fails with ENOSPC.
     func runWithFullStderr(_ arguments: [String]) throws -> Int32 {
         let process = Process()
@@ -186,7 +187,7 @@ import GlsliceKit
     /// ASan and TSan reserve terabytes of shadow address space: no `ulimit -v` fits them.
     static let underSanitizer = ProcessInfo.processInfo.environment["GLSLICE_SANITIZER"] != nil
 
-    @Test(.disabled(if: HardeningCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
+    @Test(.disabled(if: FileEdgeCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
     func aSourceThatDoesNotFitTheMemoryLimitIsRefusedNotAborted() throws {
         // 7000x7000 is within the 50 Mpx source limit; its pixels need 187 MiB twice over.
         let folder = try temporaryFolder()
@@ -202,7 +203,7 @@ import GlsliceKit
     /// Issue 19: each 7000² input added about 440 MiB to a preview sheet, and
     /// under `ulimit -v` the process aborted (SIGABRT). The sheet's size is now
     /// checked before it is drawn: against --max-megapixels, then the memory left.
-    @Test(.disabled(if: HardeningCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
+    @Test(.disabled(if: FileEdgeCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
     func aPreviewSheetTooBigIsRefusedBeforeItIsDrawn() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -222,7 +223,7 @@ import GlsliceKit
 
     /// Issue 19: `inspect` kept every image-set variant decoded at once. Three
     /// 7000² variants need 187 MiB each; read one at a time they fit where three do not.
-    @Test(.disabled(if: HardeningCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
+    @Test(.disabled(if: FileEdgeCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
     func inspectReadsImageSetVariantsOneAtATime() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -240,7 +241,7 @@ import GlsliceKit
         #expect(String(decoding: result.stdout, as: UTF8.self).contains("7000x7000"), "\(result.stderr)")
     }
 
-    @Test(.disabled(if: HardeningCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
+    @Test(.disabled(if: FileEdgeCommandTests.underSanitizer, "a sanitizer's shadow memory cannot run under ulimit -v"))
     func glUnderATightMemoryLimitFallsBackOrSaysWhy() throws {
         // Mesa's swrast_dri.so crashed (SIGSEGV) in eglInitialize with ~200 MiB of address space left.
         let folder = try temporaryFolder()

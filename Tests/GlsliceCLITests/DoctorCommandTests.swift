@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 
-/// docs/HARDENING.md, round five (issue 49): the command line's findings.
-/// `GLSLICE_GPU_ENCODE` is read one way, by the sessions and by doctor
-/// (finding 4), and a manifest output naming a folder is refused at its line.
-@Suite struct RoundFiveCommandTests {
+/// `glslice doctor`: `GLSLICE_GPU_ENCODE` is read one way, by the sessions and by doctor
+/// (docs/HARDENING.md, round five, finding 4).
+@Suite struct DoctorCommandTests {
     /// doctor's `--json` with `GLSLICE_GPU_ENCODE` set to `value` (nil: unset): its
     /// `gpu-encoding`, and stderr; nil where no GL context comes up and none is required.
     static func doctor(_ value: String?) throws -> (encoding: String, stderr: String)? {
@@ -43,21 +42,4 @@ import Testing
         }
     }
 
-    /// Also seen: a manifest output `"z/"` wrote a file named `z`. Now it is refused at its line.
-    @Test func anOutputNamingAFolderIsRefusedAtItsLine() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let panel = fixtures.appendingPathComponent("panel.png").path
-        let manifest = folder.appendingPathComponent("m.jsonl")
-        try [#"{"input": "\#(panel)", "output": "z/", "pixels": "40x40"}"#,
-             #"{"input": "\#(panel)", "output": "fine.png", "pixels": "40x40"}"#]
-            .joined(separator: "\n").write(to: manifest, atomically: true, encoding: .utf8)
-        let result = try glslice(["batch", manifest.path, "--backend", "cpu"])
-        #expect(result.status == 1)
-        let lines = result.stderrLines.filter { $0.contains("ends in '/'") }
-        #expect(lines.count == 1 && lines[0].contains("m.jsonl:1:"), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("z").path))
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("fine.png").path))
-        #expect(result.stderr.contains("1 rendered, 0 skipped, 1 failed"), "\(result.stderr)")
-    }
 }
