@@ -3,7 +3,7 @@ struct BandAnalysis: Sendable, Equatable {
     package var axis: Axis
     /// The segment, in source pixels.
     package var segment: Segment
-    package var content: BandContent
+    var content: BandContent
     /// Source pixels across the band (the source's height for an x band).
     package var across: Int
 

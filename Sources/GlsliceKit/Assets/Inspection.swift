@@ -8,7 +8,7 @@ public struct Inspection: Sendable, Encodable {
         package var axis: Axis
         package var start: Int
         package var end: Int
-        package var content: BandContent
+        var content: BandContent
         var wholePeriods: Bool?
         /// The band's smallest length that still renders the same (in `tile` for a periodic band).
         package var smallest: Int
@@ -71,7 +71,7 @@ public struct Inspection: Sendable, Encodable {
     package var latticeY: [LatticeSegment]
     package var padding: PixelInsets?
     package var optical: PixelInsets?
-    package var bands: [Band]
+    var bands: [Band]
     var filledCells: [FilledCell]
     package var scales: ScaleAgreement
 

@@ -11,7 +11,7 @@ package protocol Drawer {
 }
 
 extension CPUDrawer: Drawer {
-    package var maxStripRows: Int { Int.max }
+    var maxStripRows: Int { Int.max }
 }
 
 extension GPUDrawer: Drawer {}

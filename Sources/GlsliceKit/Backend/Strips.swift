@@ -7,7 +7,7 @@ package struct Strips: Sendable {
     /// Forces at most this many rows per strip (tests use it to make strips cheap).
     var maxRows: Int?
 
-    package init(stripBytes: Int = 32 << 20, maxRows: Int? = nil) {
+    init(stripBytes: Int = 32 << 20, maxRows: Int? = nil) {
         self.stripBytes = stripBytes
         self.maxRows = maxRows
     }

@@ -11,7 +11,7 @@ package struct GPUSettings: Sendable {
     /// GPU memory the session is held to (`--gpu-mb`; see `GPUMemory`).
     package var budgetBytes: Int
 
-    package init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20, budgetBytes: Int = GPUMemory.defaultBudget) {
+    init(pixelPackRing: Bool? = nil, inFlightBytes: Int = 512 << 20, budgetBytes: Int = GPUMemory.defaultBudget) {
         self.pixelPackRing = pixelPackRing
         self.inFlightBytes = inFlightBytes
         self.budgetBytes = budgetBytes

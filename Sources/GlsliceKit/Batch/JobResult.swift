@@ -12,7 +12,7 @@ struct JobResult: Sendable, Encodable {
     /// A nine-patch source's padding and optical bounds, for laying text out in the output.
     package var ninePatch: NinePatchBounds?
 
-    package init(line: Int, output: String?, status: Status, error: String?, milliseconds: Double, bytes: Int,
+    init(line: Int, output: String?, status: Status, error: String?, milliseconds: Double, bytes: Int,
                 ninePatch: NinePatchBounds? = nil) {
         self.line = line
         self.output = output

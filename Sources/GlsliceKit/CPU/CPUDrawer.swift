@@ -58,7 +58,7 @@ final class CPUDrawer: Sendable {
     }
 
     /// - Parameter taps: the plan's whole-axis taps, where the job's repeat map was made from them.
-    package init(plan: Plan, source: PremultipliedImage, taps: PlanTaps? = nil) {
+    init(plan: Plan, source: PremultipliedImage, taps: PlanTaps? = nil) {
         self.plan = plan
         self.source = source
         let drawn = plan.ySpans.indices.flatMap { y in plan.xSpans.indices.map { x in plan.draws(x: x, y: y) } }
@@ -112,7 +112,7 @@ final class CPUDrawer: Sendable {
     /// source rows blends them once, across the source width, then samples
     /// that blend with two horizontal taps: exactly the bilinear sum, with
     /// half the work per output pixel.
-    package func drawRows(_ strip: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
+    func drawRows(_ strip: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
         output.initialize(repeating: 0, count: strip.count * plan.size.width * 4)
         let rows = keptRows ?? AxisTaps(spans: plan.ySpans, range: strip, filter: plan.filter)
         for (index, columns) in CPUDrawer.windows(of: plan.size.width).enumerated() {

@@ -7,8 +7,8 @@ import Foundation
 /// `Shaders/deflate_code.comp`, makes the same code from the same counts on the GPU.
 package struct BlockCode {
     /// Code lengths and bit-reversed codes: 288 literal/length symbols, 30 distances.
-    package let literalLengths: [Int], distanceLengths: [Int]
-    package let literalCodes: [UInt32], distanceCodes: [UInt32]
+    let literalLengths: [Int], distanceLengths: [Int]
+    let literalCodes: [UInt32], distanceCodes: [UInt32]
     /// The dynamic block's tables as sent; nil for the fixed code.
     let header: Header?
     /// The whole block's bits: head, symbols, extra bits and end code (what `DeflateBlockWriter`
@@ -118,10 +118,10 @@ package struct BlockCode {
     private static let countLog2: [Double] = (0..<4096).map { $0 == 0 ? 0 : Double($0) * log2(Double($0)) }
 
     /// Bits of the block's head: BFINAL, BTYPE and any tables.
-    package var headBits: Int { 3 + (header?.bits ?? 0) }
+    var headBits: Int { 3 + (header?.bits ?? 0) }
 
     /// Bits of the end-of-block code.
-    package var endBits: Int { literalLengths[DeflateToken.endOfBlock] }
+    var endBits: Int { literalLengths[DeflateToken.endOfBlock] }
 
     /// RFC 1951 §3.2.6's fixed code: literal/length lengths 8, then 9 from `fixedNineFrom`, 7 from
     /// the end of block, 8 again from `fixedEightFrom`; distances 5.

@@ -12,15 +12,15 @@ package struct DeflateBlockWriter {
     private var buffer: UInt64 = 0
     private var count = 0
 
-    package init(capacity: Int = 0) { words.reserveCapacity(capacity / 4 + 1) }
+    init(capacity: Int = 0) { words.reserveCapacity(capacity / 4 + 1) }
 
     /// Appends one block holding `tokens` (and its end-of-block code); `last` sets BFINAL.
-    package mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, last: Bool) {
+    mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, last: Bool) {
         writeBlock(tokens, code: BlockCode(tokens), last: last)
     }
 
     /// Appends one block holding `tokens` with its `code`, made from them before.
-    package mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, code: BlockCode, last: Bool) {
+    mutating func writeBlock(_ tokens: ArraySlice<DeflateToken>, code: BlockCode, last: Bool) {
         writeHead(code, last: last)
         if tokens.count < Self.tabledTokens {
             writeDirectly(tokens, code)
@@ -99,7 +99,7 @@ package struct DeflateBlockWriter {
     }
 
     /// A block's first bits: BFINAL, BTYPE and, for a dynamic block, its tables.
-    package mutating func writeHead(_ code: BlockCode, last: Bool) {
+    mutating func writeHead(_ code: BlockCode, last: Bool) {
         write(last ? 1 : 0, 1)
         if let header = code.header {
             write(2, 2)
@@ -117,18 +117,18 @@ package struct DeflateBlockWriter {
     }
 
     /// A block's end-of-block code.
-    package mutating func writeEnd(_ code: BlockCode) {
+    mutating func writeEnd(_ code: BlockCode) {
         write(UInt64(code.literalCodes[DeflateToken.endOfBlock]), code.literalLengths[DeflateToken.endOfBlock])
     }
 
     /// Bits written so far.
-    package var bitCount: Int { words.count * 32 + count }
+    var bitCount: Int { words.count * 32 + count }
 
-    package mutating func writeBlock(_ tokens: [DeflateToken], last: Bool) { writeBlock(tokens[...], last: last) }
+    mutating func writeBlock(_ tokens: [DeflateToken], last: Bool) { writeBlock(tokens[...], last: last) }
 
     /// An empty stored block (BFINAL 0), which ends on a byte: what zlib's sync
     /// flush writes, so a stream cut here can be continued by another writer.
-    package mutating func writeEmptyStoredBlock() {
+    mutating func writeEmptyStoredBlock() {
         write(0, 3)
         if count % 8 > 0 { write(0, 8 - count % 8) }
         write(0xFFFF_0000, 32)

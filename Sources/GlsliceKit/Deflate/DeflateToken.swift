@@ -23,7 +23,7 @@ package struct DeflateToken: Sendable, Equatable {
     package static func literal(_ byte: UInt8) -> DeflateToken { DeflateToken(packed: UInt32(byte)) }
 
     /// - Precondition: 3 ≤ `length` ≤ 258 and 1 ≤ `distance` ≤ 32,768.
-    package static func match(length: Int, distance: Int) -> DeflateToken {
+    static func match(length: Int, distance: Int) -> DeflateToken {
         precondition((3...maxLength).contains(length) && (1...32768).contains(distance), "a deflate match is 3-258 bytes, 1-32768 back")
         return DeflateToken(packed: matchFlag | UInt32(length) << lengthShift | UInt32(distance))
     }

@@ -27,7 +27,7 @@ package final class SegmentedZlib {
 
         package static let standard = Cuts()
 
-        package init(pieceBytes: Int = 1 << 20) {
+        init(pieceBytes: Int = 1 << 20) {
             self.pieceBytes = pieceBytes
         }
 

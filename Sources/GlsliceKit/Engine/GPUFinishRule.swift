@@ -18,7 +18,7 @@ package struct GPUFinishRule: Sendable {
     /// Readies `session` on its GL thread, before a run's clock starts as the context
     /// is opened before it: its compute encoder made and self-checked, and a tiny
     /// output drawn (`warmUp`). Then reads what it finishes.
-    package init(readying session: GPUSession) {
+    init(readying session: GPUSession) {
         let (encodes, guess) = session.readyEncoder()
         Self.warmUp(session)
         atlasSide = GPUAtlas<Int>.side(for: session)

@@ -18,7 +18,7 @@ package struct HybridCallSizer: Sendable {
     package let cpuWorkers: Int
     /// Jobs in one call at most. Each call has fixed costs (latency, a wake-up, its
     /// bookkeeping): at 1,024 a call the double at ten times a core lost 8% to them.
-    package var maxJobs = 4096
+    var maxJobs = 4096
     /// The cost the next call may take; 0 means one job.
     package private(set) var budget = 0.0
     /// The CPU workers' recent jobs, seconds and cost, each older job weighing a little less
@@ -44,13 +44,13 @@ package struct HybridCallSizer: Sendable {
 
     /// The GPU's seconds over one CPU worker's for the same work, guessed before any
     /// call is timed (the GPU encoder's self-check); nil: no guess, the first call tells.
-    package var gpuGuess: Double?
+    var gpuGuess: Double?
 
     /// A software rasteriser (llvmpipe): its calls run on the CPU workers' cores, so
     /// it helps only where it beats one worker on the work it saves, not the whole side.
     package var software = false
 
-    package init(cpuWorkers: Int, gpuGuess: Double? = nil, software: Bool = false) {
+    init(cpuWorkers: Int, gpuGuess: Double? = nil, software: Bool = false) {
         self.cpuWorkers = max(1, cpuWorkers)
         self.gpuGuess = gpuGuess
         self.software = software
@@ -65,7 +65,7 @@ package struct HybridCallSizer: Sendable {
     }
 
     /// A CPU worker did the rest of a job the GPU drew (its encoding, or its file) in `seconds`.
-    package mutating func cpuFinishedRest(cost: Double, seconds: Double) {
+    mutating func cpuFinishedRest(cost: Double, seconds: Double) {
         restSeconds = 0.98 * restSeconds + max(0, seconds)
         restCost = 0.98 * restCost + cost
     }
@@ -73,27 +73,27 @@ package struct HybridCallSizer: Sendable {
     /// The part of a job's CPU time the GPU saves by drawing it: all of it, less what
     /// is left for a worker after (llvmpipe's drawing costs the same cores, so a
     /// GPU that only draws must beat the CPU on the draw alone).
-    package var savedFraction: Double {
+    var savedFraction: Double {
         guard restCost > 0, cpuCost > 0, cpuSeconds > 0 else { return 1 }
         return max(0.05, 1 - (restSeconds / restCost) / (cpuSeconds / cpuCost))
     }
 
     /// Seconds per cost unit of the whole CPU side, once each worker has timed two jobs.
-    package var cpuSideSecondsPerCost: Double? {
+    var cpuSideSecondsPerCost: Double? {
         cpuJobs >= 2 * cpuWorkers && cpuCost > 0 && cpuSeconds > 0 ? cpuSeconds / cpuCost / Double(cpuWorkers) : nil
     }
 
     /// Seconds per cost unit of the GPU: as timed, else as guessed.
-    package var gpuSideSecondsPerCost: Double? {
+    var gpuSideSecondsPerCost: Double? {
         gpuFit?.perCost ?? gpuGuess.flatMap { guess in cpuSideSecondsPerCost.map { guess * $0 * Double(cpuWorkers) } }
     }
 
     /// A GPU call's fixed seconds, as timed (0 until two sizes of call were).
-    package var gpuLatency: Double { gpuFit?.latency ?? 0 }
+    var gpuLatency: Double { gpuFit?.latency ?? 0 }
 
     /// The GPU finished a call of `cost` in `seconds`, begun with `pending` cost
     /// waiting: grow while it beats the CPU side, shrink when it does not.
-    package mutating func gpuCallEnded(cost: Double, seconds: Double, pending: Double) {
+    mutating func gpuCallEnded(cost: Double, seconds: Double, pending: Double) {
         calls += 1
         guard cost > 0, calls > (gpuGuess == nil ? 1 : 0) else { return } // a first call without a guess warms up
         // What the call took off the CPU side: its jobs less the rest a worker still does.
@@ -124,7 +124,7 @@ package struct HybridCallSizer: Sendable {
 
     /// The cost the GPU may take now, with `pending` cost waiting, the first
     /// job costing `first`; nil: none now (the CPU side finishes it sooner).
-    package func callCost(pending: Double, first: Double) -> Double? {
+    func callCost(pending: Double, first: Double) -> Double? {
         var take = max(budget, first)
         if gpuGuess != nil && cpuSideSecondsPerCost == nil { return nil } // the guess is relative to the CPU: wait for its timing
         if software, let cpu = cpuSideSecondsPerCost, let gpu = gpuSideSecondsPerCost, gpu >= cpu * Double(cpuWorkers) {

@@ -8,8 +8,8 @@ package struct HybridFigures: Sendable, Equatable, Codable {
         package var outputs = 0
         package var pixels = 0
         /// Summed over the side's threads (the CPU's workers; the GPU's one thread in calls).
-        package var busySeconds = 0.0
-        package var idleSeconds = 0.0
+        var busySeconds = 0.0
+        var idleSeconds = 0.0
         package var backupsRun = 0
         package var backupsWon = 0
         /// The GPU's calls (0 on the CPU side).
@@ -21,9 +21,9 @@ package struct HybridFigures: Sendable, Equatable, Codable {
     package var cpu = Side()
     package var gpu = Side()
     /// Jobs a CPU worker took back from the GPU before it dispatched them.
-    package var takenBack = 0
+    var takenBack = 0
     /// Jobs the GPU handed back to the CPU (too large to finish itself, or failed).
-    package var declined = 0
+    var declined = 0
 
     package init() {}
 

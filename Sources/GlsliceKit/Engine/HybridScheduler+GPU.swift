@@ -58,7 +58,7 @@ extension HybridScheduler {
     /// The GPU drew `ticket` (or encoded it): a CPU worker does the rest. False
     /// when it was finished already (a backup won): drop `delivered`.
     @discardableResult
-    package func delivered(_ ticket: Ticket, _ delivered: Delivered) -> Bool {
+    func delivered(_ ticket: Ticket, _ delivered: Delivered) -> Bool {
         let kept: Bool = locked { state in
             guard state.entries[ticket] != nil else { return false }
             state.entries[ticket]?.holder = .delivered
@@ -86,7 +86,7 @@ extension HybridScheduler {
     /// The GPU will not finish `ticket` (too large to draw without a CPU worker
     /// waiting on it, or its GL work failed): a CPU worker draws it whole, unless
     /// a backup of it runs already.
-    package func declined(_ ticket: Ticket) {
+    func declined(_ ticket: Ticket) {
         if locked({ $0.decline(ticket) }) {
             condition.broadcast()
             onCPUWork?()

@@ -68,7 +68,7 @@ package struct PreparedJob: Sendable {
     /// Works out the digest now, where a batch job is prepared: `Stage.prepare` counts the digest,
     /// and the encoder that records it then finds it made (it was about 5% of the encode stage on
     /// the bench manifest).
-    package mutating func prepareDigest() {
+    mutating func prepareDigest() {
         preparedDigest = JobDigest.make(sourceKey: source.key, request: request)
     }
 

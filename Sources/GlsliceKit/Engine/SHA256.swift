@@ -8,7 +8,7 @@ package enum SHA256 {
     package static let byteCount = 32
 
     /// The digest of `data`.
-    package static func hash(_ data: some ContiguousBytes) -> [UInt8] {
+    static func hash(_ data: some ContiguousBytes) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: byteCount)
         let ok = data.withUnsafeBytes { raw in
             digest.withUnsafeMutableBufferPointer { gs_sha256(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, $0.baseAddress!) }

@@ -7,7 +7,7 @@ package struct Strip: Sendable {
     /// Bytes from one row to the next.
     var rowStride: Int
 
-    package init(buffer: PixelBuffer, offset: Int, rows: Int, rowStride: Int) {
+    init(buffer: PixelBuffer, offset: Int, rows: Int, rowStride: Int) {
         self.buffer = buffer
         self.offset = offset
         self.rows = rows
@@ -24,7 +24,7 @@ package final class StripStream: Sendable {
     private let failure = Locked<GlsliceError?>(nil)
 
     /// - Parameter depth: strips drawn ahead of the encoder at most.
-    package init(depth: Int = 4) { strips = BoundedQueue(capacity: depth) }
+    init(depth: Int = 4) { strips = BoundedQueue(capacity: depth) }
 
     /// The drawer: the next strip (blocks while `depth` strips wait).
     package func send(_ rows: Strip) { strips.push(rows) }

@@ -17,7 +17,7 @@ package enum InputErrors {
     static func corruptWebP() -> GlsliceError { GlsliceError(.badInput, "corrupt WebP: libwebp could not decode it") }
     static func notWebP() -> GlsliceError { GlsliceError(.badInput, "not a WebP file") }
     /// A source that is no PNG: empty, or another image format, named with the way out.
-    package static func notAPNG(empty: Bool, format: String?) -> GlsliceError {
+    static func notAPNG(empty: Bool, format: String?) -> GlsliceError {
         if empty { return GlsliceError(.badInput, "the file is empty (0 bytes), not a PNG") }
         guard let format else { return GlsliceError(.badInput, "not a PNG file (bad signature)") }
         return GlsliceError(.badInput, "a \(format) file, not a PNG: glslice reads PNG sources (and .9.png nine-patches); save or convert it as PNG")
@@ -96,7 +96,7 @@ package enum InputErrors {
         GlsliceError(option == nil ? .badInput : .usage, option: option,
                      "\(option == nil ? "" : "makes ")too many regions in 9-patch: \(columns) columns x \(rows) rows = \(columns * rows) regions; aapt2 allows \(maximum)")
     }
-    package static func noResizableArea(axis: String, longer: Double) -> GlsliceError {
+    static func noResizableArea(axis: String, longer: Double) -> GlsliceError {
         GlsliceError(.badInput,
                      "no resizable area along \(axis): the caps fill the source but the output is \(formatNumber(longer)) px longer")
     }

@@ -19,7 +19,7 @@ package final class GPUContext {
     package let limits: GLLimits
     /// The context is ES 3.1 or later: compute shaders and shader storage
     /// buffers, so the GPU can encode what it draws (`GPUEncoder`).
-    package let hasCompute: Bool
+    let hasCompute: Bool
     /// True for Mesa's software rasterisers (llvmpipe, softpipe, swrast).
     package var isSoftware: Bool { ["llvmpipe", "softpipe", "swrast"].contains { renderer.lowercased().contains($0) } }
 

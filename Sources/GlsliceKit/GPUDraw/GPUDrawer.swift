@@ -56,9 +56,9 @@ final class GPUDrawer {
     }
 
     /// Rows per strip that fit the framebuffer limits.
-    package var maxStripRows: Int { session.effectiveTarget.height }
+    var maxStripRows: Int { session.effectiveTarget.height }
 
-    package func drawRows(_ strip: Range<Int>, into output: UnsafeMutablePointer<UInt8>) throws {
+    func drawRows(_ strip: Range<Int>, into output: UnsafeMutablePointer<UInt8>) throws {
         try drawRows(strip, into: output, timing: nil)
     }
 

@@ -18,7 +18,7 @@ extension GPUSession {
     /// Makes the compute encoder now, when there is one (its compile and self-check), so a
     /// run's first call does not pay for them: whether it encodes, and its self-check's GPU
     /// seconds over the CPU's (the hybrid's first guess at its speed).
-    package func readyEncoder() -> (encodes: Bool, speedGuess: Double?) {
+    func readyEncoder() -> (encodes: Bool, speedGuess: Double?) {
         guard gpuEncoding, case .success = encoder else { return (false, nil) }
         return (true, selfCheckRatio)
     }

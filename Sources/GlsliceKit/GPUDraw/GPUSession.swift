@@ -70,7 +70,7 @@ package final class GPUSession {
     static let floatsPerVertex = attributes.reduce(0) { $0 + $1.size }
 
     /// - Parameter gpuEncoding: forces GPU encoding on or off (nil: `encodesOnGPU`'s default).
-    package init(context: GPUContext, memory: GPUMemory = GPUMemory(), gpuEncoding forced: Bool? = nil) throws {
+    init(context: GPUContext, memory: GPUMemory = GPUMemory(), gpuEncoding forced: Bool? = nil) throws {
         self.context = context
         self.memory = memory
         gpuEncoding = context.encodesOnGPU(forced: forced)

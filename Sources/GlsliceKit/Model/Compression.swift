@@ -26,11 +26,11 @@ public enum Compression: String, CaseIterable, Sendable, Codable {
     }
 
     /// Whether a PNG's image data is glslice's own deflate (the plan's repeats) rather than zlib's.
-    package var writesPlanRepeats: Bool { self == .fast || self == .default }
+    var writesPlanRepeats: Bool { self == .fast || self == .default }
 
     /// Whether the encoder is told the plan's repeats and filters rows as `default` does:
     /// every level but `zlib`. `small` keeps, piece by piece, the smaller of zlib 9 and glslice's
     /// deflate on the same scanlines, so it is never larger than `default`; an image of one piece
     /// also tries its rows filtered as PNG optimizers filter them, by libdeflate (`SmallFilters`).
-    package var readsPlanRepeats: Bool { self != .zlib }
+    var readsPlanRepeats: Bool { self != .zlib }
 }

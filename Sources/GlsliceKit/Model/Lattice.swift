@@ -68,10 +68,10 @@ package struct Lattice: Sendable, Equatable {
 
     /// aapt2 refuses a nine-patch with more regions (columns × rows) than this;
     /// every lattice is held to it (`checkRegions`).
-    package static let maxRegions = 127
+    static let maxRegions = 127
 
     /// Cells: columns × rows, as a lattice draws them.
-    package var regions: Int { x.count * y.count }
+    var regions: Int { x.count * y.count }
 
     /// Refuses a lattice with more regions than a `.9.png` may have
     /// (`maxRegions`, aapt2's): a plan, and the GPU's vertices, grow with them.

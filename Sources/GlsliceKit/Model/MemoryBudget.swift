@@ -11,7 +11,7 @@ package final class MemoryBudget: @unchecked Sendable {
     private var waitingNow = 0
     private let condition = NSCondition()
 
-    package init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int) { self.capacity = max(1, capacity) }
 
     /// Blocks until `bytes` fit.
     func acquire(_ bytes: Int) {

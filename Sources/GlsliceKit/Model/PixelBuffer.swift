@@ -10,7 +10,7 @@ package final class PixelBuffer: @unchecked Sendable {
     private let onRelease: (@Sendable () -> Void)?
 
     /// Allocates `byteCount` bytes, first taking them from `budget` (which may block).
-    package init(byteCount: Int, budget: MemoryBudget?) {
+    init(byteCount: Int, budget: MemoryBudget?) {
         budget?.acquire(byteCount)
         self.byteCount = byteCount
         self.budget = budget

@@ -11,7 +11,7 @@ package enum OutputTarget: Sendable, Equatable {
     case memory
 
     /// `-` means standard output.
-    package init(_ path: String) {
+    init(_ path: String) {
         self = path == "-" ? .standardOutput : .file(path)
     }
 

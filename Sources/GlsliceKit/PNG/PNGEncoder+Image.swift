@@ -19,7 +19,7 @@ extension PNGEncoder {
 
     /// The PNG of a whole premultiplied image in memory, on one thread: the CPU's reference file
     /// that the GPU's encodings are held to (with the plan's `repeats`).
-    package static func memoryFile(_ image: PremultipliedImage, compression: Compression = .default,
+    static func memoryFile(_ image: PremultipliedImage, compression: Compression = .default,
                                    repeats: RepeatMap = .none) throws -> [UInt8] {
         try finished(image, to: .memory, compression: compression, repeats: repeats, threads: 1).writer.memoryData ?? []
     }

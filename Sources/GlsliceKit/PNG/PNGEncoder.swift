@@ -22,9 +22,9 @@ package final class PNGEncoder: StripSink {
     /// The file being written (nil for stdout).
     private var file: OutputFile?
     /// Asked just before the file is named (`OutputFile.mayName`).
-    package var mayName: (() -> Bool)?
+    var mayName: (() -> Bool)?
     /// Told the file's byte count and time just before it is named (`OutputFile.willName`).
-    package var willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)?
+    var willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)?
     /// Where bytes go when not to a file.
     private var descriptor: Int32 = -1
     /// True for the duplicate of stdout, which this writer closes.
@@ -44,7 +44,7 @@ package final class PNGEncoder: StripSink {
     /// The finished PNG, for a writer whose target is `.memory`.
     package private(set) var memoryData: [UInt8]?
     /// Time spent opening, writing and naming the file (the rest of a writer's time is encoding).
-    package var fileTime: StageTime { openAndNameTime + (stream?.writeTime ?? .zero) }
+    var fileTime: StageTime { openAndNameTime + (stream?.writeTime ?? .zero) }
     private var openAndNameTime = StageTime.zero
     /// CPU time of the threads that helped compress it (`SegmentedZlib.helperCPU`), once finished.
     package private(set) var helperCPU = Duration.zero

@@ -4,7 +4,7 @@ final class PixelCollector: StripSink {
     private var pixels: [UInt8]
     private var filled = 0
 
-    package init(size: PixelSize) {
+    init(size: PixelSize) {
         self.size = size
         pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)
     }

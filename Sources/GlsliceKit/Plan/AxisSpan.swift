@@ -28,7 +28,7 @@ package struct AxisSpan: Sendable, Equatable {
     }
 
     /// How texel indices outside the segment come back into it.
-    package var addressing: AxisMapping.Addressing {
+    var addressing: AxisMapping.Addressing {
         if case .wrapped = mapping { return .wrap }
         return .clamp
     }
@@ -53,7 +53,7 @@ package struct AxisSpan: Sendable, Equatable {
     /// value again (so every tap repeats): a `tile` or `repeat` at a whole origin and a
     /// scale of 1 or a power of two, where `(x + 0.5 − origin) × num / den` and its
     /// remainder are exact. Nil where rounding could make one period differ from the next.
-    package var exactPeriod: Int? {
+    var exactPeriod: Int? {
         guard case .wrapped(let origin, let num, let den) = mapping, origin == origin.rounded(), origin.magnitude < 0x1p40,
               num == num.rounded(), den == den.rounded(), (1...0x1p20).contains(num), (1...0x1p20).contains(den) else { return nil }
         if num == den { return segment.length } // (v·n)/n is v, exactly: v·n is a multiple of ½ below 2⁵³
@@ -62,7 +62,7 @@ package struct AxisSpan: Sendable, Equatable {
     }
 
     /// How many pixels of `destination` are drawn.
-    package var drawnCount: Int {
+    var drawnCount: Int {
         guard let drawn else { return 0 }
         guard let tiles else { return drawn.count }
         guard tiles.count > 0, tiles.pixels > 0 else { return 0 }

@@ -9,7 +9,7 @@ package struct CapWidths: Sendable, Equatable {
     /// slice, for tiles along x), so that a tile keeps its aspect ratio.
     var tileScale: Double
 
-    package init(lead: Double, trail: Double, tileScale: Double) {
+    init(lead: Double, trail: Double, tileScale: Double) {
         self.lead = lead
         self.trail = trail
         self.tileScale = tileScale

@@ -6,7 +6,7 @@ package struct LineClasses: Sendable {
     package let rows: [Int32]
     package let columns: [Int32]
 
-    package init(_ image: PremultipliedImage) {
+    init(_ image: PremultipliedImage) {
         rows = Self.rowClasses(image)
         columns = Self.columnClasses(image)
     }

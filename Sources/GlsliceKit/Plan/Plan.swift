@@ -33,7 +33,7 @@ package struct Plan: Sendable, Equatable {
             && (fillCenter || !(xSpans[x].segment.scalable && ySpans[y].segment.scalable))
     }
 
-    package init(lattice: Lattice, size: PixelSize, k: Double,
+    init(lattice: Lattice, size: PixelSize, k: Double,
                 modes: PerAxis<ResizeMode>, filter: Filter, fillCenter: Bool, small: SmallTarget = .proportional,
                 caps: PerAxis<CapWidths>? = nil) throws {
         guard k.isFinite, k > 0 else { throw UsageErrors.scaleRatioNotPositive() }

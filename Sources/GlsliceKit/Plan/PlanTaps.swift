@@ -11,7 +11,7 @@ package struct PlanTaps: Sendable {
 
     static let longest = 1 << 16
 
-    package init(_ plan: Plan) {
+    init(_ plan: Plan) {
         let size = plan.size
         columns = size.width <= Self.longest ? AxisTaps(spans: plan.xSpans, range: 0..<size.width, filter: plan.filter) : nil
         rows = size.height <= Self.longest ? AxisTaps(spans: plan.ySpans, range: 0..<size.height, filter: plan.filter) : nil

@@ -11,14 +11,14 @@ extension RepeatMap {
     /// encoder's matcher still finds what repeats there).
     static let widestPeriodicSpan = 1 << 20
 
-    package init(plan: Plan, source: PremultipliedImage) {
+    init(plan: Plan, source: PremultipliedImage) {
         self.init(plan: plan, classes: LineClasses(source))
     }
 
     /// - Parameters:
     ///   - classes: the source's line classes, worked out once per source (`SourceCache`).
     ///   - taps: the plan's whole-axis taps, where worked out already (shared with the drawer).
-    package init(plan: Plan, classes: LineClasses, taps: PlanTaps? = nil) {
+    init(plan: Plan, classes: LineClasses, taps: PlanTaps? = nil) {
         let rowClass = classes.rows, columnClass = classes.columns
         // Rows: one key per visible row; an invisible row (a `space` gap) is all transparent. Which
         // y span a row is in matters only where it leaves the centre out (`fillCenter` off):

@@ -13,7 +13,7 @@ package struct RepeatMap: Sendable {
         package var high: UInt64
         package var low: UInt64
 
-        package init(high: UInt64, low: UInt64) {
+        init(high: UInt64, low: UInt64) {
             self.high = high
             self.low = low
         }
@@ -29,11 +29,11 @@ package struct RepeatMap: Sendable {
     /// Per x span: its destination and the smallest period, in pixels, of its
     /// columns (every pixel equals the one `period` to its left, from
     /// `destination.lowerBound + period` on, in every row); `period == count` when none repeats.
-    package let columnPeriods: [(destination: Range<Int>, period: Int)]
+    let columnPeriods: [(destination: Range<Int>, period: Int)]
     /// `copies` of every row from the first, both ways, worked out ahead (`keepingRowKeys`).
     private var whole: (plain: [Int32], aboveToo: [Int32])?
 
-    package init(rowKeys: (@Sendable (Range<Int>) -> [RowKey])?, columnPeriods: [(destination: Range<Int>, period: Int)]) {
+    init(rowKeys: (@Sendable (Range<Int>) -> [RowKey])?, columnPeriods: [(destination: Range<Int>, period: Int)]) {
         self.rowKeys = rowKeys
         self.columnPeriods = columnPeriods
     }
@@ -50,7 +50,7 @@ package struct RepeatMap: Sendable {
     /// rows are filtered is known only once the colours are), worked out now, where `height` is at
     /// most `keptRows`. A job's map is made as it is prepared, off the GPU thread, whose own work
     /// was a third the rows' taps (issue 52). Taller outputs keep working them out a range at a time.
-    package func keepingRowKeys(height: Int) -> RepeatMap {
+    func keepingRowKeys(height: Int) -> RepeatMap {
         guard let rowKeys, height > 0, height <= Self.keptRows else { return self }
         let keys = rowKeys(0..<height)
         var kept = RepeatMap(rowKeys: { rows in Array(keys[rows]) }, columnPeriods: columnPeriods)
@@ -60,14 +60,14 @@ package struct RepeatMap: Sendable {
 
     /// Per row of the whole output, the nearest earlier row with the same pixels (-1: none),
     /// where worked out ahead (`keepingRowKeys`); nil where not.
-    package var keptCopies: [Int32]? { whole?.plain }
+    var keptCopies: [Int32]? { whole?.plain }
 
     /// Per row of `rows`: the nearest earlier row, not before `earliest`, with
     /// the same pixels, or -1. `aboveToo`: the nearest whose row above equals this
     /// row's row above as well, as filtered rows need (`RowFilter`): a tiled texture's
     /// row equal to rows 10 and 16 back, whose row above equals only the one 16 back,
     /// copies that one (the nearest alone, its row above unequal, left it a matcher's row).
-    package func copies(of rows: Range<Int>, lookingBackTo earliest: Int, aboveToo: Bool = false) -> [Int32] {
+    func copies(of rows: Range<Int>, lookingBackTo earliest: Int, aboveToo: Bool = false) -> [Int32] {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
         if let whole, rows == 0..<whole.plain.count { return aboveToo ? whole.aboveToo : whole.plain }
         let start = max(0, min(earliest, rows.lowerBound))

@@ -6,7 +6,7 @@ package struct ImageSet: Sendable {
     package struct Variant: Sendable {
         package var file: String
         package var scale: Double
-        package var resizing: Resizing?
+        var resizing: Resizing?
     }
 
     /// Xcode's slicing: which caps exist, the centre's mode and size.
@@ -17,7 +17,7 @@ package struct ImageSet: Sendable {
         /// Centre width/height in pixels; source pixels past it, up to the far cap, are not drawn.
         var centerWidth: Int?
         var centerHeight: Int?
-        package var capInsets: PixelInsets
+        var capInsets: PixelInsets
     }
 
     package var folder: String

@@ -26,7 +26,7 @@ package struct SourceHints: Sendable, Equatable {
     /// nine-patch markers (`--nine-patch` reads them): worth a warning.
     var looksLikeNinePatch = false
 
-    package init(lattice: Lattice? = nil, latticeOwner: LatticeOwner = .markers, scale: Double? = nil,
+    init(lattice: Lattice? = nil, latticeOwner: LatticeOwner = .markers, scale: Double? = nil,
                 defaultOutputScale: Double? = nil, defaultMode: ResizeMode? = nil, recipe: SourceRecipe = .plain) {
         self.lattice = lattice
         self.latticeOwner = latticeOwner

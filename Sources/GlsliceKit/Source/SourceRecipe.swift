@@ -15,7 +15,7 @@ package enum SourceRecipe: Codable, Hashable, Sendable {
 /// The image-set variant a source came from: its scale and its slicing.
 package struct ImageSetRecipe: Codable, Hashable, Sendable {
     package var scale: Double
-    package var resizing: ImageSet.Resizing?
+    var resizing: ImageSet.Resizing?
 
     /// Sorted-key JSON, the form a digest hashes.
     var canonicalJSON: String {

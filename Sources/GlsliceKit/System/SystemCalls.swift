@@ -46,5 +46,5 @@ package func loopbackConnection(port: Int, receiveBuffer: Int32? = nil) -> Int32
 extension stat {
     /// The modification time in nanoseconds since the epoch (how a file's identity and the resume
     /// index compare it).
-    package var modifiedNanoseconds: Int64 { Int64(st_mtim.tv_sec) * 1_000_000_000 + Int64(st_mtim.tv_nsec) }
+    var modifiedNanoseconds: Int64 { Int64(st_mtim.tv_sec) * 1_000_000_000 + Int64(st_mtim.tv_nsec) }
 }

@@ -26,7 +26,7 @@ package enum StageClock {
 
     /// This thread's CPU time so far (a helper's, to add to the stage that waited for it); zero
     /// while `readsCPU` is off.
-    package static var threadCPU: Duration {
+    static var threadCPU: Duration {
         guard readsCPU.load(ordering: .relaxed) else { return .zero }
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)

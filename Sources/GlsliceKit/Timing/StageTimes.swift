@@ -38,7 +38,7 @@ package final class StageTimes: Sendable {
 
     /// One GPU encode call that took `seconds` outside drawing and made the GL calls `gl`:
     /// `gpu-encode` gets the time, `gpu-own` its part outside GL calls.
-    package func addGPUEncode(_ duration: Duration, gl: GLCallCounts, items: Int) {
+    func addGPUEncode(_ duration: Duration, gl: GLCallCounts, items: Int) {
         add(.gpuEncode, duration, items: items)
         add(.gpuOwn, max(.zero, duration - .nanoseconds(Int64(gl.seconds * 1e9))), items: items)
         encoding.withLock {
@@ -54,12 +54,12 @@ package final class StageTimes: Sendable {
 
     /// Adds what a GL thread did while it ran (drawing, reading back and encoding): its GL calls,
     /// and its CPU time, its own work and the driver's (the wall clock would count its waits).
-    package func addGLThread(_ gl: GLCallCounts, cpu: Duration) {
+    func addGLThread(_ gl: GLCallCounts, cpu: Duration) {
         glThread.withLock { $0 = ($0.gl + gl, $0.cpu + cpu) }
     }
 
     /// The GL threads' calls and CPU seconds so far.
-    package var glThreadWork: (gl: GLCallCounts, cpuSeconds: Double) {
+    var glThreadWork: (gl: GLCallCounts, cpuSeconds: Double) {
         glThread.withLock { ($0.gl, Double(Self.nanoseconds($0.cpu)) / 1e9) }
     }
 

@@ -31,9 +31,9 @@ package final class WebPEncoder: StripSink {
     private let xmp: [UInt8]?
     private var file: OutputFile?
     /// Asked just before the file is named (`OutputFile.mayName`).
-    package var mayName: (() -> Bool)?
+    var mayName: (() -> Bool)?
     /// Told the file's byte count and time just before it is named (`OutputFile.willName`).
-    package var willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)?
+    var willName: ((_ bytes: Int, _ modified: Int, _ folder: Int32) -> Void)?
     private var pixels: [UInt8]
     private var rowsWritten = 0
     private var finished = false
@@ -42,7 +42,7 @@ package final class WebPEncoder: StripSink {
     /// Time spent opening, writing and naming the file.
     package private(set) var fileTime = StageTime.zero
     /// libwebp encodes on the calling thread.
-    package var helperCPU: Duration { .zero }
+    var helperCPU: Duration { .zero }
 
     /// - Parameter record: an optional (key, value) kept in the file's XMP
     ///   packet (`XMPRecord`), such as a batch job's digest.
