@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// `optimize` writes through `OutputFile` like every command (issue 19): a
 /// device or FIFO at `-o` is written to, never replaced; a read-only file is

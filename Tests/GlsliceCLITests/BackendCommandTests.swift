@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// `--backend`, `doctor` and `parity` as a user meets them.
 @Suite struct BackendCommandTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// `glslice batch` as a farm runs it: killed and resumed, bad lines, exit codes.
 @Suite struct BatchCommandTests {

@@ -1,7 +1,7 @@
 import CWebP
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// Issue 33's CLI manners that need files: `compare` reads the WebP glslice
 /// writes, `optimize` never writes more bytes than it read, `--resume` skips

@@ -1,5 +1,5 @@
 import Foundation
-import GlsliceKit
+@testable import GlsliceKit
 
 /// The `glslice` binary built beside this test bundle (or `GLSLICE_BIN`).
 let glsliceBinary: URL = {

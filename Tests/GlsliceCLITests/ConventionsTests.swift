@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// The command-line conventions a new user expects: `-`, completion, progress,
 /// Ctrl-C, `--json` and "did you mean" (`--help` examples: HelpExamplesTests).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// Files and streams at the system's edges, which need more than a catalogue line (issue 10's
 /// findings and later rounds'): full devices, FIFOs, shared results files, long and non-UTF-8

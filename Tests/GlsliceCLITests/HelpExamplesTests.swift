@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// Every example in every subcommand's `--help` runs as printed, from a copy of
 /// the repository root (its `Fixtures`), in order, with `glslice` on the PATH:

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// Inputs other than PNGs are read bounded, and only from regular files (issue 19).
 @Suite struct InputBoundsTests {

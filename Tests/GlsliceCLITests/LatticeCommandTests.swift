@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// `--lattice` on a plain PNG says what a `.9.png`'s markers say: the bubble's
 /// artwork alone (`bubble.png`) with the runs its markers hold

@@ -1,5 +1,5 @@
 import Foundation
-import GlsliceKit
+@testable import GlsliceKit
 import Testing
 
 /// A manifest line's bytes and its output's name, refused at that line with the line's number:

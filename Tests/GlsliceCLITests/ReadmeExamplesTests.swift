@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// The README's examples run as printed, in order, from a copy of the
 /// repository's `Fixtures` with `glslice` on the PATH: every `sh` block's

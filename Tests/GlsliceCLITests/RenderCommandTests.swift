@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// `glslice render` as a user runs it: exit codes and one-line errors (docs/RENDERING.md §6).
 @Suite struct RenderCommandTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// `--resume` reads what it needs of an existing output by seeking, and trusts
 /// it only when its size matches the job (issue 19's findings).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// `--resume` from the resume index (issue 71): outputs hold no digest chunk by default, and the
 /// index beside them says which job made each.

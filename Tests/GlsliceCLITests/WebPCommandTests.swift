@@ -1,7 +1,7 @@
 import CWebP
 import Foundation
 import Testing
-import GlsliceKit
+@testable import GlsliceKit
 
 /// `-o x.webp` / `--format webp`: lossless WebP that libwebp's own `dwebp`
 /// and its decoder read back to exactly the pixels of the PNG glslice writes.

@@ -1,11 +1,11 @@
 /// One scalable segment's analysis.
 struct BandAnalysis: Sendable, Equatable {
-    package var axis: Axis
+    var axis: Axis
     /// The segment, in source pixels.
     package var segment: Segment
     var content: BandContent
     /// Source pixels across the band (the source's height for an x band).
-    package var across: Int
+    var across: Int
 
     /// True when the band holds a whole number of its periods (a periodic band only).
     var wholePeriods: Bool {

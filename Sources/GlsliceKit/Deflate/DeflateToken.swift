@@ -20,7 +20,7 @@ package struct DeflateToken: Sendable, Equatable {
     /// The end-of-block symbol of the literal/length alphabet (RFC 1951 §3.2.5), after the 256 literals.
     static let endOfBlock = 256
 
-    package static func literal(_ byte: UInt8) -> DeflateToken { DeflateToken(packed: UInt32(byte)) }
+    static func literal(_ byte: UInt8) -> DeflateToken { DeflateToken(packed: UInt32(byte)) }
 
     /// - Precondition: 3 ≤ `length` ≤ 258 and 1 ≤ `distance` ≤ 32,768.
     static func match(length: Int, distance: Int) -> DeflateToken {

@@ -25,7 +25,7 @@ package final class SegmentedZlib {
         /// rows for the threads.
         var pieceBytes: Int
 
-        package static let standard = Cuts()
+        static let standard = Cuts()
 
         init(pieceBytes: Int = 1 << 20) {
             self.pieceBytes = pieceBytes

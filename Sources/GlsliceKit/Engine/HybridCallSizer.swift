@@ -15,7 +15,7 @@
 ///   uploads) and is not counted.
 package struct HybridCallSizer: Sendable {
     /// CPU threads that draw and encode whole jobs.
-    package let cpuWorkers: Int
+    let cpuWorkers: Int
     /// Jobs in one call at most. Each call has fixed costs (latency, a wake-up, its
     /// bookkeeping): at 1,024 a call the double at ten times a core lost 8% to them.
     var maxJobs = 4096

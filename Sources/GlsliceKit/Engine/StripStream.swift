@@ -1,8 +1,8 @@
 /// A rectangle of rows inside a `PixelBuffer`.
 package struct Strip: Sendable {
-    package var buffer: PixelBuffer
+    var buffer: PixelBuffer
     /// Byte offset of the first row.
-    package var offset: Int
+    var offset: Int
     var rows: Int
     /// Bytes from one row to the next.
     var rowStride: Int
@@ -33,7 +33,7 @@ package final class StripStream: Sendable {
     package func finish() { strips.close() }
 
     /// The drawer: no more strips will come, because of `error`.
-    package func fail(_ error: any Error) {
+    func fail(_ error: any Error) {
         failure.withLock { $0 = GlsliceError.from(error) }
         strips.cancel()
     }

@@ -3,7 +3,7 @@
 /// up, a writer used out of order. Each condition is worded once here.
 enum InternalErrors {
     /// Anything thrown that is not a `GlsliceError`, naming its cause.
-    package static func unexpected(_ error: any Error) -> GlsliceError {
+    static func unexpected(_ error: any Error) -> GlsliceError {
         GlsliceError(.internal, "unexpected error (a bug: please report it): \(error)")
     }
 

@@ -2,7 +2,7 @@
 /// near enough to be the word meant. Two edits reach a swapped pair of
 /// letters ("tiel"), but never most of a short word.
 enum NearestName {
-    package static func to(_ word: String, among names: [String]) -> String? {
+    static func to(_ word: String, among names: [String]) -> String? {
         let typed = word.lowercased()
         guard let (name, distance) = names.map({ ($0, editDistance(typed, $0.lowercased())) }).min(by: { $0.1 < $1.1 }),
               distance <= max(2, typed.count / 3), distance < typed.count else { return nil }

@@ -4,7 +4,7 @@
 /// or lent, such as a mapped GPU pixel-pack buffer, and handed back through
 /// `onRelease` when the last reader lets go.
 package final class PixelBuffer: @unchecked Sendable {
-    package let base: UnsafeMutablePointer<UInt8>
+    let base: UnsafeMutablePointer<UInt8>
     let byteCount: Int
     private let budget: MemoryBudget?
     private let onRelease: (@Sendable () -> Void)?

@@ -7,7 +7,7 @@ enum Layout {
 
     /// Places `segments` into `destination` pixels at scale `k`, with `mode`
     /// for the scalable ones, and `small` when the caps do not fit.
-    package static func axis(
+    static func axis(
         _ segments: [Segment], destination: Int, k: Double, mode: ResizeMode, small: SmallTarget = .proportional,
         caps: CapWidths? = nil, axisName: String
     ) throws -> [AxisSpan] {

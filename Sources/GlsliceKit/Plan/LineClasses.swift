@@ -3,8 +3,8 @@
 /// and kept with it (`SourceCache`), not once per job: on the bench manifest's 2,400
 /// jobs from five sources, 4% of `fast`'s encode thread time.
 package struct LineClasses: Sendable {
-    package let rows: [Int32]
-    package let columns: [Int32]
+    let rows: [Int32]
+    let columns: [Int32]
 
     init(_ image: PremultipliedImage) {
         rows = Self.rowClasses(image)

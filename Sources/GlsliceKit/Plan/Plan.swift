@@ -15,7 +15,7 @@ package struct CellPlan: Sendable, Equatable {
 package struct Plan: Sendable, Equatable {
     package var size: PixelSize
     /// Source pixels per output pixel ratio `k = s_out / s_src`.
-    package var k: Double
+    var k: Double
     package var filter: Filter
     var xSpans: [AxisSpan]
     var ySpans: [AxisSpan]
@@ -28,7 +28,7 @@ package struct Plan: Sendable, Equatable {
     /// rule `cells` is built from, asked by index (a lattice has up to
     /// source-size spans per axis; searching `cells` per pair was quartic).
     @inline(__always)
-    package func draws(x: Int, y: Int) -> Bool {
+    func draws(x: Int, y: Int) -> Bool {
         !xSpans[x].destination.isEmpty && !ySpans[y].destination.isEmpty
             && (fillCenter || !(xSpans[x].segment.scalable && ySpans[y].segment.scalable))
     }

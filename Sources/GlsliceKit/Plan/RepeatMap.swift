@@ -10,8 +10,8 @@
 package struct RepeatMap: Sendable {
     /// Two rows with equal keys have equal pixels.
     package struct RowKey: Hashable, Sendable {
-        package var high: UInt64
-        package var low: UInt64
+        var high: UInt64
+        var low: UInt64
 
         init(high: UInt64, low: UInt64) {
             self.high = high

@@ -6,7 +6,7 @@ package struct TileSpacing: Sendable, Equatable {
     package var origin: Int
     var gap: Double
     /// Tile length plus gap, in output pixels.
-    package var period: Double
+    var period: Double
     package var count: Int
     /// Pixels drawn per tile: ceil(tile length − 0.5); 0 draws nothing.
     package var pixels: Int

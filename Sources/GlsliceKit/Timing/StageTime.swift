@@ -1,6 +1,6 @@
 /// A stretch of one thread's time on both clocks (`StageClock`).
 package struct StageTime: Sendable, AdditiveArithmetic {
-    package var wall: Duration
+    var wall: Duration
     package var cpu: Duration
 
     package static let zero = StageTime(wall: .zero, cpu: .zero)

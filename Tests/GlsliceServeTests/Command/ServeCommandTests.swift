@@ -1,5 +1,5 @@
 import Foundation
-import GlsliceKit
+@testable import GlsliceKit
 import Testing
 
 /// `glslice serve` as a process: where it may listen, and SIGTERM with a request in flight.

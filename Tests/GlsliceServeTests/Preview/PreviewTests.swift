@@ -1,5 +1,5 @@
 import Foundation
-import GlsliceKit
+@testable import GlsliceKit
 @testable import GlsliceServe
 import Hummingbird
 import Testing
