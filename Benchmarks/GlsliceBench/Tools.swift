@@ -12,9 +12,16 @@ func writeManifest(_ argv: [String]) throws {
     }
     let path = argv[2]
     let args = try Arguments([argv[0]] + Array(argv.dropFirst(3)))
-    let fixtures = URL(fileURLWithPath: args.fixtures).standardizedFileURL.path
+    let text = manifestText(makeJobs(count: args.jobs, seed: args.seed), fixtures: args.fixtures)
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    print("manifest: \(args.jobs) jobs (seed \(args.seed)) in \(path)")
+}
+
+/// The jobs as manifest lines, each source named by its absolute path under `fixtures`.
+func manifestText(_ jobs: [BenchJob], fixtures: String) -> String {
+    let fixtures = URL(fileURLWithPath: fixtures).standardizedFileURL.path
     var text = ""
-    for (index, job) in makeJobs(count: args.jobs, seed: args.seed).enumerated() {
+    for (index, job) in jobs.enumerated() {
         guard case .pixels(let size) = job.request.size else { continue }
         let i = job.request.insets
         let insets = "\(Int(i.top)),\(Int(i.left)),\(Int(i.bottom)),\(Int(i.right))"
@@ -24,8 +31,7 @@ func writeManifest(_ argv: [String]) throws {
         text += #""mode-x": "\#(job.request.modes.x.rawValue)", "mode-y": "\#(job.request.modes.y.rawValue)", "#
         text += #""filter": "\#(job.request.filter.rawValue)", "center": \#(job.request.fillCenter)}"# + "\n"
     }
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    print("manifest: \(args.jobs) jobs (seed \(args.seed)) in \(path)")
+    return text
 }
 
 /// `glslice-bench plans MANIFEST OUT.jsonl`: each job's cells as glslice lays

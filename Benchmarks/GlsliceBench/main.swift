@@ -2,9 +2,8 @@ import Foundation
 import GlsliceKit
 import Synchronization
 
-/// `make bench-cpu` / `make bench-gpu`: renders a fixed, generated job set over
-/// the fixtures to PNG files and prints renders/s and output bytes. Not a test:
-/// numbers, not verdicts.
+/// `make bench-cpu` / `make bench-gpu`: a fixed, generated job set over the fixtures, rendered to
+/// PNG files by the product's batch; prints renders/s and output bytes. Not a test: numbers, not verdicts.
 struct BenchJob: Sendable {
     var source: String
     var request: RenderRequest
@@ -59,88 +58,32 @@ struct Arguments: Sendable {
     }
 }
 
+/// The generated job set as a manifest in the output folder, rendered by the product's own batch
+/// (`BatchRunner`, in-process, as `glslice batch` runs it: its stages, its GPU draw loop, atlases and
+/// GPU encoding), so `make bench-cpu` and `make bench-gpu` measure what a farm runs.
 func main() throws {
     let args = try Arguments(CommandLine.arguments)
     let choice = try BackendChoice(parsing: args.backend)
     try FileManager.default.createDirectory(atPath: args.out, withIntermediateDirectories: true)
-    // Sources are decoded once, as a render farm's cache would (batch's `SourceCache`).
-    var decoded: [String: ResolvedSource] = [:]
-    for (name, _) in sources {
-        let image = try PNGDecoder.decode(path: "\(args.fixtures)/\(name)", maxPixels: 1 << 24).premultiplied()
-        decoded[name] = ResolvedSource(source: SourceImage(image: image, file: name), key: SourceKey(contentHash: "bench:\(name)", recipe: .plain))
-    }
-    let resolved = decoded
     let jobs = makeJobs(count: args.jobs, seed: args.seed)
-    let totals = Mutex((bytes: 0, pixels: 0, failures: [String]()))
-    /// The job as batch's prepare stage makes it: its plan, and its repeat map made ahead.
-    @Sendable func prepare(_ index: Int) throws -> PreparedJob {
-        let job = jobs[index]
-        guard let source = resolved[job.source] else { throw GlsliceError(.internal, "no source \(job.source)") }
-        var prepared = try PreparedJob(request: job.request, source: source, limits: Limits())
-        prepared.prepareAhead()
-        return prepared
+    let manifest = "\(args.out)/manifest.jsonl"
+    try manifestText(jobs, fixtures: args.fixtures).write(toFile: manifest, atomically: true, encoding: .utf8)
+    var options = BatchOptions(manifest: manifest)
+    options.outputFolder = args.out
+    options.backend = choice
+    options.workers = args.threads
+    let failures = Mutex([String]())
+    let summary = try BatchRunner(options: options, onError: { line in failures.withLock { $0.append(line) } }).run()
+    let pixels = jobs.reduce(0) { total, job in
+        guard case .pixels(let size) = job.request.size else { return total }
+        return total + size.pixelCount
     }
-    /// The output as the product writes it: through the engine's one encode step, as batch, serve and render do.
-    @Sendable func encode(_ index: Int, _ job: PreparedJob, _ drawing: Drawing) throws -> Int {
-        try Engine.encode(job, drawing: drawing, backend: .cpu, to: .file("\(args.out)/\(index).png")).byteCount
-    }
-    var rendererName = "cpu"
-    let start = Date()
-    if choice == .cpu {
-        DispatchQueue.concurrentPerform(iterations: args.threads) { worker in
-            var index = worker
-            var localBytes = 0, localPixels = 0
-            while index < jobs.count {
-                do {
-                    let job = try prepare(index)
-                    localBytes += try encode(index, job, .here)
-                    localPixels += job.size.pixelCount
-                } catch {
-                    totals.withLock { $0.failures.append("job \(index): \(error)") }
-                }
-                index += args.threads
-            }
-            totals.withLock { $0.bytes += localBytes; $0.pixels += localPixels }
-        }
-    } else {
-        // One GL thread renders; PNG encoding runs on the other cores, from each output's pixels as one
-        // strip (as batch encodes an atlas's strip where the GPU does not encode).
-        let resolved = try BackendResolution.resolve(choice, for: .serve, device: nil)
-        if let warning = resolved.warning { print("warning: \(warning)") }
-        let backend = resolved.backend
-        rendererName = resolved.description
-        let encoders = DispatchQueue(label: "encode", attributes: .concurrent)
-        let slots = DispatchSemaphore(value: max(1, args.threads))
-        let group = DispatchGroup()
-        for index in jobs.indices {
-            do {
-                let job = try prepare(index)
-                let drawing = Drawing.strip(of: try backend.image(job.plan, source: job.source.source.image))
-                slots.wait()
-                encoders.async(group: group) {
-                    defer { slots.signal() }
-                    do {
-                        let written = try encode(index, job, drawing)
-                        totals.withLock { $0.bytes += written; $0.pixels += job.size.pixelCount }
-                    } catch {
-                        totals.withLock { $0.failures.append("job \(index): \(error)") }
-                    }
-                }
-            } catch {
-                totals.withLock { $0.failures.append("job \(index): \(error)") }
-            }
-        }
-        group.wait()
-    }
-    let seconds = Date().timeIntervalSince(start)
-    let (bytes, pixels, failures) = totals.withLock { ($0.bytes, $0.pixels, $0.failures) }
-    for failure in failures.prefix(5) { print("failed: \(failure)") }
-    let rendered = jobs.count - failures.count
-    print("renderer: \(rendererName)")
+    for failure in failures.withLock({ $0 }).prefix(5) { print("failed: \(failure)") }
+    print("renderer: \(summary.backend)")
     print(String(format: "backend=%@ jobs=%d threads=%d time=%.2fs renders/s=%.0f output=%.1f MB (%d bytes) megapixels/s=%.1f",
-                 args.backend, rendered, args.threads, seconds, Double(rendered) / seconds,
-                 Double(bytes) / 1e6, bytes, Double(pixels) / seconds / 1e6))
-    if !failures.isEmpty { exit(1) }
+                 args.backend, summary.ok, args.threads, summary.seconds, Double(summary.ok) / summary.seconds,
+                 Double(summary.bytes) / 1e6, summary.bytes, Double(pixels) / summary.seconds / 1e6))
+    if !summary.succeeded { exit(1) }
 }
 
 do {
