@@ -37,7 +37,7 @@ def check(target, flow):
             for m in re.finditer(r"^(?:@\w+ )*(?:public |package |internal |final |open |private |fileprivate |indirect )*(?:class|struct|enum|protocol|actor|typealias)\s+([A-Z]\w*)", text, re.M):
                 home.setdefault(m.group(1), folder)
     problems = 0
-    for index, folder in enumerate(order):
+    for folder in order:
         for name in sorted(os.listdir(os.path.join(root, folder))):
             if not name.endswith(".swift"):
                 continue
