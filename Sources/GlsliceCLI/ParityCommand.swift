@@ -67,6 +67,7 @@ struct ParityCommand: ParsableCommand {
                      report.maxDifference, report.meanDifference, report.pixels))
         if let worst = report.worst { print("worst: \(worst) (max \(report.worstDifference))") }
         print("PNGs (glslice deflate, the default) compared byte for byte: \(report.encoded), \(report.encodedOnGPU) of them encoded on the GPU")
+        if let declined = report.firstDeclined { print("the GPU's encoder gave some to the CPU, first \(declined)") }
         for violation in report.violations.prefix(10) { print("FAIL \(violation)") }
         if report.passed {
             print("parity: pass (every pixel identical, every PNG the same bytes)")

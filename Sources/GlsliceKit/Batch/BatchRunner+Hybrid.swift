@@ -19,14 +19,10 @@ extension BatchRunner {
                                             softwareGPU: drawStage.software,
                                             cost: { Double($0.prepared.size.pixelCount + Self.jobCostPixels) },
                                             pixels: { $0.prepared.size.pixelCount })
-        let limits = drawStage.limits, finishes = drawStage.finishes
+        let limits = drawStage.limits, rule = drawStage.rule
         let (read, prepare) = readAndPrepare(reader: reader, recorder: recorder, started: started, reading: 1024,
                                              probe: probe, then: { ready in
-            let image = ready.prepared.source.image
-            // Beyond what the GPU can draw: decided here, before a GL call, so it never depends on which side took it.
-            // And what the GPU would only stream to a waiting worker is drawn here too.
-            let cpuOnly = limits?.refusal(sourceWidth: image.width, sourceHeight: image.height) != nil
-                || finishes?(ready.prepared) == false
+            let cpuOnly = GPUFinishRule.cpuOnly(ready.prepared, limits: limits, rule: rule)
             scheduler.submit(ready, cpuOnly: cpuOnly)
         }, done: { scheduler.close() })
         let encode = WorkerThreads(count: workers, name: "glslice-enc") { _ in

@@ -14,9 +14,9 @@ struct DrawStage {
     /// The hybrid: draws the calls the scheduler makes until it makes an empty one,
     /// handing back to the CPU what it cannot finish.
     var runHybrid: (_ scheduler: Scheduler) throws -> Void
-    /// The hybrid: whether the GPU finishes a job without a CPU worker waiting on it
-    /// (`GPUFinishRule`); the rest go to the CPU from the start. nil: every job.
-    var finishes: (@Sendable (PreparedJob) -> Bool)?
+    /// The hybrid: what the GPU finishes without a CPU worker waiting on it (`GPUFinishRule`,
+    /// whose `cpuOnly` routes each job). nil: every job.
+    var rule: GPUFinishRule?
     /// The GPU's seconds over one CPU core's, guessed from its encoder's self-check (nil: none).
     var speedGuess: Double?
     /// A software rasteriser (`HybridCallSizer.software`).
@@ -47,6 +47,6 @@ struct DrawStage {
             }
         }, runHybrid: { scheduler in
             try onGLThread { (loop: GPUDrawLoop<Scheduler.Claim>) in try loop.run(hybrid: scheduler, job: \.prepared) }
-        }, finishes: rule.finishes, speedGuess: rule.speedGuess, software: rule.software)
+        }, rule: rule, speedGuess: rule.speedGuess, software: rule.software)
     }
 }

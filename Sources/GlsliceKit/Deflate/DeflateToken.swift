@@ -22,11 +22,18 @@ package struct DeflateToken: Sendable, Equatable {
 
     static func literal(_ byte: UInt8) -> DeflateToken { DeflateToken(packed: UInt32(byte)) }
 
-    /// - Precondition: 3 ≤ `length` ≤ 258 and 1 ≤ `distance` ≤ 32,768.
+    /// A match of 3–258 bytes, 1–32,768 back (`isMatch(length:distance:)`): the caller keeps it
+    /// so (`RepeatDeflater.appendMatch`, the one, writes literals otherwise), with no check here
+    /// that could stop a server on an encoder's bug.
     static func match(length: Int, distance: Int) -> DeflateToken {
-        precondition((3...maxLength).contains(length) && (1...32768).contains(distance), "a deflate match is 3-258 bytes, 1-32768 back")
-        return DeflateToken(packed: matchFlag | UInt32(length) << lengthShift | UInt32(distance))
+        DeflateToken(packed: matchFlag | (UInt32(truncatingIfNeeded: length) & lengthMask) << lengthShift | UInt32(truncatingIfNeeded: distance) & distanceMask)
     }
+
+    /// Whether deflate can write a match of `length` bytes `distance` back (RFC 1951 §3.2.5).
+    static func isMatch(length: Int, distance: Int) -> Bool { (3...maxLength).contains(length) && (1...maxDistance).contains(distance) }
+
+    /// The furthest back a match reaches (RFC 1951's 32 KiB window).
+    static let maxDistance = 32768
 
     var isMatch: Bool { packed & Self.matchFlag != 0 }
     var literal: Int { Int(packed & 0xFF) }

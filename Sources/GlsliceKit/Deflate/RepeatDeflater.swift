@@ -207,7 +207,10 @@ struct RepeatDeflater: Sendable {
     static func appendMatch(_ data: UnsafePointer<UInt8>, at start: Int, length total: Int, distance: Int,
                                     pixel: Int, oldest: Int, tokens: inout TokenBuffer) {
         var at = start, left = total
-        let cheaper = distance > pixel && extraBits(pixel) < extraBits(distance)
+        // Lengths are cut to 3-258 below; a distance deflate cannot write (an encoder's bug) leaves its
+        // bytes literals: a larger file, never a stopped process or a wrong one.
+        if !DeflateToken.isMatch(length: 3, distance: distance) { left = 0 }
+        let cheaper = left > 0 && distance > pixel && extraBits(pixel) < extraBits(distance)
         while left >= 3 {
             let length = min(DeflateToken.maxLength, left)
             let repeats = cheaper && at - pixel >= oldest && memcmp(data + at, data + (at - pixel), length) == 0
@@ -215,7 +218,7 @@ struct RepeatDeflater: Sendable {
             at += length
             left -= length
         }
-        for i in at..<(at + left) { tokens.append(.literal(data[i])) }
+        for i in at..<(start + total) { tokens.append(.literal(data[i])) }
     }
 
     /// One row's tokens (see `choose`), outside a copy run: bytes `rowStart..<rowStart + rowBytes`,

@@ -85,25 +85,13 @@ struct GPUDrawLoop<Item: Sendable> {
         atlas.finish()
     }
 
-    /// Encodes `items` on the GPU, in one call (`GPUSession.encode(_:times:)`).
-    /// One output's failure is its own: one the GPU could not encode (a limit,
-    /// llvmpipe's loop limit, an upload or GL error) is drawn again and streamed
-    /// to the CPU's encoder; when the call itself fails (a GL error in the passes,
-    /// out of memory say), each output is tried again alone.
+    /// Encodes `items` on the GPU, in one call, by the one "GPU, else CPU" policy
+    /// (`GPUSession.encodeElseCPU`): an output the GPU could not encode is drawn
+    /// again and streamed to the CPU's encoder (the hybrid's CPU draws it whole).
     private func encodeOnGPU(_ items: [Item], _ job: (Item) -> PreparedJob, _ feed: GPUFeed<Item>,
                              deliver: (Item, Result<Drawing, any Error>) -> Void) {
         let outputs = items.map { job($0).encodingOnGPU(gpu, strips: strips) }
-        let results: [Result<EncodedImageData, any Error>]
-        do {
-            results = try gpu.encode(outputs, times: times)
-        } catch {
-            gpu.trimEncoder()
-            for item in items {
-                if items.count > 1 { encodeOnGPU([item], job, feed, deliver: deliver) } else { handOff(item, job, feed, deliver: deliver) }
-            }
-            return
-        }
-        for (item, result) in zip(items, results) {
+        for (item, result) in zip(items, gpu.encodeElseCPU(outputs, times: times)) {
             switch result {
             case .success(let data): deliver(item, .success(.encoded(data)))
             case .failure: handOff(item, job, feed, deliver: deliver) // drawn again and read back; an error there is its own

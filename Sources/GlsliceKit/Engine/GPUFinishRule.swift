@@ -36,6 +36,16 @@ package struct GPUFinishRule: Sendable {
                                                maxWidth: maxEncodeWidth, wholePixels: wholeEncodingPixels)
     }
 
+    /// The hybrid's one routing rule, batch's and serve's: whether the CPU takes `job` from the
+    /// start. It does where the GPU cannot draw the source (`limits` refuse it: decided before any
+    /// GL call, so a job never succeeds or fails by which side took it), where the GPU would only
+    /// stream it to a waiting worker (`rule` says it does not finish it), and where the job must run
+    /// once (serve's WebP, whose encoding memory is held once, is never run twice).
+    package static func cpuOnly(_ job: PreparedJob, limits: GPUContext.GLLimits?, rule: GPUFinishRule?, runsOnce: Bool = false) -> Bool {
+        let image = job.source.image
+        return runsOnce || limits?.refusal(sourceWidth: image.width, sourceHeight: image.height) != nil || rule?.finishes(job) == false
+    }
+
     /// Draws a tiny output in an atlas, as a run's small outputs are, and drops it:
     /// a driver such as llvmpipe compiles its shader variants at the first draw,
     /// which would otherwise land in a run's first call (tens of milliseconds of CPU).

@@ -65,6 +65,22 @@ extension GPUSession {
         try encode([output], times: times)[0].get()
     }
 
+    /// The one "GPU, else CPU" policy, for every command (render, batch, serve, parity): each
+    /// output's image data from the compute encoder, or the error that sends it to the CPU's
+    /// encoder, which writes the same bytes. Every error is the CPU's turn, never the output's
+    /// failure: a limit, llvmpipe's loop limit, an upload or a GL error. A call that fails as a
+    /// whole (a GL error in the passes, out of memory) gives back the encoder's buffers and is
+    /// tried again an output at a time, so one output's trouble is its own.
+    func encodeElseCPU(_ outputs: [OutputToEncode], times: StageTimes?) -> [Result<EncodedImageData, any Error>] {
+        do {
+            return try encode(outputs, times: times)
+        } catch {
+            trimEncoder()
+            guard outputs.count > 1 else { return [.failure(error)] }
+            return outputs.flatMap { encodeElseCPU([$0], times: times) }
+        }
+    }
+
     /// Draws outputs strip by strip into the encoder's pixel buffer, one after
     /// another, and encodes them in one call (`GPUEncoder.encode(_:)`): their
     /// pixels together must fit `wholeEncodingPixels`, or the one output is

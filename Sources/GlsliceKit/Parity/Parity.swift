@@ -145,6 +145,8 @@ package enum Parity {
         /// Jobs whose `fast` PNGs were compared byte for byte, and how many of the candidate's the GPU's compute encoder wrote.
         package var encoded = 0
         package var encodedOnGPU = 0
+        /// The first job the GPU's encoder gave to the CPU, and why (nil: none).
+        package var firstDeclined: String?
         var differenceSum = 0
         var channels = 0
     }
@@ -216,12 +218,14 @@ package enum Parity {
         let expected = try file(.strip(of: reference))
         var written: [UInt8]?
         if let session = candidate.gpu, session.encodes(.png, prepared.request.compression, size: prepared.size) {
-            do {
-                let strips = Strips(maxRows: job.stripRows)
-                written = try file(.encoded(try session.encode(prepared.encodingOnGPU(session, strips: strips), times: nil)))
+            // The one "GPU, else CPU" policy: what the GPU cannot encode (llvmpipe's loop limit, a GL
+            // error) has its pixels encoded on the CPU, as batch does; the first reason is reported.
+            switch session.encodeElseCPU([prepared.encodingOnGPU(session, strips: Strips(maxRows: job.stripRows))], times: nil)[0] {
+            case .success(let data):
+                written = try file(.encoded(data))
                 report.encodedOnGPU += 1
-            } catch let error as GlsliceError where error.kind == .unavailable {
-                // The GPU cannot encode this one (llvmpipe's loop limit): its pixels are encoded on the CPU, as batch does.
+            case .failure(let error):
+                if report.firstDeclined == nil { report.firstDeclined = "\(job.description): \((error as? GlsliceError)?.message ?? "\(error)")" }
             }
         }
         let candidateFile = try written ?? file(.strip(of: drawn))

@@ -53,19 +53,18 @@ public enum Render {
     /// glslice's deflate drawn there (a giant a strip at a time) and gives its image data with
     /// the CPU's bytes (issue 52); else drawn `.here`, on `backend`, and encoded on the CPU. An
     /// output the GPU's encoder cannot take or fails (llvmpipe's loop limit, a GL error) is drawn
-    /// again for the CPU.
+    /// again for the CPU (`GPUSession.encodeElseCPU`).
     private static func drawing(_ job: PreparedJob, on backend: Backend, tell: (String) -> Void) throws -> Drawing {
         guard let gpu = backend.gpu, gpu.encodes(job.request.format ?? .png, job.request.compression, size: job.size) else {
             tell("\(job.size.width)x\(job.size.height) drawn on the \(backend.gpu == nil ? "CPU" : "GPU"), encoded on the CPU")
             return .here
         }
-        do {
-            let data = try gpu.encode(job.encodingOnGPU(gpu), times: nil)
+        switch gpu.encodeElseCPU([job.encodingOnGPU(gpu)], times: nil)[0] {
+        case .success(let data):
             tell("\(job.size.width)x\(job.size.height) drawn and encoded on the GPU (compute shaders)")
             return .encoded(data)
-        } catch {
-            // As in a batch, an output the GPU's encoder fails is encoded on the CPU, never failed.
-            gpu.trimEncoder()
+        case .failure(let error):
+            // The one "GPU, else CPU" policy: an output the GPU's encoder fails is encoded on the CPU, never failed.
             let why = (error as? GlsliceError)?.message ?? "\(error)"
             tell("\(job.size.width)x\(job.size.height) drawn on the GPU, encoded on the CPU (the GPU's encoder: \(why))")
             return .here

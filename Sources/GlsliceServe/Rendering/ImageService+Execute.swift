@@ -38,21 +38,20 @@ extension ImageService {
         } catch {
             return fail(key: key, id: id, error, file: file)
         }
-        let image = job.source.image
-        let refusal = gpu?.limits.refusal(sourceWidth: image.width, sourceHeight: image.height)
         if let hybrid {
             // Hybrid: one scheduler for this thread's siblings and the GPU thread. What the GPU cannot
             // draw is drawn here, so a URL never succeeds or fails by chance; a WebP, whose encoding
             // memory is held once, is never run twice, so it stays on the CPU too.
             let render = HybridRender(job: job, digest: digest, key: key, id: id, file: file, started: started, held: held)
-            let cpuOnly = refusal != nil || held > 0 || gpu?.finishRule.finishes(job) == false
+            let cpuOnly = GPUFinishRule.cpuOnly(job, limits: gpu?.limits, rule: gpu?.finishRule, runsOnce: held > 0)
             if !hybrid.submit(render, cpuOnly: cpuOnly) {
                 answers.releaseEncoding(held)
                 fail(key: key, id: id, UnavailableErrors.serverStopping(), file: file)
             }
             return
         }
-        if let refusal { // --backend gpu: refused before a GL call, whichever thread took it
+        let image = job.source.image
+        if let refusal = gpu?.limits.refusal(sourceWidth: image.width, sourceHeight: image.height) { // --backend gpu: refused before a GL call, whichever thread took it
             answers.releaseEncoding(held)
             return fail(key: key, id: id, refusal, file: file)
         }

@@ -57,7 +57,6 @@ import Testing
     @Test func formatFlagAndNamesAgreeOrAreRefused() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let panel = fixtures.appendingPathComponent("panel.png").path
         let base = ["render", panel, "--insets", "8", "--pixels", "40x40"]
         // --format webp with a name that says nothing: WebP.
         let plain = folder.appendingPathComponent("out").path
@@ -81,7 +80,6 @@ import Testing
     @Test func batchWritesWebP() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let panel = fixtures.appendingPathComponent("panel.png").path
         let jobs = folder.appendingPathComponent("jobs.jsonl").path
         try ([#"{"input": "\#(panel)", "output": "a.webp", "insets": 8, "pixels": "60x40"}"#,
               #"{"input": "\#(panel)", "output": "b", "insets": 8, "pixels": "60x40", "format": "webp"}"#,
@@ -99,7 +97,6 @@ import Testing
 
     /// Finding 8: optimize to a .webp past WebP's limit said "<memory>: output ...", not the file.
     @Test func optimizePastWebPsLimitNamesTheOutput() throws {
-        let panel = fixtures.appendingPathComponent("panel.png").path
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var rng = SystemRandomNumberGenerator()

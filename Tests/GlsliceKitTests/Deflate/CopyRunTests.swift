@@ -98,4 +98,22 @@ import Testing
         #expect(pieces.copies.map(\.runAhead) == [0, 130, 0, 0, 130, 0, 260, 130, 0, 0])
         #expect(inflates(data, coder, rows: rows))
     }
+
+    /// A match whose distance deflate cannot write (0, negative, past 32 KiB: only an encoder's bug
+    /// gives one) is written as its bytes, literals (issue 72: it was a `precondition`, which would
+    /// stop a server). The expected tokens are the bytes themselves.
+    @Test func aDistanceDeflateCannotWriteLeavesLiterals() {
+        let bytes = (0..<40).map { UInt8($0 * 7 & 0xFF) }
+        var tokens = RepeatDeflater.TokenBuffer(capacity: 256)
+        defer { tokens.deallocate() }
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for distance in [0, -3, 32769, 1 << 40] {
+                RepeatDeflater.appendMatch(base, at: 4, length: 30, distance: distance, pixel: 4, oldest: 0, tokens: &tokens)
+            }
+            RepeatDeflater.appendMatch(base, at: 4, length: 30, distance: 32768, pixel: 4, oldest: 0, tokens: &tokens)
+        }
+        let literals = bytes[4..<34].map { DeflateToken.literal($0) }
+        #expect(tokens.array(0..<tokens.count) == literals + literals + literals + literals + [.match(length: 30, distance: 32768)])
+    }
 }
