@@ -123,7 +123,7 @@ struct BatchCommand: ParsableCommand {
         }
         progress?.clear()
         if json {
-            printJSON(SummaryJSON(summary, stages: stats))
+            printJSON(summary.json(stages: stats))
         } else {
             standardError("glslice: \(summary.line)\n")
             if summary.total == 0 {
@@ -131,67 +131,9 @@ struct BatchCommand: ParsableCommand {
                 standardError("glslice: \(manifest) held no jobs\(options.shard == .all ? "" : " for shard \(options.shard)")"
                               + " (each non-blank line is one; see 'glslice batch --help')\n")
             }
-            if stats {
-                standardError("glslice: stages (busy time summed over each stage's threads; share of their wall time; CPU time where timed):\n")
-                for stage in summary.stages { standardError("glslice: \(stage.line)\n") }
-                for line in summary.sides.lines { standardError("glslice: \(line)\n") }
-                if summary.gpuEncoding.calls > 0 {
-                    standardError("glslice: \(summary.gpuEncoding.gl.line(encodeCalls: summary.gpuEncoding.calls))\n")
-                }
-                if summary.glThread.calls > 0 {
-                    // Its CPU time, not busy less GL time: GL calls outside the stages (compiling, the
-                    // self-check) made that difference negative. Encoding's own part is `gpu-own` above.
-                    standardError("glslice: gpu thread: \(String(format: "%.2f", summary.glThreadCPUSeconds)) s CPU time"
-                                  + " (\(summary.glThread.calls) GL calls, \(String(format: "%.2f", summary.glThread.seconds)) s in them)\n")
-                }
-                standardError("glslice: other CPU time \(String(format: "%.2f", summary.otherCPUSeconds)) s (the reader, start-up, queues, the kernel"
-                              + " outside the stages); with the stages'\(summary.glThread.calls > 0 ? " and the gpu thread's" : ""), the process's"
-                              + " \(String(format: "%.2f", summary.processCPUSeconds)) s\n")
-            }
+            if stats { for line in summary.statsLines { standardError("glslice: \(line)\n") } }
         }
         if !summary.succeeded { throw ExitCode(1) }
-    }
-
-    /// `batch --json`: the summary on stdout.
-    struct SummaryJSON: Encodable {
-        var rendered: Int
-        var skipped: Int
-        var failed: Int
-        var bytes: Int
-        var seconds: Double
-        var backend: String
-        var succeeded: Bool
-        /// Each stage's busy time, with `--stats`.
-        var stages: [StageShare]?
-        /// What each side did, with `--stats`: outputs, megapixels, busy and idle seconds, backups run and won.
-        var sides: HybridFigures?
-        /// With `--stats`: GPU encoding's encode calls and their GL calls (time, dispatches, waits).
-        var gpuEncodeCalls: Int?
-        var gpuEncodeGL: GLCallCounts?
-        /// With `--stats`: every GL call of the GL thread, and its CPU time (its own work and the driver's).
-        var gpuThreadGL: GLCallCounts?
-        var gpuThreadCPUSeconds: Double?
-        /// With `--stats`: the process's CPU time, and the part of it no stage counted (they add up).
-        var processCPUSeconds: Double?
-        var otherCPUSeconds: Double?
-
-        init(_ summary: BatchSummary, stages: Bool) {
-            rendered = summary.ok
-            skipped = summary.skipped
-            failed = summary.failed
-            bytes = summary.bytes
-            seconds = summary.seconds
-            backend = summary.backend
-            succeeded = summary.succeeded
-            self.stages = stages ? summary.stages : nil
-            sides = stages ? summary.sides : nil
-            gpuEncodeCalls = stages ? summary.gpuEncoding.calls : nil
-            gpuEncodeGL = stages ? summary.gpuEncoding.gl : nil
-            gpuThreadGL = stages ? summary.glThread : nil
-            gpuThreadCPUSeconds = stages ? summary.glThreadCPUSeconds : nil
-            processCPUSeconds = stages ? summary.processCPUSeconds : nil
-            otherCPUSeconds = stages ? summary.otherCPUSeconds : nil
-        }
     }
 }
 

@@ -12,7 +12,7 @@ public struct ImageComparison: Sendable {
     public var pixelsOver: Int
     public var tolerance: Int
     /// Per pixel, its largest channel difference.
-    package var differences: [UInt8]
+    var differences: [UInt8]
 
     public var differ: Bool { pixelsOver > 0 }
 

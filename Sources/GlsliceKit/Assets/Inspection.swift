@@ -11,7 +11,7 @@ public struct Inspection: Sendable, Encodable {
         var content: BandContent
         var wholePeriods: Bool?
         /// The band's smallest length that still renders the same (in `tile` for a periodic band).
-        package var smallest: Int
+        var smallest: Int
         var pixelsToLose: Int
 
         enum CodingKeys: String, CodingKey {
@@ -56,7 +56,7 @@ public struct Inspection: Sendable, Encodable {
         package var x: LatticeSegment
         package var y: LatticeSegment
         /// `transparent`, or the colour as straight `#RRGGBBAA`.
-        package var colour: String
+        var colour: String
     }
 
     package var file: String
@@ -73,7 +73,7 @@ public struct Inspection: Sendable, Encodable {
     package var optical: PixelInsets?
     var bands: [Band]
     var filledCells: [FilledCell]
-    package var scales: ScaleAgreement
+    var scales: ScaleAgreement
 
     enum CodingKeys: String, CodingKey {
         case file, source, kind, width, height, scale, padding, optical, bands, scales

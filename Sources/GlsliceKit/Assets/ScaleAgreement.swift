@@ -11,7 +11,7 @@ package struct ScaleAgreement: Sendable, Encodable {
         package var height: Int
     }
 
-    package var variants: [Variant]
+    var variants: [Variant]
     /// Each disagreement in one line; empty when they agree.
     var problems: [String]
     package var agree: Bool { problems.isEmpty }

@@ -50,7 +50,7 @@ package enum Backend {
     /// Throws `Declined` when `context` is a software rasteriser (llvmpipe,
     /// softpipe, swrast: slower than the CPU backend, and larger) and
     /// `acceptSoftware` is false: `auto`'s one rule for GL.
-    package static func admit(_ context: GPUContext, acceptSoftware: Bool) throws {
+    static func admit(_ context: GPUContext, acceptSoftware: Bool) throws {
         guard !acceptSoftware, context.isSoftware else { return }
         throw Declined(reason: "GL here is \(context.renderer), a software rasteriser: rendering on the CPU, which is faster (--backend gpu forces GL)")
     }

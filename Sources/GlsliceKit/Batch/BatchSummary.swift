@@ -12,19 +12,19 @@ public struct BatchSummary: Sendable {
     /// Each stage's busy time (`batch --stats`).
     public var stages: [StageShare] = []
     /// What each side did (`batch --stats`): outputs, pixels, busy and idle time, backups.
-    package var sides = HybridFigures()
+    var sides = HybridFigures()
     /// GPU encoding's GL calls, and in how many encode calls (`batch --stats`; none without it).
-    package var gpuEncoding = (gl: GLCallCounts(), calls: 0)
+    var gpuEncoding = (gl: GLCallCounts(), calls: 0)
     /// Every GL call of the GL thread (`batch --stats`), and its CPU time while it ran: its own
     /// work and what the driver does on it (llvmpipe's copies; the GPU's work is elsewhere).
-    package var glThread = GLCallCounts()
-    package var glThreadCPUSeconds = 0.0
+    var glThread = GLCallCounts()
+    var glThreadCPUSeconds = 0.0
     /// The process's CPU time when the batch ended (`getrusage`: user and system, every thread, start-up too).
-    package var processCPUSeconds = 0.0
+    var processCPUSeconds = 0.0
     /// The process's CPU time that no stage and not the GL thread counted: the reader, start-up,
     /// the queues' waits and wake-ups, threads starting, the kernel's work outside the timed spans.
     /// With the stages' and the GL thread's, it adds up to `processCPUSeconds` (issue 71).
-    package var otherCPUSeconds: Double {
+    var otherCPUSeconds: Double {
         processCPUSeconds - stages.reduce(0) { $0 + ($1.cpuSeconds ?? 0) } - glThreadCPUSeconds
     }
     /// A `--results` line could not be written: the run fails even if every job rendered.

@@ -30,7 +30,7 @@ package final class ManifestReader: Sendable {
     }
 
     /// What every line takes where it says nothing (`batch`'s render options).
-    package let defaults: RequestDefaults
+    let defaults: RequestDefaults
 
     /// `path` `-` reads standard input; its relative inputs resolve against the current folder.
     package init(path: String, outputFolder: String? = nil, allowOutside: Bool = false, defaults: RequestDefaults = .none) throws {

@@ -8,7 +8,7 @@ public struct StageShare: Sendable, Encodable {
     public var seconds: Double
     /// The threads' own CPU time in the stage (`StageClock`), where every part of it was timed on
     /// that clock: with more threads than cores, busy time also counts waiting for a core.
-    package var cpuSeconds: Double?
+    var cpuSeconds: Double?
     /// Busy time over (wall time × threads).
     public var share: Double
     /// The outputs the stage counted (`gpu-encode` and `gpu-own`: those encoded on the GPU), for

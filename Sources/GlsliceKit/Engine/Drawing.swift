@@ -16,7 +16,7 @@ package enum Drawing: Sendable {
 
 extension Drawing {
     /// An image drawn already, as one strip (as an atlas's are): its pixels copied once.
-    package static func strip(of image: PremultipliedImage) -> Drawing {
+    static func strip(of image: PremultipliedImage) -> Drawing {
         let buffer = PixelBuffer(byteCount: image.rgba.pixels.count, budget: nil)
         image.rgba.pixels.withUnsafeBufferPointer { pixels in
             if let from = pixels.baseAddress { buffer.base.update(from: from, count: pixels.count) }

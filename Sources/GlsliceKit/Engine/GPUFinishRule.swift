@@ -29,7 +29,7 @@ package struct GPUFinishRule: Sendable {
         software = session.context.isSoftware
     }
 
-    package func finishes(_ job: PreparedJob) -> Bool {
+    func finishes(_ job: PreparedJob) -> Bool {
         let size = job.size
         if size.width <= atlasSide && size.height <= atlasSide { return true }
         return encodes && GPUSession.encodable(job.request.format ?? .png, job.request.compression, size: size,

@@ -15,7 +15,7 @@ package struct HybridFigures: Sendable, Equatable, Codable {
         /// The GPU's calls (0 on the CPU side).
         package var calls = 0
 
-        package var megapixels: Double { Double(pixels) / 1e6 }
+        var megapixels: Double { Double(pixels) / 1e6 }
     }
 
     package var cpu = Side()

@@ -38,7 +38,7 @@ package struct PreparedJob: Sendable {
 
     /// What repeats in the output, for glslice's deflate (`.none` for the zlib levels and WebP):
     /// the map `prepareAhead()` made, else made now.
-    package var repeats: RepeatMap { preparedRepeats ?? Self.repeats(request, plan: plan, source: source) }
+    var repeats: RepeatMap { preparedRepeats ?? Self.repeats(request, plan: plan, source: source) }
 
     /// Makes the job's taps (every job: both drawers take them) and, for glslice's deflate, its
     /// repeat map now, on the thread that prepares the job (batch's prepare stage, serve's render

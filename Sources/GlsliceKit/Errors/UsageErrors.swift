@@ -36,7 +36,7 @@ package enum UsageErrors {
     static func notAPositiveNumber(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must be a positive number, got '\(text)'")
     }
-    package static func negative(option: RequestOption, got text: String) -> GlsliceError {
+    static func negative(option: RequestOption, got text: String) -> GlsliceError {
         GlsliceError(.usage, option: option, "must not be negative, got '\(text)'")
     }
     static func tooLarge(option: RequestOption) -> GlsliceError {

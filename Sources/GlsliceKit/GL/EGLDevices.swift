@@ -5,23 +5,23 @@ import Foundation
 /// `GPUContext.make` tries them.
 extension GPUContext {
     /// One EGL device as `eglQueryDevicesEXT` lists it.
-    package struct Device {
+    struct Device {
         package var index: Int
-        package var drmFile: String?
-        package var extensions: String
+        var drmFile: String?
+        var extensions: String
         /// Mesa's software device (`EGL_MESA_device_software`).
-        package var isSoftware: Bool { extensions.contains("EGL_MESA_device_software") }
+        var isSoftware: Bool { extensions.contains("EGL_MESA_device_software") }
         let handle: EGLDeviceEXT?
     }
 
     /// The client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`).
-    package static var clientExtensions: String {
+    static var clientExtensions: String {
         guard let text = eglQueryString(gs_egl_no_display(), EGL_EXTENSIONS) else { return "" }
         return String(validatingCString: text) ?? ""
     }
 
     /// The EGL devices in enumeration order.
-    package static func devices() -> [Device] {
+    static func devices() -> [Device] {
         guard clientExtensions.contains("EGL_EXT_device_enumeration") || clientExtensions.contains("EGL_EXT_device_base"),
               gs_egl_has_device_enumeration() != 0 else { return [] }
         var count: EGLint = 0

@@ -12,8 +12,8 @@ import Foundation
 /// call into it comes from there.
 package final class GPUContext {
     /// How the display was obtained, for `doctor` and error messages.
-    package let displayDescription: String
-    package let vendor: String
+    let displayDescription: String
+    let vendor: String
     package let renderer: String
     package let version: String
     package let limits: GLLimits
@@ -21,7 +21,7 @@ package final class GPUContext {
     /// buffers, so the GPU can encode what it draws (`GPUEncoder`).
     let hasCompute: Bool
     /// True for Mesa's software rasterisers (llvmpipe, softpipe, swrast).
-    package var isSoftware: Bool { ["llvmpipe", "softpipe", "swrast"].contains { renderer.lowercased().contains($0) } }
+    var isSoftware: Bool { ["llvmpipe", "softpipe", "swrast"].contains { renderer.lowercased().contains($0) } }
 
     let display: EGLDisplay
     private let handles: ContextHandles
@@ -31,9 +31,9 @@ package final class GPUContext {
     var displayHold: Int { handles.hold }
 
     package struct GLLimits: Sendable {
-        package var maxTextureSize: Int
-        package var maxRenderbufferSize: Int
-        package var maxViewport: (width: Int, height: Int)
+        var maxTextureSize: Int
+        var maxRenderbufferSize: Int
+        var maxViewport: (width: Int, height: Int)
 
         /// nil when a source of `width × height` can be drawn here; else the
         /// refusal naming the limit. Known when the context opens, so a job is
@@ -46,9 +46,9 @@ package final class GPUContext {
     }
 
     /// A display that was tried and what happened.
-    package struct Attempt: Sendable {
-        package var candidate: String
-        package var failure: String?
+    struct Attempt: Sendable {
+        var candidate: String
+        var failure: String?
     }
 
     /// Opens the first display that gives an ES 3 context: an explicit device
@@ -63,7 +63,7 @@ package final class GPUContext {
     }
 
     /// Like `make(device:)`, recording every attempt.
-    package static func make(device explicit: Int?, attempts: inout [Attempt]) -> GPUContext? {
+    static func make(device explicit: Int?, attempts: inout [Attempt]) -> GPUContext? {
         let explicit = explicit
         let extensions = clientExtensions
         var candidates: [(String, () -> EGLDisplay?)] = []

@@ -55,12 +55,12 @@ extension GPUContext {
     /// Whether a session on this context encodes glslice's deflate PNGs with compute passes
     /// (when they work here): `forced` (`GLSLICE_GPU_ENCODE`) when set, else on hardware GPUs
     /// only. The one decision: `GPUSession.init` applies it, and `doctor` reports it.
-    package func encodesOnGPU(forced: Bool?) -> Bool { forced ?? !isSoftware }
+    func encodesOnGPU(forced: Bool?) -> Bool { forced ?? !isSoftware }
 
     /// Whether this context can encode `fast` PNGs (its compute programs compile,
     /// link and write the CPU's files for three small images), for `doctor`:
     /// nil when it can, else why not.
-    package func gpuEncodingProblem() -> String? {
+    func gpuEncodingProblem() -> String? {
         do {
             try GPUEncoder(context: self).selfCheck()
             return nil

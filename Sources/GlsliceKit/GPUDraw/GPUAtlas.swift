@@ -208,7 +208,7 @@ struct AtlasPixels: Sendable {
     package let buffer: PixelBuffer
 
     /// Byte offset of the output placed at (`x`, `y`).
-    package func offset(x: Int, y: Int) -> Int { (y * width + x) * 4 }
+    func offset(x: Int, y: Int) -> Int { (y * width + x) * 4 }
 }
 
 /// Shelf packing: left to right along a shelf, a new shelf below when full.

@@ -61,7 +61,7 @@ package struct PremultipliedImage: Sendable, Equatable {
 
     /// The image made of these source columns and rows, in order (an image
     /// set's dropped centre pixels, an optimized source's shrunk bands).
-    package func keeping(columns: [Int], rows: [Int]) -> PremultipliedImage {
+    func keeping(columns: [Int], rows: [Int]) -> PremultipliedImage {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(columns.count * rows.count * 4)
         for y in rows {
@@ -73,7 +73,7 @@ package struct PremultipliedImage: Sendable, Equatable {
         return PremultipliedImage(RGBAImage(width: columns.count, height: rows.count, pixels: pixels))
     }
 
-    package func straight() -> StraightImage {
+    func straight() -> StraightImage {
         var out = rgba.pixels
         let count = width * height
         rgba.pixels.withUnsafeBufferPointer { src in

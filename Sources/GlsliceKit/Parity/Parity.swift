@@ -131,24 +131,63 @@ package enum Parity {
 
     /// The outcome of comparing the backends.
     package struct Report: Sendable {
-        package var cases = 0
-        package var pixels = 0
+        var cases = 0
+        var pixels = 0
         /// Largest per-channel difference over every job.
-        package var maxDifference = 0
+        var maxDifference = 0
         /// Mean per-channel difference over every channel of every job.
-        package var meanDifference: Double { channels == 0 ? 0 : Double(differenceSum) / Double(channels) }
-        package var worst: String?
-        package var worstDifference = 0
+        var meanDifference: Double { channels == 0 ? 0 : Double(differenceSum) / Double(channels) }
+        var worst: String?
+        var worstDifference = 0
         /// Jobs that broke docs/RENDERING.md §5, one line each.
-        package var violations: [String] = []
+        var violations: [String] = []
         package var passed: Bool { violations.isEmpty }
         /// Jobs whose `fast` PNGs were compared byte for byte, and how many of the candidate's the GPU's compute encoder wrote.
-        package var encoded = 0
-        package var encodedOnGPU = 0
+        var encoded = 0
+        var encodedOnGPU = 0
         /// The first job the GPU's encoder gave to the CPU, and why (nil: none).
-        package var firstDeclined: String?
+        var firstDeclined: String?
         var differenceSum = 0
         var channels = 0
+
+        /// What `glslice parity` prints after its first line: the figures, the first 10 failures, the verdict.
+        package var lines: [String] {
+            var lines = [String(format: "max difference %d, mean difference %.5f per channel over %d pixels", maxDifference, meanDifference, pixels)]
+            if let worst { lines.append("worst: \(worst) (max \(worstDifference))") }
+            lines.append("PNGs (glslice deflate, the default) compared byte for byte: \(encoded), \(encodedOnGPU) of them encoded on the GPU")
+            if let firstDeclined { lines.append("the GPU's encoder gave some to the CPU, first \(firstDeclined)") }
+            lines += violations.prefix(10).map { "FAIL \($0)" }
+            lines.append(passed ? "parity: pass (every pixel identical, every PNG the same bytes)"
+                : "parity: FAIL, \(violations.count) of \(cases) jobs outside docs/RENDERING.md §5")
+            return lines
+        }
+
+        /// `glslice parity --json`'s object, for a run of `seed` against `candidate`.
+        package func json(seed: UInt64, candidate: String) -> some Encodable & Sendable {
+            JSON(cases: cases, seed: seed, candidate: candidate, pixels: pixels, maxDifference: maxDifference, meanDifference: meanDifference,
+                 worst: worst, violations: violations, passed: passed, encoded: encoded, encodedOnGPU: encodedOnGPU)
+        }
+
+        struct JSON: Encodable, Sendable {
+            var cases: Int
+            var seed: UInt64
+            var candidate: String
+            var pixels: Int
+            var maxDifference: Int
+            var meanDifference: Double
+            var worst: String?
+            var violations: [String]
+            var passed: Bool
+            var encoded: Int
+            var encodedOnGPU: Int
+
+            enum CodingKeys: String, CodingKey {
+                case cases, seed, candidate, pixels, worst, violations, passed, encoded
+                case encodedOnGPU = "encoded-on-gpu"
+                case maxDifference = "max-difference"
+                case meanDifference = "mean-difference"
+            }
+        }
     }
 
     /// Compares the reference image with the candidate under docs/RENDERING.md §5's rule: equal bytes.

@@ -22,7 +22,7 @@ package struct AxisSpan: Sendable, Equatable {
     }
 
     /// `space`'s tiles: a pixel's origin is the start of its tile.
-    package var tiles: TileSpacing? {
+    var tiles: TileSpacing? {
         if case .spaced(let tiles, _) = mapping { return tiles }
         return nil
     }
@@ -37,7 +37,7 @@ package struct AxisSpan: Sendable, Equatable {
     /// affine `(x + 0.5 − origin) × num / den`, wrapped into the segment for
     /// `wrapped`; in `space` the origin is the pixel's tile start, and nil in a gap.
     @inline(__always)
-    package func offset(at x: Int) -> Double? {
+    func offset(at x: Int) -> Double? {
         switch mapping {
         case .clamped(let origin, let num, let den):
             return (Double(x) + 0.5 - origin) * num / den

@@ -21,7 +21,7 @@ package struct ImageSet: Sendable {
     }
 
     package var folder: String
-    package var variants: [Variant]
+    var variants: [Variant]
 
     /// True for a folder ending in `.imageset` or its `Contents.json`.
     package static func isImageSet(path: String) -> Bool {

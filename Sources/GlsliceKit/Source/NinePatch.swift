@@ -24,7 +24,7 @@ package struct NinePatchBounds: Sendable, Equatable, Codable {
 /// are never read as markers.
 package struct NinePatch: Sendable, Equatable {
     /// The artwork inside the border.
-    package var artwork: StraightImage
+    var artwork: StraightImage
     /// Segments from the top and left markers, in artwork pixels.
     package var lattice: Lattice
     package var bounds: NinePatchBounds

@@ -7,8 +7,8 @@ import Foundation
 package struct GLCallCounts: Sendable, Equatable, Codable {
     package var seconds = 0.0
     package var calls = 0
-    package var dispatches = 0
-    package var waits = 0
+    var dispatches = 0
+    var waits = 0
 
     package init() {}
 

@@ -78,7 +78,7 @@ package final class StageTimes: Sendable {
     }
 
     /// Seconds of CPU time in `stage` so far; nil when some of its time was timed on the wall clock alone.
-    package func cpuSeconds(_ stage: Stage) -> Double? {
+    func cpuSeconds(_ stage: Stage) -> Double? {
         let index = Stage.allCases.firstIndex(of: stage) ?? 0
         return cpuNanoseconds.withLock { $0[index] }.map { Double($0) / 1e9 }
     }

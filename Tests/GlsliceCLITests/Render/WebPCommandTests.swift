@@ -57,6 +57,7 @@ import Testing
     @Test func formatFlagAndNamesAgreeOrAreRefused() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        let panel = fixtures.appendingPathComponent("panel.png").path
         let base = ["render", panel, "--insets", "8", "--pixels", "40x40"]
         // --format webp with a name that says nothing: WebP.
         let plain = folder.appendingPathComponent("out").path
@@ -80,6 +81,7 @@ import Testing
     @Test func batchWritesWebP() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        let panel = fixtures.appendingPathComponent("panel.png").path
         let jobs = folder.appendingPathComponent("jobs.jsonl").path
         try ([#"{"input": "\#(panel)", "output": "a.webp", "insets": 8, "pixels": "60x40"}"#,
               #"{"input": "\#(panel)", "output": "b", "insets": 8, "pixels": "60x40", "format": "webp"}"#,
