@@ -30,7 +30,10 @@ package enum JobDigest {
     /// and `serve` sent the same strong ETag for other bytes).
     /// 11: `small` also tries a one-piece image's rows filtered as PNG optimizers filter them, by
     /// libdeflate (issue 71): other bytes for `small`.
-    static let rendererVersion = "glslice-render/12"
+    /// 12: a run is cut into 258-byte tokens and a literal or two (was 256 + 3): other bytes.
+    /// 13: `small` also writes an all-grey palette as grey or grey and alpha, and a small opaque
+    /// palette as RGB, where smaller (issue 71): other bytes for `small`.
+    static let rendererVersion = "glslice-render/13"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

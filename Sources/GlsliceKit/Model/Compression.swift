@@ -12,7 +12,7 @@ public enum Compression: String, CaseIterable, Sendable, Codable {
     /// glslice's own deflate (`Deflate/RepeatDeflater.swift`); WebP preset 6.
     case `default`
     /// The smallest: each piece the smaller of zlib level 9 and glslice's deflate, at several
-    /// times the encode time.
+    /// times the encode time; an indexed image also tried grey, grey and alpha or RGB (`GreyReduction`).
     case small
     /// zlib level 6, the default before renderer version 7: for files byte-identical to
     /// an older glslice's, and as the benchmarks' yardstick. WebP: as `default`.

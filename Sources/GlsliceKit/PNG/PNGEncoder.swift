@@ -253,12 +253,7 @@ package final class PNGEncoder: StripSink {
                              palette: encoded.palette, text: text)
         try stream.imageData(encoded.zlib)
         try stream.finish()
-        if inMemory { memoryData = stream.memory }
-        let start = StageClock.now
-        file?.mayName = mayName
-        file?.willName = willName
-        try file?.commit()
-        openAndNameTime += StageClock.now - start
+        try name()
         return stream.count
     }
 
@@ -275,6 +270,8 @@ package final class PNGEncoder: StripSink {
             self.palette = nil
             if palette.count == 0 { // no pixels at all: nothing to index
                 try open(channels: opaque ? 3 : 4)
+            } else if compression == .small, GreyReduction(palette: palette.rgbaBytes) != nil || triesRGB(palette) {
+                return try finishSmaller(palette)
             } else {
                 try open(channels: 1, palette: palette.rgbaBytes)
                 let plane = indices
@@ -289,12 +286,73 @@ package final class PNGEncoder: StripSink {
         self.writer = nil
         let bytes = try writer.finish()
         helperCPU = writer.helperCPU
+        try name()
+        return Int(bytes)
+    }
+
+    /// Keeps the finished PNG (in memory) and names the file.
+    private func name() throws {
         if inMemory { memoryData = stream?.memory }
         let start = StageClock.now
         file?.mayName = mayName
         file?.willName = willName
         try file?.commit()
         openAndNameTime += StageClock.now - start
-        return Int(bytes)
+    }
+
+    /// `small` on an indexed image that may be smaller in another colour type (issue 71), as
+    /// zopflipng weighs them: grey or grey and alpha where every colour is grey (`GreyReduction`:
+    /// no PLTE or tRNS), RGB where it is opaque with more than 16 colours and at most `rgbTrialPixels`
+    /// a colour (its PLTE, up to 768 bytes, can outweigh a small output's data). Each file is made in memory (each by all of
+    /// `small`'s tries: `SmallFilters`' alone lost most of the gain); the smallest is written.
+    private func finishSmaller(_ palette: Palette) throws -> Int {
+        let plane = indices
+        indices = []
+        let entries = palette.rgbaBytes
+        var best = try madeInMemory(plane, channels: 1, palette: entries, greyDepth: nil)
+        func weigh(_ file: [UInt8]) { if file.count < best.count { best = file } }
+        if let grey = GreyReduction(palette: entries) {
+            weigh(try madeInMemory(grey.rows(plane), channels: grey.channels, palette: [], greyDepth: grey.channels == 1 ? grey.depth : nil))
+        }
+        if triesRGB(palette) {
+            var rgba = [UInt8](repeating: 0, count: plane.count * 4)
+            rgba.withUnsafeMutableBufferPointer { rgba in
+                plane.withUnsafeBufferPointer { plane in
+                    guard let out = rgba.baseAddress, let indices = plane.baseAddress else { return }
+                    palette.expand(indices, width: plane.count, into: out)
+                }
+            }
+            weigh(try madeInMemory(rgba, channels: 3, palette: [], greyDepth: nil, bytesPerPixel: 4)) // alpha dropped as rows are written
+        }
+        let stream = PNGStream(descriptor: inMemory ? nil : file?.descriptor ?? descriptor, name: displayName)
+        self.stream = stream
+        try stream.copy(best)
+        try name()
+        return stream.count
+    }
+
+    /// Pixels a colour at most where `small` tries an opaque palette as RGB: of the bench manifest's
+    /// 338 opaque 8-bit palettes, zopflipng wrote 96 as RGB, 95 of them at most 800 pixels a colour
+    /// (205 palettes are), the median of the others 967.
+    static let rgbTrialPixels = 800
+
+    private func triesRGB(_ palette: Palette) -> Bool {
+        opaque && palette.count > 16 && size.width * size.height <= Self.rgbTrialPixels * palette.count
+    }
+
+    /// The whole PNG of `rows` (`bytesPerPixel` bytes a pixel, `channels` of them written) in
+    /// memory, with its palette or grey depth.
+    private func madeInMemory(_ rows: [UInt8], channels: Int, palette: [UInt8], greyDepth: Int?, bytesPerPixel: Int? = nil) throws -> [UInt8] {
+        let stream = PNGStream(descriptor: nil, name: displayName)
+        let writer = try ScanlineCompressor(stream: stream, width: size.width, height: size.height, channels: channels, palette: palette,
+                                            greyDepth: greyDepth, compression: compression, repeats: repeats, threads: threads, cuts: cuts,
+                                            text: text)
+        try rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return }
+            try writer.write(base, count: size.height, stride: width * (bytesPerPixel ?? channels))
+        }
+        _ = try writer.finish()
+        helperCPU += writer.helperCPU
+        return stream.memory
     }
 }

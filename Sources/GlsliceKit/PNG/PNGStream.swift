@@ -7,8 +7,10 @@ import Foundation
 /// write here (the tests read every output back with libpng).
 final class PNGStream {
     enum ColourType: UInt8 {
+        case grey = 0
         case palette = 3
         case rgb = 2
+        case greyAlpha = 4
         case rgba = 6
     }
 
@@ -74,6 +76,12 @@ final class PNGStream {
         guard !idat.isEmpty else { return }
         try chunk("IDAT", idat)
         idat.removeAll(keepingCapacity: true)
+    }
+
+    /// A whole file made elsewhere (`small`'s choice between two colour types), written as it is.
+    func copy(_ file: [UInt8]) throws {
+        try put(file)
+        try drain()
     }
 
     /// The last IDAT, IEND, and everything still buffered.

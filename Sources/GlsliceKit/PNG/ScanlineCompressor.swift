@@ -14,26 +14,36 @@ final class ScanlineCompressor {
     private let rowBytes: Int
     /// Whether rows are filtered (`RowFilter`): every level but `zlib`.
     private let filtersRows: Bool
+    /// Whether the rows are palette indices (else grey levels or colours).
+    private let indexed: Bool
     /// While filtering: the raw row above (once `rowsWritten` > 0), and the raw row being written.
     private var above: UnsafeMutablePointer<UInt8>
     private var raw: UnsafeMutablePointer<UInt8>
     private var rowsWritten = 0
 
     /// - Parameters:
-    ///   - channels: 1 (indices into `palette`, `palette.count / 4` entries), 3 or 4.
+    ///   - channels: 1 (indices into `palette`, `palette.count / 4` entries; or grey levels, with
+    ///     `greyDepth`), 2 (grey and alpha), 3 or 4.
+    ///   - greyDepth: the bits of a grey level, where `channels` 1 are grey rather than indices.
     ///   - repeats: what the plan says repeats; glslice's own deflate writes it without searching.
     ///   - threads: how many zlib pieces may compress at once.
-    init(stream: PNGStream, width: Int, height: Int, channels: Int, palette: [UInt8], compression: Compression,
+    init(stream: PNGStream, width: Int, height: Int, channels: Int, palette: [UInt8], greyDepth: Int? = nil, compression: Compression,
          repeats: RepeatMap, threads: Int, cuts: SegmentedZlib.Cuts, text: (key: String, value: String)?) throws {
         self.stream = stream
         self.width = width
         self.channels = channels
-        let (bitDepth, rowBytes) = Self.layout(width: width, channels: channels, paletteEntries: palette.count / 4)
+        let (bitDepth, rowBytes) = greyDepth.map { ($0, 1 + (width * $0 + 7) / 8) }
+            ?? Self.layout(width: width, channels: channels, paletteEntries: palette.count / 4)
         self.bitDepth = bitDepth
         self.rowBytes = rowBytes
-        try stream.writeHead(width: width, height: height, bitDepth: bitDepth,
-                             colour: channels == 1 ? .palette : channels == 3 ? .rgb : .rgba,
-                             palette: palette, text: text)
+        let colour: PNGStream.ColourType = switch channels {
+        case 1: greyDepth == nil ? .palette : .grey
+        case 2: .greyAlpha
+        case 3: .rgb
+        default: .rgba
+        }
+        try stream.writeHead(width: width, height: height, bitDepth: bitDepth, colour: colour, palette: palette, text: text)
+        indexed = colour == .palette
         let total = rowBytes * height
         filtersRows = compression.readsPlanRepeats && RowFilter.filters(channels: channels, rowBytes: rowBytes)
         above = .allocate(capacity: filtersRows ? rowBytes : 0)
@@ -65,7 +75,8 @@ final class ScanlineCompressor {
         return (bitDepth, 1 + (channels == 1 ? (width * bitDepth + 7) / 8 : width * channels))
     }
 
-    /// `count` rows `stride` bytes apart: RGBA8 (its alpha dropped for RGB) or indices.
+    /// `count` rows `stride` bytes apart: RGBA8 (its alpha dropped for RGB), or indices, grey levels
+    /// or grey and alpha, as they are written.
     /// `unpremultiplying`: the rows are premultiplied RGBA, made straight as they are written.
     func write(_ rows: UnsafePointer<UInt8>, count: Int, stride: Int, unpremultiplying: Bool = false) throws {
         let width = self.width, channels = self.channels, depth = bitDepth, rowBytes = self.rowBytes, packedBytes = rowBytes - 1
@@ -75,7 +86,7 @@ final class ScanlineCompressor {
             let out = filtersRows ? raw : row
             defer {
                 if filtersRows {
-                    RowFilter.apply(raw, above: rowsWritten > 0 ? UnsafePointer(above) : nil, into: row, count: rowBytes, palette: channels == 1)
+                    RowFilter.apply(raw, above: rowsWritten > 0 ? UnsafePointer(above) : nil, into: row, count: rowBytes, palette: indexed)
                     swap(&raw, &above)
                     rowsWritten += 1
                 }
@@ -91,7 +102,7 @@ final class ScanlineCompressor {
                 Self.dropAlpha(input, into: data, width: width)
             default:
                 if depth == 8 {
-                    data.update(from: input, count: width)
+                    data.update(from: input, count: width * channels) // indices, grey, or grey and alpha
                 } else {
                     switch depth {
                     case 4: Self.pack(input, into: data, width: width, packedBytes: packedBytes, depth: 4)
