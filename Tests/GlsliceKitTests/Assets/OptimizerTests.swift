@@ -28,7 +28,9 @@ import Testing
         ("android/gradient.9.png", nil, false, "gradient.9.png", all),
         ("android/corners.9.png", nil, false, "corners.9.png", all),
         ("android/whole-axis.9.png", nil, false, "whole-axis.9.png", all),
-        ("android/sixteen.9.png", nil, false, "sixteen.9.png", all),              // smaller form, larger file
+        // Smaller form: 4x3 -> 3x3. Since renderer 13 `small` writes it grey + alpha, 83 bytes
+        // against the input's 93 (as a palette it was larger, so the input was copied).
+        ("android/sixteen.9.png", nil, false, "sixteen.9.png", stretchLike),
         ("android/optical.9.png", nil, false, "optical.9.png", all),              // likewise
     ]
 
