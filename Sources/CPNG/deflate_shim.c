@@ -160,22 +160,65 @@ void gs_hash_enter(const uint8_t *data, long from, long to, long end, long *late
     }
 }
 
-/* One row filtered by `type` (PNG filters 0-4) from `raw` and the raw row `above` (NULL: zeros). */
-static void gs_filter_row(const uint8_t *raw, const uint8_t *above, uint8_t *out, long n, long bpp, int type) {
-    for (long i = 0; i < n; i++) {
-        int a = i >= bpp ? raw[i - bpp] : 0, b = above ? above[i] : 0, c = (above && i >= bpp) ? above[i - bpp] : 0, p;
-        switch (type) {
-        case 0: p = 0; break;
-        case 1: p = a; break;
-        case 2: p = b; break;
-        case 3: p = (a + b) >> 1; break;
-        default: {
-            int q = a + b - c, pa = abs(q - a), pb = abs(q - b), pc = abs(q - c);
-            p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+/* A filtered byte's distance from 0, read as signed: what the least-sum rule adds up. */
+static inline uint32_t gs_signed_distance(uint8_t v) { return v < 128 ? v : 256u - v; }
+
+/* Row `raw` filtered by PNG filter `type` (0-4) into `out` (`above` NULL: zeros), and its bytes'
+ * summed distance from 0. Each filter is a loop of its own, its first `bpp` bytes apart, so the
+ * compiler vectorises it (a switch a byte, in one loop for all five, took a third of `small`'s time). */
+static uint64_t gs_filter_row_sum(const uint8_t *restrict raw, const uint8_t *restrict above, uint8_t *restrict out,
+                                  long n, long bpp, int type) {
+    long head = bpp < n ? bpp : n;
+    uint64_t sum = 0;
+    switch (type) {
+    case 0:
+        for (long i = 0; i < n; i++) out[i] = raw[i];
+        break;
+    case 1:
+        for (long i = 0; i < head; i++) out[i] = raw[i];
+        for (long i = head; i < n; i++) out[i] = (uint8_t)(raw[i] - raw[i - bpp]);
+        break;
+    case 2:
+        if (above) {
+            for (long i = 0; i < n; i++) out[i] = (uint8_t)(raw[i] - above[i]);
+        } else {
+            for (long i = 0; i < n; i++) out[i] = raw[i];
         }
+        break;
+    case 3:
+        if (above) {
+            for (long i = 0; i < head; i++) out[i] = (uint8_t)(raw[i] - (above[i] >> 1));
+            for (long i = head; i < n; i++) out[i] = (uint8_t)(raw[i] - ((raw[i - bpp] + above[i]) >> 1));
+        } else {
+            for (long i = 0; i < head; i++) out[i] = raw[i];
+            for (long i = head; i < n; i++) out[i] = (uint8_t)(raw[i] - (raw[i - bpp] >> 1));
         }
-        out[i] = (uint8_t)(raw[i] - p);
+        break;
+    default:
+        if (above) {
+            /* Before `bpp`, a = c = 0: Paeth predicts b. */
+            for (long i = 0; i < head; i++) out[i] = (uint8_t)(raw[i] - above[i]);
+            for (long i = head; i < n; i++) {
+                int a = raw[i - bpp], b = above[i], c = above[i - bpp];
+                int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+                int p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+                out[i] = (uint8_t)(raw[i] - p);
+            }
+        } else {
+            /* No row above: b = c = 0, so Paeth predicts a (as Sub). */
+            for (long i = 0; i < head; i++) out[i] = raw[i];
+            for (long i = head; i < n; i++) out[i] = (uint8_t)(raw[i] - raw[i - bpp]);
+        }
+        break;
     }
+    /* 32-bit sums over at most 2^24 bytes (each at most 128), then carried. */
+    for (long i = 0; i < n;) {
+        long stop = n - i < (1L << 24) ? n : i + (1L << 24);
+        uint32_t part = 0;
+        for (; i < stop; i++) part += gs_signed_distance(out[i]);
+        sum += part;
+    }
+    return sum;
 }
 
 long gs_filter_least_sum(const uint8_t *raw, long rows, long row_bytes, long bpp, uint8_t *out) {
@@ -186,10 +229,10 @@ long gs_filter_least_sum(const uint8_t *raw, long rows, long row_bytes, long bpp
         const uint8_t *line = raw + r * row_bytes + 1, *above = r > 0 ? line - row_bytes : NULL;
         uint8_t *dest = out + r * row_bytes;
         uint64_t best = UINT64_MAX;
+        /* The filter whose bytes sum least, the first of equals; filtered straight into place when
+         * it is the first so far, else into `trial` and copied. */
         for (int type = 0; type <= 4; type++) {
-            gs_filter_row(line, above, trial, n, bpp, type);
-            uint64_t sum = 0;
-            for (long i = 0; i < n && sum < best; i++) sum += trial[i] < 128 ? trial[i] : 256 - trial[i];
+            uint64_t sum = gs_filter_row_sum(line, above, trial, n, bpp, type);
             if (sum < best) {
                 best = sum;
                 dest[0] = (uint8_t)type;

@@ -24,6 +24,63 @@ import Testing
         #expect(out == [1, 200, 0])
     }
 
+    /// Random rows (bpp 1-4, widths about the vector lengths, zero, one, a few): each row as the
+    /// PNG specification's filters make it (§9.2, written here byte by byte), the one whose bytes
+    /// sum least as signed distances from 0, the first of equals. The C function, whose filters run
+    /// in loops of their own, must write the same.
+    @Test func leastSumMatchesTheSpecificationsFilters() {
+        var rng = SeededGenerator(seed: 71)
+        for bpp in 1...4 {
+            for width in [1, 2, 3, 5, 16, 31, 33, 64, 100, 257] {
+                let n = width * bpp, rows = 7, rowBytes = n + 1
+                var raw = [UInt8](repeating: 0, count: rows * rowBytes)
+                for r in 0..<rows {
+                    // Smooth rows, noisy rows and flat rows, so each filter wins somewhere.
+                    for i in 0..<n {
+                        raw[r * rowBytes + 1 + i] = switch r % 3 {
+                        case 0: UInt8(truncatingIfNeeded: i * 3 + r * 5)
+                        case 1: UInt8.random(in: 0...255, using: &rng)
+                        default: UInt8(truncatingIfNeeded: 40 + (i / bpp) % 7)
+                        }
+                    }
+                }
+                var out = [UInt8](repeating: 0xEE, count: raw.count)
+                #expect(gs_filter_least_sum(raw, rows, rowBytes, bpp, &out) == 0)
+                #expect(out == Self.leastSum(raw, rows: rows, rowBytes: rowBytes, bpp: bpp), "bpp \(bpp), width \(width)")
+            }
+        }
+    }
+
+    /// The PNG specification's filters (§9.2) and the least-sum choice, byte by byte.
+    static func leastSum(_ raw: [UInt8], rows: Int, rowBytes: Int, bpp: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        for r in 0..<rows {
+            let line = Array(raw[(r * rowBytes + 1)..<((r + 1) * rowBytes)])
+            let above = r > 0 ? Array(raw[((r - 1) * rowBytes + 1)..<(r * rowBytes)]) : [UInt8](repeating: 0, count: line.count)
+            var best: (sum: Int, type: Int, bytes: [UInt8])?
+            for type in 0...4 {
+                var bytes: [UInt8] = []
+                for i in line.indices {
+                    let a = i >= bpp ? Int(line[i - bpp]) : 0, b = Int(above[i]), c = i >= bpp ? Int(above[i - bpp]) : 0
+                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    let predicted = switch type {
+                    case 0: 0
+                    case 1: a
+                    case 2: b
+                    case 3: (a + b) / 2
+                    default: pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+                    }
+                    bytes.append(UInt8(truncatingIfNeeded: Int(line[i]) - predicted))
+                }
+                let sum = bytes.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) }
+                if best == nil || sum < best?.sum ?? 0 { best = (sum, type, bytes) }
+            }
+            out.append(UInt8(best?.type ?? 0))
+            out += best?.bytes ?? []
+        }
+        return out
+    }
+
     /// A diagonal gradient (Paeth and Average country, where None and Up leave every byte):
     /// `small` decodes (libpng) to the pixels it was given, uses a filter glslice's deflate never
     /// writes, and comes out smaller than `default`.
