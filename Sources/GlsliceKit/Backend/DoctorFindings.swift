@@ -111,7 +111,7 @@ package struct DoctorFindings: Encodable, Sendable {
     }
 
     /// `glslice doctor`'s report: the answer first (which backend `auto` takes, and why; GPU encoding),
-    /// then the details it rests on.
+    /// then the details it rests on (an entry may hold more than one line).
     package var lines: [String] {
         let findings = self
         var lines: [String] = []
@@ -165,6 +165,6 @@ package struct DoctorFindings: Encodable, Sendable {
         print("EGL client extensions:")
         print(findings.clientExtensions.isEmpty ? "  (none: is libEGL installed? apt-get install libegl1 libegl-mesa0)"
               : findings.clientExtensions.map { "  \($0)" }.joined(separator: "\n"))
-        return lines.joined(separator: "\n").components(separatedBy: "\n")
+        return lines
     }
 }

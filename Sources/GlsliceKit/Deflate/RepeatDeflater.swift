@@ -32,7 +32,7 @@ struct RepeatDeflater: Sendable {
     /// repeat `period` bytes back (their x span's period), or with `period` 0,
     /// left to the matcher. A handful per x span, whatever the width.
     let parts: [(end: Int, period: Int)]
-    static let maxDistance = 32768
+    static let maxDistance = DeflateToken.maxDistance
     /// The matcher's hash table holds at most this many bytes of the row above (its
     /// last ones): as many as the table has entries.
     static let hashReach = 4096

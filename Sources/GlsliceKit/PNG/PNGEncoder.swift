@@ -270,8 +270,8 @@ package final class PNGEncoder: StripSink {
             self.palette = nil
             if palette.count == 0 { // no pixels at all: nothing to index
                 try open(channels: opaque ? 3 : 4)
-            } else if compression == .small, GreyReduction(palette: palette.rgbaBytes) != nil || triesRGB(palette) {
-                return try finishSmaller(palette)
+            } else if compression == .small, case let grey = GreyReduction(palette: palette.rgbaBytes), grey != nil || triesRGB(palette) {
+                return try finishSmaller(palette, grey: grey)
             } else {
                 try open(channels: 1, palette: palette.rgbaBytes)
                 let plane = indices
@@ -303,15 +303,15 @@ package final class PNGEncoder: StripSink {
     /// `small` on an indexed image that may be smaller in another colour type (issue 71), as
     /// zopflipng weighs them: grey or grey and alpha where every colour is grey (`GreyReduction`:
     /// no PLTE or tRNS), RGB where it is opaque with more than 16 colours and at most `rgbTrialPixels`
-    /// a colour (its PLTE, up to 768 bytes, can outweigh a small output's data). Each file is made in memory (each by all of
-    /// `small`'s tries: `SmallFilters`' alone lost most of the gain); the smallest is written.
-    private func finishSmaller(_ palette: Palette) throws -> Int {
+    /// a colour (its PLTE, up to 768 bytes, can outweigh a small output's data). Each file is made in
+    /// memory, each by all of `small`'s tries (`SmallFilters`' alone lost most of the gain); the
+    /// smallest is written.
+    private func finishSmaller(_ palette: Palette, grey: GreyReduction?) throws -> Int {
         let plane = indices
         indices = []
-        let entries = palette.rgbaBytes
-        var best = try madeInMemory(plane, channels: 1, palette: entries, greyDepth: nil)
+        var best = try madeInMemory(plane, channels: 1, palette: palette.rgbaBytes, greyDepth: nil)
         func weigh(_ file: [UInt8]) { if file.count < best.count { best = file } }
-        if let grey = GreyReduction(palette: entries) {
+        if let grey {
             weigh(try madeInMemory(grey.rows(plane), channels: grey.channels, palette: [], greyDepth: grey.channels == 1 ? grey.depth : nil))
         }
         if triesRGB(palette) {
