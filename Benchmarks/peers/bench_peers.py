@@ -20,6 +20,8 @@ libvips runs once).
 The floor comes in two parts, measured after each CPU run on its outputs:
 encoding them again with no file made, and writing the same bytes into as many
 new files; glslice's batch is compared with their sum.
+Last, Skia's Python glue: its jobs run in one process whole and as calls only
+(nothing drawn or encoded), which bounds what a C++ peer would gain (issue 71).
 """
 import json
 import math
@@ -68,8 +70,15 @@ def skia_source(path):
 
 
 def skia_job(args):
-    import skia
     plan, out = args
+    return skia_render(plan, out)
+
+
+def skia_render(plan, out, calls_only=False):
+    """One job through Skia; `calls_only`: every Python object and call made as for the job, but
+    no piece drawn and nothing encoded or written (what skia-python's glue costs, for
+    `skia_python_share`)."""
+    import skia
     image, shaders = skia_source(plan["input"])
     surface = skia.Surface.MakeRasterN32Premul(plan["width"], plan["height"])
     canvas = surface.getCanvas()
@@ -89,7 +98,8 @@ def skia_job(args):
                 y["src"][0] + (y["dst"][0] - y["origin"]) * y["num"] / y["den"],
                 x["src"][0] + (x["dst"][1] - x["origin"]) * x["num"] / x["den"],
                 y["src"][0] + (y["dst"][1] - y["origin"]) * y["num"] / y["den"])
-            canvas.drawImageRect(image, src, dst, sampling, paint, skia.Canvas.kStrict_SrcRectConstraint)
+            if not calls_only:
+                canvas.drawImageRect(image, src, dst, sampling, paint, skia.Canvas.kStrict_SrcRectConstraint)
         else:
             key = (x["src"][0], x["src"][1], y["src"][0], y["src"][1], x["wrap"], y["wrap"], linear)
             shader = shaders.get(key)
@@ -101,11 +111,32 @@ def skia_job(args):
             matrix = skia.Matrix.Translate(x["origin"], y["origin"])
             matrix.preScale(x["den"] / x["num"], y["den"] / y["num"])
             tiled.setShader(shader.makeWithLocalMatrix(matrix))
-            canvas.drawRect(dst, tiled)
+            if not calls_only:
+                canvas.drawRect(dst, tiled)
+    if calls_only:
+        return 0
     data = surface.makeImageSnapshot().encodeToData(skia.EncodedImageFormat.kPNG, 100)
     with open(out, "wb") as f:
         f.write(bytes(data))
     return data.size()
+
+
+def skia_python_share(plans, folder, runs):
+    """Skia's jobs in this one process, whole and as calls only (`skia_render`), alternated,
+    medians: the glue's share of Skia's time bounds what the C++ API would gain (issue 71's peer:
+    Skia's C++ symbols are hidden in skia-python's module and no Skia library can be fetched here).
+    The calls-only pass still allocates and clears each surface, so the share is an upper bound."""
+    for plan in plans:
+        skia_source(plan["input"])
+    os.makedirs(folder, exist_ok=True)
+    whole, glue = [], []
+    for run in range(runs):
+        for calls_only in ((False, True) if run % 2 == 0 else (True, False)):
+            began = time.perf_counter()
+            for plan in plans:
+                skia_render(plan, os.path.join(folder, plan["output"]), calls_only)
+            (glue if calls_only else whole).append(time.perf_counter() - began)
+    return median(whole), median(glue)
 
 
 # --- libvips ----------------------------------------------------------------
@@ -272,6 +303,11 @@ def main():
           % (cpu[1] / floor_seconds, skia[1] / cpu[1], cpu[2] / skia[2]))
     print("with --compression zlib (zlib 6): CPU renders/s vs Skia = %.2fx; bytes vs Skia = %.3f"
           % (skia[1] / zlib6[1], zlib6[2] / skia[2]))
+    whole, glue = skia_python_share(plans, os.path.join(run_dir, "skia-share"), runs)
+    share = glue / whole
+    print("Skia's Python glue (one process, calls made, nothing drawn or encoded): %.2f s of %.2f s, %.1f%%;"
+          " a C++ peer making the same calls at most that much faster: CPU renders/s vs it >= %.2fx"
+          % (glue, whole, 100 * share, skia[1] * (1 - share) / cpu[1]))
     subprocess.run(["rm", "-rf", run_dir])
 
 
