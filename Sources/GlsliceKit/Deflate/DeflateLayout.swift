@@ -140,17 +140,24 @@ struct DeflateLayout {
     }
 
     /// `stream` (made by `finish`) with each piece as the CPU's `SegmentedZlib` would end it: with
-    /// more tokens than `PieceGuard` allows, `recode(rows, final)`'s (zlib 6's); else stored where `StoredBlocks` would
-    /// store it, its rows' bytes from `rowBytes(rows)`. Either is called only for those pieces (the GPU
-    /// reads their scanlines back).
+    /// more tokens than `PieceGuard` allows, `recode(rows, final)`'s (zlib 6's); with tokens it finds
+    /// many and dear (`PieceGuard.asksZlib`), that where it is smaller; else stored where
+    /// `StoredBlocks` would store it, its rows' bytes from `rowBytes(rows)`. Either is called only for
+    /// those pieces (the GPU reads their scanlines back). With the Adler-32 of a recoded piece's rows
+    /// where they were unfiltered (`PieceGuard.Recoded.adler`).
     func finishingPieces(_ stream: [UInt8], placement: Placement, rowBytes: (Range<Int>) throws -> [UInt8],
-                         recode: (Range<Int>, Bool) throws -> [UInt8]) rethrows -> [UInt8] {
-        var out: [UInt8] = [], at = 0
+                         recode: (Range<Int>, Bool) throws -> PieceGuard.Recoded) rethrows -> (bytes: [UInt8], adler: UInt32?) {
+        var out: [UInt8] = [], at = 0, adler: UInt32?
         for piece in placement.pieces {
             let rows = pieces[piece.piece], raw = rows.count * self.rowBytes, coded = piece.bytes.count, stored = StoredBlocks.size(raw)
+            let tokens = tokenCounts[rows].reduce(0, +)
             let replacement: [UInt8]
             if PieceGuard.recodes(tokenCounts[rows], rowBytes: self.rowBytes) {
-                replacement = try recode(rows, piece.final)
+                let recoded = try recode(rows, piece.final)
+                (replacement, adler) = (recoded.bytes, recoded.adler ?? adler)
+            } else if PieceGuard.asksZlib(tokens: tokens, codedBytes: coded, rawBytes: raw),
+                      case let recoded = try recode(rows, piece.final), recoded.bytes.count < min(coded, stored) {
+                (replacement, adler) = (recoded.bytes, recoded.adler ?? adler)
             } else if stored < coded {
                 replacement = try rowBytes(rows).withUnsafeBufferPointer { StoredBlocks.stored($0, last: piece.final) }
             } else {
@@ -161,7 +168,7 @@ struct DeflateLayout {
             out += replacement
             at = piece.bytes.upperBound
         }
-        return at == 0 ? stream : out + stream[at...]
+        return (at == 0 ? stream : out + stream[at...], adler)
     }
 
     /// The stream: the coder's `words` (the tokens' bits) with the heads, end

@@ -53,6 +53,22 @@ enum PieceGuard {
         return false
     }
 
+    /// A piece is also coded by zlib 6, and the smaller kept, where its tokens are many and dear: at
+    /// least `denseTokensPerHundredBytes` a hundred bytes, `dearBits` bits or more each on average.
+    /// So the near candidates find short matches and leave literals between them, as in a screenshot's
+    /// text, whose glyphs recur anywhere in the row where zlib's chains reach them (the corpus's
+    /// `shot-text`, 1.53-1.70x zlib 6's bytes at every size and seed `make fuzz-bound` tries). On the
+    /// benchmark sets one piece of 2,345 asks it, and none of the HD set's 702: at 10 bits, 0.5% and 5%
+    /// of their bytes would (docs/BENCHMARKS-LOG.md).
+    static let denseTokensPerHundredBytes = 3
+    static let dearBits = 11
+
+    /// Whether a piece of `rawBytes` bytes whose `tokens` code to `codedBytes` asks zlib 6 too. Read
+    /// from counts both twins keep: the tokens, and the bytes before any are stored.
+    static func asksZlib(tokens: Int, codedBytes: Int, rawBytes: Int) -> Bool {
+        tokens > 0 && tokens * 100 >= rawBytes * denseTokensPerHundredBytes && codedBytes * 8 >= tokens * dearBits
+    }
+
     /// A piece coded by zlib 6 (`recoded`).
     struct Recoded {
         var bytes: [UInt8] = []

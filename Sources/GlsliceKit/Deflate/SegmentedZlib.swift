@@ -231,15 +231,20 @@ package final class SegmentedZlib {
         piece.done.signal()
     }
 
-    /// The default's piece: glslice's deflate, or zlib 6's where its tokens pass `PieceGuard`'s limits.
+    /// The default's piece: glslice's deflate, or zlib 6's where its tokens pass `PieceGuard`'s limits,
+    /// or the smaller of the two where they are many and dear (`PieceGuard.asksZlib`).
     private static func ours(_ deflater: RepeatDeflater, data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
                              windowBits: Int32, last: Bool) -> PieceGuard.Recoded {
         let rowBytes = deflater.rowBytes, raw = rows * rowBytes
-        if let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last, guarded: true) {
-            return PieceGuard.Recoded(bytes: ours)
+        func zlib() -> PieceGuard.Recoded {
+            PieceGuard.recoded(data, history: history, count: raw, windowBits: windowBits, last: last, unfiltering: deflater.filtersRows ? rowBytes : nil)
         }
-        return PieceGuard.recoded(data, history: history, count: raw, windowBits: windowBits, last: last,
-                                  unfiltering: deflater.filtersRows ? rowBytes : nil)
+        guard let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last, guarded: true) else { return zlib() }
+        if PieceGuard.asksZlib(tokens: ours.tokens, codedBytes: ours.codedBytes, rawBytes: raw) {
+            let other = zlib()
+            if other.status == Z_OK, other.bytes.count < ours.bytes.count { return other }
+        }
+        return PieceGuard.Recoded(bytes: ours.bytes)
     }
 
     /// zlib's deflate of the piece into `piece.bytes`, or its failure.

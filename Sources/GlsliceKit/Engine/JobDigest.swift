@@ -33,7 +33,9 @@ package enum JobDigest {
     /// 12: a run is cut into 258-byte tokens and a literal or two (was 256 + 3): other bytes.
     /// 13: `small` also writes an all-grey palette as grey or grey and alpha, and a small opaque
     /// palette as RGB, where smaller (issue 71): other bytes for `small`.
-    static let rendererVersion = "glslice-render/13"
+    /// 14: `default` also codes a piece of many dear tokens by zlib 6, the smaller kept
+    /// (`PieceGuard.asksZlib`, issue 69: a screenshot's text): other bytes there.
+    static let rendererVersion = "glslice-render/14"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

@@ -193,20 +193,15 @@ final class GPUDeflater {
     }
 
     /// A job's stream as its pieces end it: pieces that code larger than stored (noise) are stored,
-    /// and those with more tokens than `PieceGuard` allows are zlib 6's, from their scanlines (and
-    /// the window before them) read back.
+    /// and those `PieceGuard` sends to zlib 6 are its, from their scanlines (and the window before
+    /// them) read back.
     private func finish(_ job: Job, _ stream: [UInt8], layout: DeflateLayout, placement: DeflateLayout.Placement,
                         adler: UInt32) throws -> Deflated {
         let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
-        var adler = adler
         let finished = try layout.finishingPieces(stream, placement: placement, rowBytes: { rows in
             try readScanlines(from: job.firstRowByte + rows.lowerBound * rowBytes, count: rows.count * rowBytes)
-        }, recode: { rows, final in
-            let recoded = try recoded(job, rows: rows, final: final)
-            if let unfiltered = recoded.adler { adler = unfiltered } // the whole image's rows, unfiltered
-            return recoded.bytes
-        })
-        return Deflated(stream: finished, adler: adler)
+        }, recode: { rows, final in try recoded(job, rows: rows, final: final) })
+        return Deflated(stream: finished.bytes, adler: finished.adler ?? adler) // recoded: the whole image's rows, unfiltered
     }
 
     /// `rows` of `job` (a piece) as `SegmentedZlib` codes a piece with more tokens than `PieceGuard` allows: zlib 6 primed
