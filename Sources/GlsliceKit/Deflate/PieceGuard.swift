@@ -53,20 +53,26 @@ enum PieceGuard {
         return false
     }
 
-    /// A piece is also coded by zlib 6, and the smaller kept, where its tokens are many and dear: at
-    /// least `denseTokensPerHundredBytes` a hundred bytes, `dearBits` bits or more each on average.
-    /// So the near candidates find short matches and leave literals between them, as in a screenshot's
-    /// text, whose glyphs recur anywhere in the row where zlib's chains reach them (the corpus's
-    /// `shot-text`, 1.53-1.70x zlib 6's bytes at every size and seed `make fuzz-bound` tries). On the
-    /// benchmark sets one piece of 2,345 asks it, and none of the HD set's 702: at 10 bits, 0.5% and 5%
-    /// of their bytes would (docs/BENCHMARKS-LOG.md).
-    static let denseTokensPerHundredBytes = 3
-    static let dearBits = 11
+    /// A piece is also coded by zlib 6, and the smaller kept, where its tokens are many and dear, by
+    /// one of `dearTokens`: at least `perHundredBytes` tokens a hundred bytes, `bits` bits or more each
+    /// on average, in a piece of at most `maxBytes`. There the near candidates find short matches and
+    /// leave literals between them where zlib's chains find more:
+    /// - a screenshot's text, whose glyphs recur anywhere in a row (the corpus's `shot-text`,
+    ///   1.53-1.70x zlib 6's bytes at every size and seed `make fuzz-bound` tries): 3 and 11 bits;
+    /// - a small output of a resampled texture, its rows Up where zlib matches them as they are,
+    ///   rows a tile back (the bench manifest's `texture.png` `round` at 483 x 168, 4.1x): 6 and 8
+    ///   bits, in pieces up to 512 KiB, where zlib's time on top is a small output's (an HD piece's
+    ///   cost the HD set 3-7% more encode CPU for 0.13% fewer bytes).
+    /// On the bench manifest 42 pieces of 2,345 ask it (0.8% of its bytes), none of the HD set's 702
+    /// (docs/BENCHMARKS-LOG.md).
+    static let dearTokens: [(perHundredBytes: Int, bits: Int, maxBytes: Int)] = [(3, 11, .max), (6, 8, 512 << 10)]
 
     /// Whether a piece of `rawBytes` bytes whose `tokens` code to `codedBytes` asks zlib 6 too. Read
     /// from counts both twins keep: the tokens, and the bytes before any are stored.
     static func asksZlib(tokens: Int, codedBytes: Int, rawBytes: Int) -> Bool {
-        tokens > 0 && tokens * 100 >= rawBytes * denseTokensPerHundredBytes && codedBytes * 8 >= tokens * dearBits
+        tokens > 0 && dearTokens.contains {
+            rawBytes <= $0.maxBytes && tokens * 100 >= rawBytes * $0.perHundredBytes && codedBytes * 8 >= tokens * $0.bits
+        }
     }
 
     /// A piece coded by zlib 6 (`recoded`).

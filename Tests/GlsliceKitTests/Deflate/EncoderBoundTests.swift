@@ -41,12 +41,33 @@ import Testing
         }
     }
 
-    /// `PieceGuard.asksZlib`'s rule, by hand: at least 3 tokens a hundred bytes, at least 11 bits each.
+    /// `PieceGuard.asksZlib`'s rules, by hand: 3 tokens a hundred bytes at 11 bits each or more, or 6
+    /// at 8 bits in a piece of at most 512 KiB.
     @Test func manyDearTokensAskZlib() {
         #expect(PieceGuard.asksZlib(tokens: 3_000, codedBytes: 4_125, rawBytes: 100_000)) // 3.0 a hundred bytes, 11.0 bits
         #expect(!PieceGuard.asksZlib(tokens: 2_999, codedBytes: 9_000, rawBytes: 100_000)) // too few
         #expect(!PieceGuard.asksZlib(tokens: 3_000, codedBytes: 4_124, rawBytes: 100_000)) // 10.997 bits: cheap enough
+        #expect(PieceGuard.asksZlib(tokens: 30_000, codedBytes: 41_250, rawBytes: 1_000_000)) // the first rule has no size limit
+        #expect(PieceGuard.asksZlib(tokens: 6_000, codedBytes: 6_000, rawBytes: 100_000)) // 6.0 a hundred bytes, 8.0 bits
+        #expect(!PieceGuard.asksZlib(tokens: 6_000, codedBytes: 5_999, rawBytes: 100_000)) // 7.999 bits
+        #expect(PieceGuard.asksZlib(tokens: 31_458, codedBytes: 31_458, rawBytes: 524_288)) // 512 KiB: still asks
+        #expect(!PieceGuard.asksZlib(tokens: 31_459, codedBytes: 31_459, rawBytes: 524_289)) // a byte more: zlib's time on top too dear
         #expect(!PieceGuard.asksZlib(tokens: 0, codedBytes: 10, rawBytes: 0))
+    }
+
+    /// The second rule's case from the bench manifest: `texture.png` `round` x at 483 x 168 @2x, linear
+    /// (4.1x zlib 6's bytes before: its rows Up, where zlib matches them as they are a tile back).
+    @Test func aResampledTextureStaysWithinTheBound() throws {
+        let image = try PNGDecoder.decode(path: "Fixtures/texture.png", maxPixels: 1 << 24).premultiplied()
+        let source = ResolvedSource(source: SourceImage(image: image, file: "texture.png"), key: SourceKey(contentHash: "bound:texture.png", recipe: .plain))
+        // The manifest's line (`2191.png`), as batch reads it.
+        let line = #"{"pixels": "483x168", "scale": 2, "insets": "6,6,6,6", "mode-x": "round", "mode-y": "auto", "filter": "linear", "center": true}"#
+        var request = try JSONDecoder().decode(RenderRequest.self, from: Data(line.utf8))
+        check("texture round 483x168@2x", try sizes({ compression in
+            request.compression = compression
+            let job = try PreparedJob(request: request, source: source, limits: Limits())
+            return Data(try Engine.encode(job, drawing: .here, to: .memory).data ?? [])
+        }, "texture round"))
     }
 
     /// Round six's renders: `round` and `space` on narrow, tall outputs, a 2-px `round` strip, and
