@@ -230,11 +230,11 @@ bool startsMatch(int i, int candidate, int oldest) {
         && byteAt(candidate + 2) == byteAt(i + 2);
 }
 
-// The matcher's eleven candidates at a byte: one pixel back, one row back, the last
+// The matcher's fourteen candidates at a byte: one pixel back, one row back, the last
 // match's distance, the hash's two, one row back a pixel either side (5, 6) and two
-// pixels either side (7, 8), and in RGB or RGBA rows two rows back a pixel either side
-// (9, 10); whether each is still being compared, and the length it has reached. Scalars,
-// not arrays, so each stays in a register.
+// pixels either side (7, 8), in RGB or RGBA rows two rows back a pixel either side
+// (9, 10), and in palette and grey rows 2, 3 and 4 rows back (11-13); whether each is still
+// being compared, and the length it has reached. Scalars, not arrays, so each stays in a register.
 int c0;
 int c1;
 int c2;
@@ -246,6 +246,9 @@ int c7;
 int c8;
 int c9;
 int c10;
+int c11;
+int c12;
+int c13;
 bool go0;
 bool go1;
 bool go2;
@@ -257,6 +260,9 @@ bool go7;
 bool go8;
 bool go9;
 bool go10;
+bool go11;
+bool go12;
+bool go13;
 int l0;
 int l1;
 int l2;
@@ -268,6 +274,9 @@ int l7;
 int l8;
 int l9;
 int l10;
+int l11;
+int l12;
+int l13;
 uint candidateHash;
 
 // Sets up the candidates at `i` (none unless the matcher is `asked`), each tried only where its
@@ -284,6 +293,9 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     c8 = i - row - 2 * pixel;
     c9 = i - 2 * row + pixel;
     c10 = i - 2 * row - pixel;
+    c11 = i - 2 * row;
+    c12 = i - 3 * row;
+    c13 = i - 4 * row;
     go0 = false;
     go1 = false;
     go2 = false;
@@ -295,6 +307,9 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     go8 = false;
     go9 = false;
     go10 = false;
+    go11 = false;
+    go12 = false;
+    go13 = false;
     l0 = 0;
     l1 = 0;
     l2 = 0;
@@ -306,6 +321,9 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     l8 = 0;
     l9 = 0;
     l10 = 0;
+    l11 = 0;
+    l12 = 0;
+    l13 = 0;
     if (!asked) return;
     go0 = startsMatch(i, c0, oldest);
     go1 = startsMatch(i, c1, oldest);
@@ -315,6 +333,9 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     go8 = startsMatch(i, c8, oldest);
     go9 = pixel >= 3 && startsMatch(i, c9, oldest);
     go10 = pixel >= 3 && startsMatch(i, c10, oldest);
+    go11 = pixel < 3 && startsMatch(i, c11, oldest);
+    go12 = pixel < 3 && startsMatch(i, c12, oldest);
+    go13 = pixel < 3 && startsMatch(i, c13, oldest);
     go2 = runDistance > 0 && runDistance != pixel && runDistance != row && startsMatch(i, c2, oldest);
     candidateHash = hashAt(i);
     int last = seen(candidateHash);
@@ -329,7 +350,7 @@ void findCandidates(bool asked, int i, int oldest, int pixel, int row, int first
     }
 }
 
-bool comparing() { return go0 || go1 || go2 || go3 || go4 || go5 || go6 || go7 || go8 || go9 || go10; }
+bool comparing() { return go0 || go1 || go2 || go3 || go4 || go5 || go6 || go7 || go8 || go9 || go10 || go11 || go12 || go13; }
 
 // Bytes `k`..`k` + 3 of each candidate still being compared against `w`, those at `i`: its
 // length grows by those that agree, up to `limit`, and it stops at the first that does not.
@@ -346,6 +367,9 @@ void compareCandidates(int k, uint w, int limit) {
     if (go8) { n = agreeing(wordAt(c8 + k), w); l8 = min(k + n, limit); go8 = n == 4; }
     if (go9) { n = agreeing(wordAt(c9 + k), w); l9 = min(k + n, limit); go9 = n == 4; }
     if (go10) { n = agreeing(wordAt(c10 + k), w); l10 = min(k + n, limit); go10 = n == 4; }
+    if (go11) { n = agreeing(wordAt(c11 + k), w); l11 = min(k + n, limit); go11 = n == 4; }
+    if (go12) { n = agreeing(wordAt(c12 + k), w); l12 = min(k + n, limit); go12 = n == 4; }
+    if (go13) { n = agreeing(wordAt(c13 + k), w); l13 = min(k + n, limit); go13 = n == 4; }
 }
 
 // Enters `i` in the hash table as the matcher is asked there.
@@ -376,6 +400,9 @@ void pickBest(int i) {
     consider(l4, i - c4);
     consider(l9, i - c9);
     consider(l10, i - c10);
+    consider(l11, i - c11);
+    consider(l12, i - c12);
+    consider(l13, i - c13);
 }
 
 // The job's row in parts (from word `jobParts` of `parts`, `jobPartCount` of them).

@@ -6,7 +6,8 @@ extension RepeatDeflater {
     /// The matcher of one row (`chooseRow`): the longest match at `i` of `minMatch` (3) bytes or more
     /// (3 only within `shortMatchReach`), ending in the row, among one pixel back, one row back, one row
     /// back one and two pixels either side, the last match's distance, the last two places with the same
-    /// three bytes (entering `i` there) and, in RGB or RGBA rows, two rows back a pixel either side; a tie
+    /// three bytes (entering `i` there) and, in RGB or RGBA rows, two rows back a pixel either side, in
+    /// palette and grey rows 2, 3 and 4 rows back; a tie
     /// keeps the one tried first. The rows above a pixel or two either side are where a stretched
     /// (linear) gradient's pixels recur, as zlib's chains find them: 64² noise stretched to 4000², 0.6%,
     /// 0.1% and 0.14% smaller (two rows back made palette rows 0.5% larger). A candidate is tried only
@@ -116,6 +117,15 @@ extension RepeatDeflater {
                     if !inReach || UnsafeRawPointer(data + candidate).loadUnaligned(as: UInt32.self) & 0xFF_FFFF == here {
                         consider(candidate, at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
                     }
+                }
+            }
+            if pixel < 3 {
+                // Rows 2-4 back, the same column, in palette and grey rows: a dither's period (a
+                // 1-bit Bayer dither's rows repeat 4 back: 5.0x zlib 6's bytes without them, 0.88x with).
+                var back = above
+                for _ in 0..<3 where best < limit {
+                    back = back &- rowBytes
+                    consider(back, at: i, lowest: lowest, here: here, limit: limit, best: &best, bestDistance: &bestDistance)
                 }
             }
             seen2[h] = seen[h]

@@ -34,7 +34,8 @@ package enum JobDigest {
     /// 13: `small` also writes an all-grey palette as grey or grey and alpha, and a small opaque
     /// palette as RGB, where smaller (issue 71): other bytes for `small`.
     /// 14: `default` also codes a piece of many dear tokens by zlib 6, the smaller kept
-    /// (`PieceGuard.asksZlib`, issue 69: a screenshot's text, small resampled textures): other bytes there.
+    /// (`PieceGuard.asksZlib`, issue 69: a screenshot's text, small resampled textures), and its matcher
+    /// tries palette and grey rows 2-4 back (a dither's period): other bytes there.
     static let rendererVersion = "glslice-render/14"
 
     /// The first 32 hex digits of the job's SHA-256.

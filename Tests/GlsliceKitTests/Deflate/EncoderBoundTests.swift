@@ -41,6 +41,14 @@ import Testing
         }
     }
 
+    /// The 1-bit Bayer dither 1500 px wide (`make fuzz-bound`), whose rows repeat 4 back: 5.0x zlib 6's
+    /// bytes before the matcher tried palette rows 2-4 back.
+    @Test func aWideDitherStaysWithinTheBound() throws {
+        for item in EncoderCorpus.cases(width: 1500, height: 300, seed: 1) where item.name == "dither-bayer" {
+            check("dither-bayer 1500x300", try sizes({ try PNGEncoder.encode(item.image, compression: $0) }, item.name))
+        }
+    }
+
     /// `PieceGuard.asksZlib`'s rules, by hand: 3 tokens a hundred bytes at 11 bits each or more, or 6
     /// at 8 bits in a piece of at most 512 KiB.
     @Test func manyDearTokensAskZlib() {

@@ -81,10 +81,11 @@ struct GPUEncoderTests {
     /// repeating 2 back in RGBA: all literals) is coded by zlib 6 from its scanlines read back, the
     /// second piece primed with the first's last 32 KiB; with a shifted image and a 1-bit dither: the
     /// CPU's file, byte for byte. And the screenshot, whose many dear tokens ask zlib 6 too
-    /// (`PieceGuard.asksZlib`), the smaller kept: the GPU reads the same counts back.
+    /// (`PieceGuard.asksZlib`), the smaller kept: the GPU reads the same counts back; and palette rows
+    /// the matcher matches 2-4 rows back (a Bayer dither, 16 colours repeating 3 rows back).
     @Test func piecesPastTheGuardGiveTheCPUsFile() throws {
         let encoder = try GPUEncoder(context: try GPUContext.make())
-        let wanted: Set = ["repeat-k2-rgba", "shift-s9-rgba", "dither-noise", "shot-text"]
+        let wanted: Set = ["repeat-k2-rgba", "shift-s9-rgba", "dither-noise", "shot-text", "dither-bayer", "repeat-k3-16c"]
         for item in EncoderCorpus.cases(width: 1000, height: 400) where wanted.contains(item.name) {
             let source = item.image
             let lattice = try Lattice(width: source.width, height: source.height, insets: PixelInsets(top: 4, left: 4, bottom: 4, right: 4))
