@@ -179,12 +179,13 @@ bench-bound: setup
 	@mkdir -p out
 	set -o pipefail; $(RELEASE_BIN)/glslice-bench bound --runs 5 | tee out/bench-bound.txt
 
-# The corpus at other seeds and sizes: prints each image over 1.10x zlib 6's bytes (figures, not a verdict).
+# The corpus at other seeds and sizes: prints each image over 1.10x zlib 6's bytes or 1.5x its time
+# (medians of 3; figures, not a verdict: a 1-ms image's time ratio moves by a tenth from run to run).
 fuzz-bound: setup
 	@mkdir -p out
 	set -o pipefail; for seed in 1 2 3; do for size in "600 240" "1500 300" "333 901"; do set -- $$size; \
-	  $(RELEASE_BIN)/glslice-bench bound --runs 1 --seed $$seed --width $$1 --height $$2 \
-	  | awk -F'|' -v run="seed $$seed, $$1x$$2:" '/^\| [a-z]/ && $$6 + 0 > 1.10 { print run, $$0 }'; done; done | tee out/fuzz-bound.txt
+	  $(RELEASE_BIN)/glslice-bench bound --runs 3 --seed $$seed --width $$1 --height $$2 \
+	  | awk -F'|' -v run="seed $$seed, $$1x$$2:" '/^\| [a-z]/ && ($$6 + 0 > 1.10 || $$9 + 0 > 1.5) { print run, $$0 }'; done; done | tee out/fuzz-bound.txt
 
 # The bound image by image on the outputs a farm writes: the bench manifest and the HD set, each
 # rendered by the default and by zlib 6; how many are over 1.10x, the worst (Scripts/bound-per-image.py).

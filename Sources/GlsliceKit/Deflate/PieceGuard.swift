@@ -1,4 +1,5 @@
 import CPNG
+import Foundation
 
 /// The default encoder's bound against zlib 6 (issue 69). glslice's deflate finds what the plan and its
 /// near candidates show, so an image whose repeats lie elsewhere (rows equal to rows k back, rows shifted
@@ -21,18 +22,26 @@ enum PieceGuard {
     /// sent 11% of the HD set's encode time to zlib), and up to 128 KiB.
     static let checks: [(bytes: Int, bytesPerToken: Int)] = [(16384, 4), (131_072, bytesPerToken)]
 
+    /// A piece's first 1/this (16 KiB at least) is also a checkpoint at `bytesPerToken`: a small
+    /// image that fails (a 600 x 240 palette whose rows repeat 7 back or shift 5 px) was known only
+    /// at its end, after all of glslice's own work, so it took 1.4-1.8x zlib 6's time. A 1 MiB
+    /// piece's is the 128 KiB check; the bench manifest 660 bytes smaller, 0.4% more instructions.
+    static let firstShare = 8
+
     /// A piece's rows up to a check, and the most tokens they may take.
     struct Checkpoint: Equatable {
         var rows: Int
         var maxTokens: Int
     }
 
-    /// The checkpoints of a piece of `pieceRows` rows, in order: the `checks` within it, then its
-    /// last row (`bytesPerToken`). Its units are cut at each (`RepeatDeflater.units`), so both twins
-    /// count the same tokens there.
+    /// The checkpoints of a piece of `pieceRows` rows, in order: the `checks` and its first
+    /// `firstShare` within it, then its last row (`bytesPerToken`); where two fall on one row,
+    /// the stricter. Its units are cut at each (`RepeatDeflater.units`), so both twins count the
+    /// same tokens there.
     static func checkpoints(pieceRows: Int, rowBytes: Int) -> [Checkpoint] {
+        let share = (bytes: max(checks[0].bytes, pieceRows * rowBytes / firstShare), bytesPerToken: bytesPerToken)
         var all: [Checkpoint] = []
-        for check in checks {
+        for check in (checks + [share]).sorted(by: { ($0.bytes, -$0.bytesPerToken) < ($1.bytes, -$1.bytesPerToken) }) {
             let rows = (check.bytes + rowBytes - 1) / rowBytes
             if pieceRows > rows, rows > (all.last?.rows ?? 0) { all.append(Checkpoint(rows: rows, maxTokens: rows * rowBytes / check.bytesPerToken)) }
         }
@@ -85,22 +94,40 @@ enum PieceGuard {
 
     /// zlib 6's raw deflate of `count` bytes at `data`, primed with the `history` bytes before them
     /// (as `--compression zlib` codes a piece), or those bytes stored where that is fewer; with
-    /// zlib's status (no bytes unless `Z_OK`). `unfiltering`: where the piece is the whole image,
-    /// its rows (`RowFilter`'s, that many bytes each) are coded as they were before filtering, all
-    /// None, as `--compression zlib` codes them, so such an image's stream is zlib 6's; the Adler-32
-    /// then changes with them. Up rows broke repeats k rows back that zlib finds (a 28-px `round`
-    /// texture 1.12x zlib 6 over its filtered rows, 1.00x over them as they were).
+    /// zlib's status (no bytes unless `Z_OK`). A piece that is the whole image (no history, `last`)
+    /// is libdeflate 6's instead: zlib 6's bytes within 2% on every corpus image at three sizes but
+    /// a Bayer dither's 307 (1.20x), in 0.5-0.7x its time, so a piece glslice's deflate fails costs
+    /// less on top of what it spent (libdeflate takes no primed window, so other pieces keep zlib).
+    /// `unfiltering`: where the piece is the whole image, its rows (`RowFilter`'s, that many
+    /// bytes each) are coded as they were before filtering, all None, as `--compression zlib` codes
+    /// them; the Adler-32 then changes with them. Up rows broke repeats k rows back that zlib finds
+    /// (a 28-px `round` texture 1.12x zlib 6 over its filtered rows, 1.00x over them as they were).
     static func recoded(_ data: UnsafePointer<UInt8>, history: Int, count: Int, windowBits: Int32, last: Bool,
                         unfiltering rowBytes: Int? = nil) -> Recoded {
-        guard let rowBytes, history == 0, last else { return zlib(data, history: history, count: count, windowBits: windowBits, last: last) }
+        guard history == 0, last else { return zlib(data, history: history, count: count, windowBits: windowBits, last: last) }
+        guard let rowBytes else { return libdeflate(data, count: count) }
         let rows = RowFilter.unfiltered(data, count: count, rowBytes: rowBytes)
         return rows.withUnsafeBufferPointer { rows in
             guard let base = rows.baseAddress else { return Recoded(status: Z_BUF_ERROR) }
-            var coded = zlib(base, history: 0, count: count, windowBits: windowBits, last: true)
+            var coded = libdeflate(base, count: count)
             coded.adler = libdeflate_adler32(1, base, count)
             return coded
         }
     }
+
+    /// The whole image's deflate, as one final block chain: libdeflate's at `wholeImageLevel`, or
+    /// stored where fewer bytes. Its window is libdeflate's 32 KiB, but no match reaches further
+    /// than the image, which the stream's window (`SegmentedZlib.windowBits`) always covers.
+    private static func libdeflate(_ data: UnsafePointer<UInt8>, count: Int) -> Recoded {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = gs_libdeflate_raw(data, count, wholeImageLevel, &out)
+        guard length > 0, let out else { return Recoded(status: Z_MEM_ERROR) }
+        defer { free(out) }
+        return Recoded(bytes: StoredBlocks.smaller(Array(UnsafeBufferPointer(start: out, count: length)), data, count: count, last: true))
+    }
+
+    /// libdeflate's level for a whole image: its 6 is zlib 6's lazy matching with its own chains.
+    static let wholeImageLevel: Int32 = 6
 
     /// zlib 6's piece (`SegmentedZlib.zlib`), or stored where fewer bytes.
     private static func zlib(_ data: UnsafePointer<UInt8>, history: Int, count: Int, windowBits: Int32, last: Bool) -> Recoded {

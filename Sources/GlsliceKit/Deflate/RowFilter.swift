@@ -51,10 +51,10 @@ enum RowFilter {
             return
         }
         let data = raw + 1, over = above + 1, n = count - 1
-        if memcmp(data, over, n) == 0 {
+        if equal(data, over, n) {
             // A row equal to the one above (a stretch's): Up is zeros, its sum 0, which None ties
             // only when the row is zeros too (its first byte 0 and each equal to the next).
-            let zeros = data[0] == 0 && (n == 1 || memcmp(data, data + 1, n - 1) == 0)
+            let zeros = data[0] == 0 && (n == 1 || equal(data, data + 1, n - 1))
             out[0] = zeros ? none : up
             (out + 1).update(repeating: 0, count: n)
             return
@@ -67,6 +67,15 @@ enum RowFilter {
             out.update(from: raw, count: count)
             out[0] = none
         }
+    }
+
+    /// Whether `n` bytes at `a` and `b` agree: a short row byte by byte, not through `memcmp` (a
+    /// 1 x 393,716 stretch called it twice a row, 5% of its encoding).
+    @inline(__always)
+    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        guard n <= 16 else { return memcmp(a, b, n) == 0 }
+        for k in 0..<n where a[k] != b[k] { return false }
+        return true
     }
 
     /// `count` bytes of filtered rows (`apply`'s, `rowBytes` each, the first against zeros) as they

@@ -36,7 +36,9 @@ package enum JobDigest {
     /// 14: `default` also codes a piece of many dear tokens by zlib 6, the smaller kept
     /// (`PieceGuard.asksZlib`, issue 69: a screenshot's text, small resampled textures), and its matcher
     /// tries palette and grey rows 2-4 back (a dither's period): other bytes there.
-    static let rendererVersion = "glslice-render/14"
+    /// 15: `default` also checks a piece's tokens at its first eighth (`PieceGuard.firstShare`), and a
+    /// whole image it gives up is libdeflate 6's, not zlib 6's (issue 69's time bound): other bytes there.
+    static let rendererVersion = "glslice-render/15"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

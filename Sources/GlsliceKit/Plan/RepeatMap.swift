@@ -72,16 +72,20 @@ package struct RepeatMap: Sendable {
         if let whole, rows == 0..<whole.plain.count { return aboveToo ? whole.aboveToo : whole.plain }
         let start = max(0, min(earliest, rows.lowerBound))
         guard aboveToo else {
-            return Self.copies(of: rows, start: start, keys: rowKeys(start..<rows.upperBound), mixed: \.mixed) // no pairs made
+            let keys = rowKeys(start..<rows.upperBound)
+            return keys.withUnsafeBufferPointer { keys in Self.copies(of: rows, start: start, count: keys.count, key: { keys[$0] }, mixed: \.mixed) }
         }
         // Each row's key paired with the one above's (read from one row earlier); the first
         // row read has none known, so it pairs with nothing (as every row does without `aboveToo`).
-        let first = max(0, start - 1)
+        // Paired as they are asked, not kept: an array of pairs was 40 bytes a row (a 1 x 393,716
+        // stretch touched 16 MB for them, half its encoding's page faults).
+        let first = max(0, start - 1), skip = start - first
         let keys = rowKeys(first..<rows.upperBound)
-        let pairs = (start..<rows.upperBound).map { y in
-            PairKey(row: keys[y - first], above: y > first ? keys[y - 1 - first] : nil)
+        return keys.withUnsafeBufferPointer { keys in
+            Self.copies(of: rows, start: start, count: keys.count - skip, key: { i in
+                PairKey(row: keys[i + skip], above: i + skip > 0 ? keys[i + skip - 1] : nil)
+            }, mixed: \.mixed)
         }
-        return Self.copies(of: rows, start: start, keys: pairs, mixed: \.mixed)
     }
 
     /// A row's key and the key of the row above it (nil: not known, or not asked).
@@ -94,34 +98,35 @@ package struct RepeatMap: Sendable {
         }
     }
 
-    /// `copies` over the keys of rows `start..<rows.upperBound`.
+    /// `copies` over the keys of rows `start..<rows.upperBound` (`count` of them, the `i`th `key(i)`).
     /// `mixed`: a key folded to 64 bits, to place it in the table.
-    private static func copies<Key: Equatable>(of rows: Range<Int>, start: Int, keys: [Key], mixed: (Key) -> UInt64) -> [Int32] {
+    @inline(__always)
+    private static func copies<Key: Equatable>(of rows: Range<Int>, start: Int, count: Int, key: (Int) -> Key,
+                                               mixed: (Key) -> UInt64) -> [Int32] {
         var copies = [Int32](repeating: -1, count: rows.count)
-        // The last row seen with each key: an open-addressed table of indices into `keys`
+        // The last row seen with each key: an open-addressed table of indices into the keys
         // (Swift's seeded Hasher, twice a row, was most of a tall output's encoding
         // time). It is asked once a run of equal rows, and told where the run ends.
-        let capacity = max(16, 1 << (Int.bitWidth - (2 * keys.count).leadingZeroBitCount)), mask = capacity - 1
+        let capacity = max(16, 1 << (Int.bitWidth - (2 * count).leadingZeroBitCount)), mask = capacity - 1
         var table = [Int32](repeating: -1, count: capacity)
         table.withUnsafeMutableBufferPointer { table in
-            keys.withUnsafeBufferPointer { keys in
-                func slot(_ key: Key) -> Int {
-                    var h = Int(truncatingIfNeeded: (mixed(key) &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
-                    while table[h] >= 0, keys[Int(table[h])] != key { h = (h + 1) & mask }
-                    return h
+            func slot(_ wanted: Key) -> Int {
+                var h = Int(truncatingIfNeeded: (mixed(wanted) &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
+                while table[h] >= 0, key(Int(table[h])) != wanted { h = (h + 1) & mask }
+                return h
+            }
+            var runSlot = 0, previous: Key?
+            for i in 0..<count {
+                let y = start + i, here = key(i)
+                defer { previous = here }
+                if let previous, here == previous {
+                    // A row equal to the one above copies it.
+                    if y >= rows.lowerBound { copies[y - rows.lowerBound] = Int32(y - 1) }
+                    continue
                 }
-                var runSlot = 0
-                for i in keys.indices {
-                    let y = start + i
-                    if i > 0, keys[i] == keys[i - 1] {
-                        // A row equal to the one above copies it.
-                        if y >= rows.lowerBound { copies[y - rows.lowerBound] = Int32(y - 1) }
-                        continue
-                    }
-                    if i > 0 { table[runSlot] = Int32(i - 1) } // the run before ends: its last row is the nearest
-                    runSlot = slot(keys[i])
-                    if y >= rows.lowerBound, table[runSlot] >= 0 { copies[y - rows.lowerBound] = Int32(start) + table[runSlot] }
-                }
+                if i > 0 { table[runSlot] = Int32(i - 1) } // the run before ends: its last row is the nearest
+                runSlot = slot(here)
+                if y >= rows.lowerBound, table[runSlot] >= 0 { copies[y - rows.lowerBound] = Int32(start) + table[runSlot] }
             }
         }
         return copies

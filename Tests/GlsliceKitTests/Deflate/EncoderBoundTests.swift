@@ -1,3 +1,4 @@
+import CPNG
 import Foundation
 import Testing
 @testable import GlsliceKit
@@ -45,6 +46,58 @@ import Testing
     @Test func aWideDitherStaysWithinTheBound() throws {
         let item = try #require(EncoderCorpus.cases(width: 1500, height: 300, seed: 1).first { $0.name == "dither-bayer" })
         check("dither-bayer 1500x300", try sizes({ try PNGEncoder.encode(item.image, compression: $0) }, item.name))
+    }
+
+    /// 256 colours whose rows shift 5 px, at 600 x 240 (`make fuzz-bound`, seed 2): its tokens passed
+    /// every checkpoint but came out 1.29x zlib 6's bytes; the piece's first eighth, at 12 bytes a token,
+    /// gives it up (`PieceGuard.firstShare`).
+    @Test func aShiftedPaletteStaysWithinTheBoundAtASmallSize() throws {
+        let item = try #require(EncoderCorpus.cases(width: 600, height: 240, seed: 2).first { $0.name == "shift-s5-256c" })
+        check("shift-s5-256c 600x240 seed 2", try sizes({ try PNGEncoder.encode(item.image, compression: $0) }, item.name))
+    }
+
+    /// A piece's checkpoints, by hand: its first 16 KiB at 4 bytes a token, its first eighth (16 KiB at
+    /// least) and 128 KiB at 12, its end at 12; where two fall on one row, the stricter.
+    @Test func aPiecesFirstEighthIsACheckpoint() {
+        typealias C = PieceGuard.Checkpoint
+        // 240 rows of 601 bytes: 16 KiB is 28 rows (16,828 B / 4), an eighth 18,030 B is 30 rows
+        // (18,030 / 12), 128 KiB 219 rows (131,619 / 12), the end 144,240 / 12.
+        #expect(PieceGuard.checkpoints(pieceRows: 240, rowBytes: 601)
+            == [C(rows: 28, maxTokens: 4207), C(rows: 30, maxTokens: 1502), C(rows: 219, maxTokens: 10968), C(rows: 240, maxTokens: 12020)])
+        // 100 rows of 301: an eighth is under 16 KiB, so 16 KiB (55 rows, 16,555 B) is checked at 12, not 4.
+        #expect(PieceGuard.checkpoints(pieceRows: 100, rowBytes: 301) == [C(rows: 55, maxTokens: 1379), C(rows: 100, maxTokens: 2508)])
+        // A 1 MiB piece: its eighth is the 128 KiB check.
+        #expect(PieceGuard.checkpoints(pieceRows: 1024, rowBytes: 1024)
+            == [C(rows: 16, maxTokens: 4096), C(rows: 128, maxTokens: 10922), C(rows: 1024, maxTokens: 87381)])
+    }
+
+    /// A whole image given up is libdeflate 6's stream of its rows as they were (all None): zlib's
+    /// `uncompress` gives those rows back under the Adler-32 it returns, and it is no larger than
+    /// 1.02x zlib 6's over the same rows. Other pieces (history before them) stay zlib 6's, primed.
+    @Test func aWholeImageGivenUpIsLibdeflatesOverItsRowsAsTheyWere() throws {
+        let rowBytes = 301, rows = 120
+        var asIs = [UInt8](repeating: 0, count: rowBytes * rows), filtered = asIs
+        var rng = SeededGenerator(seed: 69)
+        for r in 0..<rows {
+            asIs[r * rowBytes] = 0
+            for k in 1..<rowBytes { asIs[r * rowBytes + k] = r % 5 == 0 ? UInt8.random(in: 0...15, using: &rng) : asIs[(r - 1) * rowBytes + 1 + (k + 2) % (rowBytes - 1)] }
+            // Filtered by hand: odd rows Up (each byte less the one above), even rows None.
+            filtered[r * rowBytes] = r % 2 == 1 ? 2 : 0
+            for k in 1..<rowBytes { filtered[r * rowBytes + k] = r % 2 == 1 ? asIs[r * rowBytes + k] &- asIs[(r - 1) * rowBytes + k] : asIs[r * rowBytes + k] }
+        }
+        let recoded = filtered.withUnsafeBufferPointer {
+            PieceGuard.recoded($0.baseAddress!, history: 0, count: $0.count, windowBits: 15, last: true, unfiltering: rowBytes)
+        }
+        #expect(recoded.status == Z_OK)
+        let adler = UInt32(asIs.withUnsafeBufferPointer { adler32(adler32(0, nil, 0), $0.baseAddress, uInt($0.count)) })
+        #expect(recoded.adler == adler)
+        let stream = [0x78, 0x9C] + recoded.bytes + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
+        var out = [UInt8](repeating: 0, count: asIs.count)
+        var length = uLong(asIs.count)
+        #expect(uncompress(&out, &length, stream, uLong(stream.count)) == Z_OK && out == asIs)
+        var zlibLength = compressBound(uLong(asIs.count)), zlibOut = [UInt8](repeating: 0, count: Int(zlibLength))
+        #expect(compress2(&zlibOut, &zlibLength, asIs, uLong(asIs.count), 6) == Z_OK)
+        #expect(Double(recoded.bytes.count + 6) <= 1.02 * Double(zlibLength), "\(recoded.bytes.count + 6) B against zlib 6's \(zlibLength)")
     }
 
     /// `PieceGuard.asksZlib`'s rules, by hand: 3 tokens a hundred bytes at 11 bits each or more, or 6
