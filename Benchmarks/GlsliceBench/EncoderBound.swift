@@ -1,20 +1,21 @@
 import Foundation
 import GlsliceKit
 
-/// `glslice-bench bound [--width W] [--height H] [--runs R] [--seed S] [--write DIR]` (`make bench-bound`, issue 69):
+/// `glslice-bench bound [--width W] [--height H] [--runs R] [--seed S] [--write DIR] [--only NAME]` (`make bench-bound`, issue 69):
 /// the default encoder against zlib 6 on the adversarial corpus (`EncoderCorpus`) and on
 /// renders that were its round-six findings (narrow tall `round`, 1-px stretches past
 /// 65,536 rows a texel): bytes and encode time (median of R, one thread, into memory),
 /// each family's worst ratios. Figures, not verdicts. `--write DIR`: each corpus image's default
 /// and zlib 6 files go there too (`NAME.png`, `NAME.zlib.png`), for study with other encoders.
+/// `--only NAME`: that image alone (for a profiler).
 func benchBound(_ argv: [String]) throws {
     var width = 1000, height = 400, runs = 3, seed = 69
-    var folder: String?
+    var folder: String?, only: String?
     var it = argv.dropFirst(2).makeIterator()
     while let flag = it.next() {
-        if flag == "--write" {
-            guard let value = it.next() else { throw GlsliceError(.usage, "--write needs a folder") }
-            folder = value
+        if flag == "--write" || flag == "--only" {
+            guard let value = it.next() else { throw GlsliceError(.usage, "\(flag) needs a value") }
+            if flag == "--write" { folder = value } else { only = value }
             continue
         }
         guard let value = it.next(), let number = Int(value), number > 0 else { throw GlsliceError(.usage, "\(flag) needs a positive number") }
@@ -23,7 +24,7 @@ func benchBound(_ argv: [String]) throws {
         case "--height": height = number
         case "--runs": runs = number
         case "--seed": seed = number
-        default: throw GlsliceError(.usage, "unknown option \(flag) (--width, --height, --runs, --seed, --write)")
+        default: throw GlsliceError(.usage, "unknown option \(flag) (--width, --height, --runs, --seed, --write, --only)")
         }
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
@@ -41,7 +42,7 @@ func benchBound(_ argv: [String]) throws {
         return (ours, zlib, median(oursTimes), median(zlibTimes))
     }
     var rows: [(name: String, size: String, ours: Int, zlib: Int, oursSeconds: Double, zlibSeconds: Double)] = []
-    for item in EncoderCorpus.cases(width: width, height: height, seed: UInt64(seed)) {
+    for item in EncoderCorpus.cases(width: width, height: height, seed: UInt64(seed)) where only == nil || only == item.name {
         let m = try measure { try PNGEncoder.encode(item.image, compression: $0).count }
         if let folder {
             try Data(PNGEncoder.encode(item.image, compression: .default)).write(to: URL(fileURLWithPath: "\(folder)/\(item.name).png"))
@@ -55,7 +56,7 @@ func benchBound(_ argv: [String]) throws {
         ("space-button", "button.png", "60x8000 space"), ("round-strip", "texture.png", "2x400000 round"),
         ("stretch-1px-5", "bar.png", "1x393716 stretch"), ("stretch-1px-gradient", "shadow.png", "1x2000000 stretch"),
     ]
-    for (name, file, spec) in renders {
+    for (name, file, spec) in renders where only == nil || only == name {
         let parts = spec.split(separator: " "), size = parts[0].split(separator: "x").compactMap { Int($0) }
         let image = try PNGDecoder.decode(path: "Fixtures/\(file)", maxPixels: 1 << 24).premultiplied()
         let source = ResolvedSource(source: SourceImage(image: image, file: file), key: SourceKey(contentHash: "bound:\(file)", recipe: .plain))
@@ -76,6 +77,7 @@ func benchBound(_ argv: [String]) throws {
                      Double(row.ours) / Double(row.zlib), row.oursSeconds, row.zlibSeconds, row.oursSeconds / row.zlibSeconds))
     }
     print("\nworst by family (bytes / zlib 6, time / zlib 6):")
+    guard !rows.isEmpty else { throw GlsliceError(.usage, "--only \(only ?? ""): no such image in the corpus") }
     let families = Dictionary(grouping: rows) { String($0.name.split(separator: "-").first ?? "") }
     for (family, members) in families.sorted(by: { $0.key < $1.key }) {
         let bytes = members.max { Double($0.ours) / Double($0.zlib) < Double($1.ours) / Double($1.zlib) }!
