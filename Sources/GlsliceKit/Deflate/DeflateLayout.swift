@@ -140,7 +140,7 @@ struct DeflateLayout {
     }
 
     /// `stream` (made by `finish`) with each piece as the CPU's `SegmentedZlib` would end it: with
-    /// more tokens than `PieceGuard` allows, `recode(rows, final)`'s (zlib 6's); with tokens it finds
+    /// more tokens than `PieceGuard` allows, `recode(rows, final)`'s (`PieceGuard.recoded`); with tokens it finds
     /// many and dear (`PieceGuard.asksZlib`), that where it is smaller; else stored where
     /// `StoredBlocks` would store it, its rows' bytes from `rowBytes(rows)`. Either is called only for
     /// those pieces (the GPU reads their scanlines back). With the Adler-32 of a recoded piece's rows

@@ -231,7 +231,7 @@ package final class SegmentedZlib {
         piece.done.signal()
     }
 
-    /// The default's piece: glslice's deflate, or zlib 6's where its tokens pass `PieceGuard`'s limits,
+    /// The default's piece: glslice's deflate, or zlib 6's (`PieceGuard.recoded`) where its tokens pass `PieceGuard`'s limits,
     /// or the smaller of the two where they are many and dear (`PieceGuard.asksZlib`).
     private static func ours(_ deflater: RepeatDeflater, data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
                              windowBits: Int32, last: Bool) -> PieceGuard.Recoded {
