@@ -46,6 +46,11 @@ layout(std430, binding = 5) writeonly buffer Adler { uint adler[]; };
 // Not private arrays: NVIDIA's compiler (driver 580) refused to link 2 × 4,096 private ints
 // ("C5041: cannot locate suitable resource to bind variable"), so no GPU node encoded.
 layout(std430, binding = 6) buffer Hashes { int hashes[]; };
+// Per unit, SEAM_WORDS words (RepeatDeflater.seamJoins): its first run where it starts the unit
+// (length, distance, tokens; length 0: none), its last run (start, length, distance, its first
+// token in the unit; length 0: none), and, from mode 2, how many tokens the run it joined with
+// the unit before took (0: none joined), written over that unit's last run.
+layout(std430, binding = 7) buffer Seams { uint seams[]; };
 
 // This dispatch's units: `unitsFrom` up to `units` (a call's units come in waves, so that
 // their hash tables fit `GPUDeflater.tableSlots`).
@@ -78,6 +83,7 @@ void enterHash(uint hash, int i) {
 // The unit's tokens go one after another from `unitTokenBase`; each row's count is
 // of the tokens that start in it (`tokenRow`: the row, in the unit, of the last one).
 uint unitFirst;
+uint unitIndex;
 int unitStart;
 uint unitTokenBase;
 uint unitTokens;
@@ -151,6 +157,12 @@ int tokenDistance(int at, int length, int distance) {
 }
 
 void flushRun() {
+    // The unit's first run, where it starts the unit: the seam pass may join it to the unit before's last.
+    bool first = unitTokens == 0u && runStart == unitStart;
+    if (first) {
+        seams[SEAM_WORDS * unitIndex + SEAM_FIRST_LENGTH] = uint(runLength);
+        seams[SEAM_WORDS * unitIndex + SEAM_FIRST_DISTANCE] = uint(runDistance);
+    }
     int at = runStart;
     int left = runLength;
     while (left >= 3) {
@@ -162,6 +174,7 @@ void flushRun() {
     if (left >= 1) emit(byteAt(at), at);
     if (left >= 2) emit(byteAt(at + 1), at + 1);
     runLength = 0;
+    if (first) seams[SEAM_WORDS * unitIndex + SEAM_FIRST_TOKENS] = unitTokens;
 }
 
 // A copy run's row (RepeatDeflater.RowCopy): the tokens of the run's one match, cut
@@ -619,14 +632,63 @@ void chooseRow(int rowStart, int copy, int oldest, int pixel, uint partsAt) {
     }
 }
 
+// Whether unit `u`'s first run may join unit u - 1's last (RepeatDeflater.choose): the plan allows it
+// at that seam, both runs are there, at one distance.
+bool canJoin(uint u) {
+    if (u == 0u || plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_JOINS] == 0u) return false;
+    uint before = u - 1u;
+    uint p = SEAM_WORDS * before, c = SEAM_WORDS * u;
+    return seams[p + SEAM_LAST_LENGTH] > 0u && seams[c + SEAM_FIRST_LENGTH] > 0u && seams[p + SEAM_LAST_DISTANCE] == seams[c + SEAM_FIRST_DISTANCE];
+}
+
+// Mode 2, an invocation a seam: unit u's first run joined to unit u - 1's last, cut once as flushRun
+// cuts (RepeatDeflater.appendMatch), written over the last run's tokens; not where unit u - 1 is that
+// one run and could join the unit before it (seams run in parallel: no chains). The joined run never
+// takes more tokens than the two did, so it ends before unit u's other tokens.
+void joinSeam(uint u) {
+    if (u >= units) return;
+    seams[SEAM_WORDS * u + SEAM_JOINED] = 0u;
+    if (!canJoin(u)) return;
+    uint before = u - 1u;
+    uint p = SEAM_WORDS * before;
+    if (seams[p + SEAM_LAST_FROM] == 0u && canJoin(before)) return;
+    uint firstRow = plan[unitsAt + PLAN_UNIT_WORDS * before + PLAN_UNIT_FIRST_ROW];
+    uint job = jobsAt + PLAN_JOB_WORDS * (plan[PLAN_ROW_WORDS * firstRow + PLAN_ROW_JOB_AND_RUN_START] >> ROW_RUN_AT_BITS);
+    pixelBytes = int(plan[job + PLAN_JOB_PIXEL_BYTES]);
+    oldestByte = int(plan[job + PLAN_JOB_OLDEST]);
+    uint base = plan[PLAN_ROW_WORDS * firstRow + PLAN_ROW_FIRST_TOKEN] + seams[p + SEAM_LAST_FROM];
+    int at = int(seams[p + SEAM_LAST_START]);
+    int left = int(seams[p + SEAM_LAST_LENGTH]) + int(seams[SEAM_WORDS * u + SEAM_FIRST_LENGTH]);
+    int distance = int(seams[p + SEAM_LAST_DISTANCE]);
+    uint n = 0u;
+    while (left >= 3) {
+        int length = min(MAX_MATCH, left);
+        tokens[base + n] = TOKEN_MATCH | uint(length) << TOKEN_LENGTH_SHIFT | uint(tokenDistance(at, length, distance));
+        n += 1u;
+        at += length;
+        left -= length;
+    }
+    if (left >= 1) { tokens[base + n] = byteAt(at); n += 1u; }
+    if (left >= 2) { tokens[base + n] = byteAt(at + 1); n += 1u; }
+    seams[SEAM_WORDS * u + SEAM_JOINED] = loopsRan() ? n : tooLong;
+}
+
 void main() {
     uint u = gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x;
     if (mode == 1u) {
         sums(u);
         return;
     }
+    if (mode == 2u) {
+        joinSeam(u);
+        return;
+    }
     u += unitsFrom;
     if (u >= units) return;
+    unitIndex = u;
+    seams[SEAM_WORDS * u + SEAM_FIRST_LENGTH] = 0u;
+    seams[SEAM_WORDS * u + SEAM_LAST_LENGTH] = 0u;
+    seams[SEAM_WORDS * u + SEAM_LAST_FROM] = 0u;
     unitFirst = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_FIRST_ROW];
     tableAt = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_TABLE_AT];
     uint unitRows = plan[unitsAt + PLAN_UNIT_WORDS * u + PLAN_UNIT_ROWS];
@@ -666,7 +728,13 @@ void main() {
     for (uint r = 0u; r < unitRows; r++) {
         chooseRow(unitStart + int(r) * rowBytes, int(plan[PLAN_ROW_WORDS * (unitFirst + r) + PLAN_ROW_COPY] & ROW_BACK_MASK), oldest, pixel, partsAt);
     }
-    if (runLength > 0) flushRun();
+    if (runLength > 0) {
+        seams[SEAM_WORDS * u + SEAM_LAST_START] = uint(runStart);
+        seams[SEAM_WORDS * u + SEAM_LAST_LENGTH] = uint(runLength);
+        seams[SEAM_WORDS * u + SEAM_LAST_DISTANCE] = uint(runDistance);
+        seams[SEAM_WORDS * u + SEAM_LAST_FROM] = unitTokens;
+        flushRun();
+    }
     counts[unitFirst + tokenRow] = tokenCount;
     // Out of loop iterations (no loop runs now): the first row says so, and the CPU encodes the job.
     if (!loopsRan()) counts[unitFirst] = tooLong;

@@ -201,9 +201,31 @@ extension RepeatDeflater {
         var start = 0
         var length = 0
         var distance = 0
+        /// The unit before's last run, its tokens from `from` on, which this unit's first run joins where
+        /// it starts the unit (`unitStart`) at the same distance (`RepeatDeflater.seamJoins`).
+        struct Seam {
+            var unitStart: Int
+            var start: Int, length: Int, distance: Int
+            var from: Int
+        }
+        var seam: Seam?
+        /// Runs written so far (`flush`).
+        var flushes = 0
 
-        /// Writes the match as tokens, if any.
+        /// Writes the match as tokens, if any: with the unit before's last run as one, cut once, where it
+        /// is the unit's first and they meet at one distance (the GPU's seam pass does the same).
         mutating func flush(_ data: UnsafePointer<UInt8>, pixel: Int, oldest: Int, tokens: inout TokenBuffer) {
+            if length > 0 { flushes += 1 }
+            if let seam, length > 0 {
+                self.seam = nil
+                if start == seam.unitStart, distance == seam.distance {
+                    tokens.truncate(to: seam.from)
+                    RepeatDeflater.appendMatch(data, at: seam.start, length: seam.length + length, distance: distance, pixel: pixel, oldest: oldest,
+                                               tokens: &tokens)
+                    length = 0
+                    return
+                }
+            }
             RepeatDeflater.appendMatch(data, at: start, length: length, distance: distance, pixel: pixel, oldest: oldest, tokens: &tokens)
             length = 0
         }
@@ -253,6 +275,9 @@ extension RepeatDeflater {
 
         /// Tokens `range`, copied out.
         func array(_ range: Range<Int>) -> [DeflateToken] { Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) }
+
+        /// Keeps the first `n` tokens only.
+        mutating func truncate(to n: Int) { count = min(count, n) }
 
         /// Drops the first `n` tokens, moving the rest to the front.
         mutating func removeFirst(_ n: Int) {

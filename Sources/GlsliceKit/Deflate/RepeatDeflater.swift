@@ -158,39 +158,57 @@ struct RepeatDeflater: Sendable {
         var entered = Int.max
         let runs = parts.count == 1
         var match = MatchRun(), sentTokens = 0
+        // The last unit's last run, and (`pending`) the same where the next unit's first may join it (`seamJoins`).
+        var lastRun: MatchRun.Seam?, pending: MatchRun.Seam?
         var checkpoints: ArraySlice<PieceGuard.Checkpoint> = guarded ? PieceGuard.checkpoints(pieceRows: rows, rowBytes: rowBytes)[...] : []
-        let last = checkpoints.last?.maxTokens ?? .max
-        for unit in units(backs: backs, pieceRows: rows) {
+        let unitList = units(backs: backs, pieceRows: rows), joins = seamJoins(unitList, backs: backs, pieceRows: rows)
+        for (k, unit) in unitList.enumerated() {
             let r = unit.lowerBound, rowStart = r * rowBytes, back = Int(backs[r])
+            if !joins[k] { pending = nil }
             if runs, back > 0 {
+                (lastRun, pending) = (nil, nil)
                 // A copy run: one match over its rows (a GPU invocation writes each row's share, `RowCopy`).
                 Self.appendMatch(data, at: rowStart, length: unit.count * rowBytes, distance: back, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
                 entered = Int.max // the matcher entered nothing
             } else {
                 // Matches join across the unit's rows; the unit's last one ends with it.
                 match = MatchRun()
+                if var seam = pending {
+                    seam.unitStart = rowStart
+                    match.seam = seam
+                }
+                let countAtStart = tokens.count
                 for r in unit {
                     chooseRow(data, rowStart: r * rowBytes, copyBack: Int(backs[r]), oldest: oldest,
                               firstHashed: max(oldest, r * rowBytes - min(rowBytes, Self.hashReach)), hashBits: hashBits, seen: seen,
                               entered: &entered, match: &match, tokens: &tokens)
                 }
+                // The unit's last run, left for the next unit's first to join, unless the unit is that one
+                // run and it could join the last unit's (seams join in parallel on the GPU: no chains).
+                let had = match.length > 0, single = had && match.flushes == 0 && tokens.count == countAtStart
+                let chained = single && joins[k] && lastRun.map { $0.distance == match.distance } == true
+                let last = had ? MatchRun.Seam(unitStart: 0, start: match.start, length: match.length, distance: match.distance, from: tokens.count) : nil
                 match.flush(data, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
+                (lastRun, pending) = (last, chained ? nil : last)
             }
-            // Past the piece's limit (as soon as it is), or its checkpoint's where the unit ends there: zlib's.
+            // Past its checkpoint's count where the unit ends there: zlib's. (The piece's limit is
+            // checked at its end: a later seam may join, so a count before then is not yet the piece's.)
             let chosen = sentTokens + tokens.count
             if let next = checkpoints.first, unit.upperBound == next.rows {
                 guard chosen <= next.maxTokens else { return nil }
                 checkpoints.removeFirst()
             }
-            guard chosen <= last else { return nil }
-            if tokens.count >= DeflateLayout.blockTokens {
+            // Full blocks out, but not a run the next unit may join.
+            let held = pending?.from ?? tokens.count
+            if held >= DeflateLayout.blockTokens {
                 var sent = 0
-                while tokens.count - sent >= DeflateLayout.blockTokens {
+                while held - sent >= DeflateLayout.blockTokens {
                     block(tokens.array(sent..<(sent + DeflateLayout.blockTokens))[...])
                     sent += DeflateLayout.blockTokens
                 }
                 tokens.removeFirst(sent)
                 sentTokens += sent
+                pending?.from -= sent
             }
         }
         return tokens.array(0..<tokens.count)

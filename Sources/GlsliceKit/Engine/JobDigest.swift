@@ -37,7 +37,8 @@ package enum JobDigest {
     /// (`PieceGuard.asksZlib`, issue 69: a screenshot's text, small resampled textures), and its matcher
     /// tries palette and grey rows 2-4 back (a dither's period): other bytes there.
     /// 15: `default` also checks a piece's tokens at its first eighth (`PieceGuard.firstShare`), and a
-    /// whole image it gives up is libdeflate 6's, not zlib 6's (issue 69's time bound): other bytes there.
+    /// whole image it gives up is libdeflate 6's, not zlib 6's (issue 69's time bound), and a unit's first
+    /// run joins the unit before's last where they meet at one distance (`RepeatDeflater.seamJoins`): other bytes.
     static let rendererVersion = "glslice-render/15"
 
     /// The first 32 hex digits of the job's SHA-256.

@@ -61,7 +61,7 @@ final class GPUDeflater {
 
     /// The buffers' bindings in `deflate_tokens.comp`, then `deflate_pack.comp`'s.
     enum Slot: Int, CaseIterable {
-        case scanlines, parts, plan, tokens, counts, adler, hashes, rowInfo, codes, out
+        case scanlines, parts, plan, tokens, counts, adler, hashes, rowInfo, codes, out, seams
     }
 
     /// A unit's hash table in the token pass, in words: where each hash was last seen, then before.

@@ -14,7 +14,14 @@ package enum ShaderRecords {
     /// Per unit of rows an invocation chooses (`RepeatDeflater.units`): its first row, how many,
     /// and the first word of its hash table (`GPUDeflater.tableWords` of them; unused by a copy run's row).
     enum PlanUnit: Int, ShaderRecord {
-        case firstRow, rows, tableAt
+        case firstRow, rows, tableAt, joins
+        static let words = allCases.count
+    }
+    /// Per unit, what the token pass leaves for the seam pass (`RepeatDeflater.seamJoins`): its first run
+    /// where it starts the unit (length 0: none) and the tokens it took, its last run (length 0: none)
+    /// and its first token in the unit, and the tokens of the run the seam pass joined (0: none).
+    enum Seam: Int, ShaderRecord {
+        case firstLength, firstDistance, firstTokens, lastStart, lastLength, lastDistance, lastFrom, joined
         static let words = allCases.count
     }
     /// Per segment of scanlines whose Adler-32 sums one invocation makes.
@@ -109,7 +116,7 @@ package enum ShaderRecords {
             ("TOO_LONG", "\(GPUDeflater.tooLong)u"),
         ]
         all += record(PlanRow.self, "PLAN_ROW") + record(PlanUnit.self, "PLAN_UNIT") + record(PlanSegment.self, "PLAN_SEGMENT")
-        all += record(PlanJob.self, "PLAN_JOB") + record(CodeRow.self, "CODE_ROW") + record(Image.self, "IMAGE")
+        all += record(PlanJob.self, "PLAN_JOB") + record(CodeRow.self, "CODE_ROW") + record(Image.self, "IMAGE") + record(Seam.self, "SEAM")
         return all
     }
 

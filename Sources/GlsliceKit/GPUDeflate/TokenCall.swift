@@ -14,7 +14,7 @@ struct TokenCall {
     /// Where each wave of units starts: every `tableSlots` units that ask the matcher share the hash tables.
     var waves = [0]
     var matchers = 0
-    var jobSegments: [Range<Int>] = [], jobTokenBase: [Int] = [], jobUnits: [[Range<Int>]]
+    var jobSegments: [Range<Int>] = [], jobTokenBase: [Int] = [], jobUnits: [[Range<Int>]], jobFirstUnit: [Int] = []
 
     init(_ jobs: [GPUDeflater.Job], tableSlots: Int) throws {
         // Every 32-bit figure below is within these (`deflate` cuts its calls by them; `tokens` is one job).
@@ -52,7 +52,7 @@ struct TokenCall {
     }
 
     /// Job `j`'s records: its units, its rows, its segments and its own record, and its parts.
-    private mutating func add(_ job: GPUDeflater.Job, _ j: Int, _ invocations: (copies: [RepeatDeflater.RowCopy], units: [Range<Int>]),
+    private mutating func add(_ job: GPUDeflater.Job, _ j: Int, _ invocations: (copies: [RepeatDeflater.RowCopy], units: [Range<Int>], joins: [Bool]),
                               segments: Int, tableSlots: Int, at cursor: inout Cursor) {
         let (rowBytes, pixelBytes) = job.deflater.rowBytesAndPixelBytes
         let copyRuns = job.deflater.partCount == 1, copies = invocations.copies
@@ -61,10 +61,12 @@ struct TokenCall {
         var records: [UInt32] = []
         swap(&records, &plan)
         defer { swap(&records, &plan) }
+        jobFirstUnit.append(cursor.unit)
         records.withUnsafeMutableBufferPointer { plan in
-            for invocation in invocations.units {
+            for (k, invocation) in invocations.units.enumerated() {
                 plan[unitsAt + Unit.firstRow.at(cursor.unit)] = UInt32(cursor.row + invocation.lowerBound)
                 plan[unitsAt + Unit.rows.at(cursor.unit)] = UInt32(invocation.count)
+                plan[unitsAt + Unit.joins.at(cursor.unit)] = invocations.joins[k] ? 1 : 0
                 // A copy run's row (the shader's `copyRun`) asks no matcher and has no table.
                 if !(copyRuns && copies[invocation.lowerBound].back > 0) {
                     if matchers > 0 && matchers % tableSlots == 0 { waves.append(cursor.unit) }

@@ -24,6 +24,27 @@ import Testing
         return uncompress(&inflated, &length, stream, uLong(stream.count)) == Z_OK && inflated == data
     }
 
+    /// Runs joined at unit seams (`RepeatDeflater.seamJoins`), by hand: 12 rows of 1,025 bytes, rows 0
+    /// and 1 seeded bytes, each later row the one two above (no plan: the matcher finds them 2,050 back).
+    /// Units of 5 rows (6 KiB): rows 0-4, 5-9, 10-11. Unit 1's last run (rows 2-4) and unit 2's, which is
+    /// all of it, meet at 2,050 and are one run of 8 rows, 8,200 bytes: 31 x 258 + 202. Unit 2 is that
+    /// one run and joined, so unit 3 does not join it (seams join in parallel on a GPU): rows 10-11,
+    /// 2,050 bytes, 7 x 258 + 244. Each unit alone was 11 x 258 + 237, 19 x 258 + 223, 7 x 258 + 244.
+    @Test func runsJoinAtUnitSeamsButNotInChains() throws {
+        let rowBytes = 1025, rows = 12
+        var rng = SeededGenerator(seed: 51)
+        var data = [UInt8](repeating: 0, count: rowBytes * rows)
+        for r in 0..<rows {
+            for k in 1..<rowBytes { data[r * rowBytes + k] = r < 2 ? UInt8.random(in: 0...255, using: &rng) : data[(r - 2) * rowBytes + k] }
+        }
+        let deflater = RepeatDeflater(map: .none, width: rowBytes - 1, rowBytes: rowBytes, bitsPerPixel: 8)
+        #expect(deflater.units(backs: [Int32](repeating: 0, count: rows), pieceRows: rows) == [0..<5, 5..<10, 10..<12])
+        let tokens = data.withUnsafeBufferPointer { deflater.tokens($0.baseAddress!, history: 0, firstRow: 0, rows: rows) }
+        let far = tokens.filter { $0.isMatch && $0.distance == 2 * rowBytes }.map(\.length)
+        #expect(far == [Int](repeating: 258, count: 31) + [202] + [Int](repeating: 258, count: 7) + [244])
+        #expect(inflates(data, deflater, rows: rows))
+    }
+
     /// 200 equal rows of 4 bytes: row 0 is literals (nothing before it), rows 1-199 one
     /// run of 796 bytes 4 back: 258 + 258 + 258 + 22. Before, a 4-byte match a row (199 tokens).
     @Test func equalRowsAreOneMatch() throws {
