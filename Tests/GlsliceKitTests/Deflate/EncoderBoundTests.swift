@@ -129,6 +129,20 @@ import Testing
         }, "texture round"))
     }
 
+    /// An HD output of the device kit's mix: `button@2x.png` `repeat` at 1657 x 1057 (the HD set's `263.png`),
+    /// 1.18x zlib 6's bytes before runs joined at unit seams: each 6 KiB unit ended its match, a token a seam.
+    @Test func aStretchedButtonStaysWithinTheBound() throws {
+        let image = try PNGDecoder.decode(path: "Fixtures/button@2x.png", maxPixels: 1 << 24).premultiplied()
+        let source = ResolvedSource(source: SourceImage(image: image, file: "button@2x.png"), key: SourceKey(contentHash: "bound:button@2x.png", recipe: .plain))
+        let line = #"{"pixels": "1657x1057", "insets": "14,12,14,12", "mode": "repeat", "filter": "nearest"}"#
+        var request = try JSONDecoder().decode(RenderRequest.self, from: Data(line.utf8))
+        check("button@2x repeat 1657x1057", try sizes({ compression in
+            request.compression = compression
+            let job = try PreparedJob(request: request, source: source, limits: Limits())
+            return Data(try Engine.encode(job, drawing: .here, to: .memory).data ?? [])
+        }, "button repeat"))
+    }
+
     /// Round six's renders: `round` and `space` on narrow, tall outputs, a 2-px `round` strip, and
     /// 1-px linear stretches past 65,536 rows a texel (2-byte rows: no match of 3 bytes starts in one).
     @Test func narrowTallRendersStayWithinTheBound() throws {
