@@ -28,7 +28,8 @@ layout(std430, binding = 2) writeonly buffer Scanlines { uint scanlines[]; };
 // the row above its first is drawn before it (a giant's strip after the first), and
 // whether its rows are filtered at all (RowFilter.filters: else none has sums).
 layout(std430, binding = 3) readonly buffer Images { uint images[]; };
-// Per image from its `sums` word, per row (mode 1) its two sums, zeros to begin with.
+// Per image from its `sums` word, per row (mode 1) its two sums, zeros to begin with (the first
+// NONE_ROW where the row is written None whatever its bytes).
 layout(std430, binding = 4) buffer Sums { uint sums[]; };
 
 uniform uint imageCount;
@@ -161,7 +162,8 @@ uint sumsAt(uint row) { return sumsStart + 2u * row; }
 
 // Scanline byte `i`, filtered as its row's sums say (RowFilter.apply): a palette row Up where
 // its sum less the row above is under PALETTE_UP_AS_IS/PALETTE_UP_LESS of its sum as it is, an RGB
-// or RGBA row where it is under 1/RGB_UP_DIVISOR.
+// or RGBA row where it is under 1/RGB_UP_DIVISOR; None where its sum as it is started at NONE_ROW
+// (RepeatMap.noneRows: a row another row copies only as it is).
 uint filteredByte(uint i) {
     uint row = i / rowBytes;
     if (row >= height) return 0u;
@@ -169,7 +171,7 @@ uint filteredByte(uint i) {
     if (filters != 0u) {
         uint asIs = sums[sumsAt(row)];
         uint less = sums[sumsAt(row) + 1u];
-        up = channels == 1u ? PALETTE_UP_LESS * less < PALETTE_UP_AS_IS * asIs : RGB_UP_DIVISOR * less < asIs;
+        up = asIs < NONE_ROW && (channels == 1u ? PALETTE_UP_LESS * less < PALETTE_UP_AS_IS * asIs : RGB_UP_DIVISOR * less < asIs);
     }
     if (i % rowBytes == 0u) return up ? 2u : 0u;
     uint v = scanlineByte(i);

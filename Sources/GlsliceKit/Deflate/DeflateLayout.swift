@@ -144,8 +144,8 @@ struct DeflateLayout {
     /// many and dear (`PieceGuard.asksZlib`), that where it is smaller; else stored where
     /// `StoredBlocks` would store it, its rows' bytes from `rowBytes(rows)`. Either is called only for
     /// those pieces (the GPU reads their scanlines back). With the Adler-32 of a recoded piece's rows
-    /// where they were unfiltered (`PieceGuard.Recoded.adler`).
-    func finishingPieces(_ stream: [UInt8], placement: Placement, rowBytes: (Range<Int>) throws -> [UInt8],
+    /// where they were unfiltered (`PieceGuard.Recoded.adler`). `firstRow`: the image's row the stream's first is.
+    func finishingPieces(_ stream: [UInt8], placement: Placement, firstRow: Int, rowBytes: (Range<Int>) throws -> [UInt8],
                          recode: (Range<Int>, Bool) throws -> PieceGuard.Recoded) rethrows -> (bytes: [UInt8], adler: UInt32?) {
         var out: [UInt8] = [], at = 0, adler: UInt32?
         for piece in placement.pieces {
@@ -155,7 +155,7 @@ struct DeflateLayout {
             if PieceGuard.recodes(tokenCounts[rows], rowBytes: self.rowBytes) {
                 let recoded = try recode(rows, piece.final)
                 (replacement, adler) = (recoded.bytes, recoded.adler ?? adler)
-            } else if PieceGuard.asksZlib(tokens: tokens, codedBytes: coded, rawBytes: raw),
+            } else if PieceGuard.asksZlib(tokens: tokens, codedBytes: coded, rawBytes: raw, wholeImage: firstRow + rows.lowerBound == 0 && piece.final),
                       case let recoded = try recode(rows, piece.final), recoded.bytes.count < min(coded, stored) {
                 (replacement, adler) = (recoded.bytes, recoded.adler ?? adler)
             } else if stored < coded {

@@ -75,13 +75,17 @@ enum PieceGuard {
     ///   cost the HD set 3-7% more encode CPU for 0.13% fewer bytes).
     /// On the bench manifest 42 pieces of 2,345 ask it (0.8% of its bytes), none of the HD set's 702
     /// (docs/BENCHMARKS-LOG.md).
+    /// A whole image (one piece) is held to no size limit: its recoding is libdeflate's (a 28 x 8000 `round`
+    /// texture's 680 KB, whose rows copy each other since `RepeatMap.noneRows`, 1.63x zlib 6 untried).
     static let dearTokens: [(perHundredBytes: Int, bits: Int, maxBytes: Int)] = [(3, 11, .max), (6, 8, 512 << 10)]
 
     /// Whether a piece of `rawBytes` bytes whose `tokens` code to `codedBytes` asks zlib 6 too. Read
-    /// from counts both twins keep: the tokens, and the bytes before any are stored.
-    static func asksZlib(tokens: Int, codedBytes: Int, rawBytes: Int) -> Bool {
+    /// from counts both twins keep: the tokens, and the bytes before any are stored. `wholeImage`:
+    /// the piece is the image (no history, the last), which `recoded` gives libdeflate, not zlib:
+    /// no rule's size limit holds it.
+    static func asksZlib(tokens: Int, codedBytes: Int, rawBytes: Int, wholeImage: Bool = false) -> Bool {
         tokens > 0 && dearTokens.contains {
-            rawBytes <= $0.maxBytes && tokens * 100 >= rawBytes * $0.perHundredBytes && codedBytes * 8 >= tokens * $0.bits
+            (rawBytes <= $0.maxBytes || wholeImage) && tokens * 100 >= rawBytes * $0.perHundredBytes && codedBytes * 8 >= tokens * $0.bits
         }
     }
 

@@ -26,8 +26,9 @@ struct RepeatDeflater: Sendable {
     /// The matcher's "one pixel back", in bytes (1 for indices).
     let pixelBytes: Int
     let map: RepeatMap
-    /// Whether rows are filtered (`RowFilter`), so a copy needs equal rows above too.
-    let filtersRows: Bool
+    /// How rows are filtered (`RowFilter`, nil: not), which a copy's bytes depend on (`RepeatMap.copies(filtered:)`).
+    let filtering: RepeatMap.Filtering?
+    var filtersRows: Bool { filtering != nil }
     /// A row in parts, left to right from the filter byte: runs of bytes that
     /// repeat `period` bytes back (their x span's period), or with `period` 0,
     /// left to the matcher. A handful per x span, whatever the width.
@@ -69,11 +70,12 @@ struct RepeatDeflater: Sendable {
 
     /// - Parameters:
     ///   - bitsPerPixel: 1, 2, 4 or 8 (palette indices), 24 (RGB) or 32 (RGBA).
-    ///   - filtersRows: whether rows are `RowFilter`'s (None or Up, by their content): a row
-    ///     copies an equal row only where the rows above them are equal too.
-    init(map: RepeatMap, width: Int, rowBytes: Int, bitsPerPixel: Int, filtersRows: Bool = false) {
+    ///   - filtersRows: whether rows are `RowFilter`'s (None or Up, by their content and `RepeatMap.noneRows`):
+    ///     a row copies an equal row only where both are None or the rows above them are equal too.
+    ///   - height: the output's rows (where `filtersRows`: `noneRows` reads the rows after a row).
+    init(map: RepeatMap, width: Int, rowBytes: Int, bitsPerPixel: Int, filtersRows: Bool = false, height: Int = 0) {
         self.rowBytes = rowBytes
-        self.filtersRows = filtersRows
+        filtering = filtersRows ? Self.filtering(rowBytes: rowBytes, height: height) : nil
         pixelBytes = max(1, bitsPerPixel / 8)
         self.map = map
         var parts: [(end: Int, period: Int)] = []
@@ -96,6 +98,18 @@ struct RepeatDeflater: Sendable {
         var kept: [(end: Int, period: Int)] = []
         for part in parts where part.end > (kept.last?.end ?? 0) { kept.append(part) } // the empty ones dropped
         self.parts = kept
+    }
+
+    /// How rows `rowBytes` each, `height` of them, are filtered: `RepeatMap.noneRows` looks as far
+    /// either way as a copy reaches back (32 KiB).
+    static func filtering(rowBytes: Int, height: Int) -> RepeatMap.Filtering {
+        RepeatMap.Filtering(height: height, window: max(1, maxDistance / rowBytes))
+    }
+
+    /// Per row of `rows`: whether it is written None whatever its bytes (`RepeatMap.noneRows`; none where rows are not filtered).
+    func noneRows(_ rows: Range<Int>) -> [Bool] {
+        guard let filtering else { return [Bool](repeating: false, count: rows.count) }
+        return map.noneRows(rows, filtering: filtering)
     }
 
     /// The extra bits deflate writes with a match `distance` back.

@@ -10,8 +10,10 @@ import Foundation
 ///
 /// The choice is a function of the row and the row above alone, so two rows equal
 /// with equal rows above filter equally: the plan's copies hold on filtered rows
-/// where the rows above are copies too (`RepeatMap.copies(aboveToo:)`), and its
-/// periods hold as they are (Up keeps every column's period; Sub or Paeth would not).
+/// where the rows above are copies too, and its periods hold as they are (Up keeps every
+/// column's period; Sub or Paeth would not). But a row the plan says is None whatever its
+/// bytes (`RepeatMap.noneRows`: rows equal as pixels with other rows above) is None, so it and
+/// another such row are copies (`RepeatMap.copies(filtered:)`).
 /// `Shaders/scanlines.comp` (modes 2 and 3) is its GPU twin.
 enum RowFilter {
     static let none: UInt8 = 0
@@ -42,10 +44,10 @@ enum RowFilter {
 
     /// Writes `raw` (a scanline, its filter byte first, `count` bytes) filtered into `out`,
     /// against `above` (the raw row above; nil for the first row, whose above is zeros);
-    /// `palette`: a row of palette indices (else RGB or RGBA).
+    /// `palette`: a row of palette indices (else RGB or RGBA); `asIs`: None whatever its bytes (`RepeatMap.noneRows`).
     static func apply(_ raw: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, into out: UnsafeMutablePointer<UInt8>, count: Int,
-                      palette: Bool) {
-        guard let above, count > 1 else {
+                      palette: Bool, asIs: Bool = false) {
+        guard let above, count > 1, !asIs else {
             out.update(from: raw, count: count)
             out[0] = none
             return

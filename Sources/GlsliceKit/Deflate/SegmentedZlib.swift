@@ -240,7 +240,7 @@ package final class SegmentedZlib {
             PieceGuard.recoded(data, history: history, count: raw, windowBits: windowBits, last: last, unfiltering: deflater.filtersRows ? rowBytes : nil)
         }
         guard let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last, guarded: true) else { return zlib() }
-        if PieceGuard.asksZlib(tokens: ours.tokens, codedBytes: ours.codedBytes, rawBytes: raw) {
+        if PieceGuard.asksZlib(tokens: ours.tokens, codedBytes: ours.codedBytes, rawBytes: raw, wholeImage: history == 0 && last) {
             let other = zlib()
             if other.status == Z_OK, other.bytes.count < ours.bytes.count { return other }
         }

@@ -39,7 +39,10 @@ package enum JobDigest {
     /// 15: `default` also checks a piece's tokens at its first eighth (`PieceGuard.firstShare`), and a
     /// whole image it gives up is libdeflate 6's, not zlib 6's (issue 69's time bound), and a unit's first
     /// run joins the unit before's last where they meet at one distance (`RepeatDeflater.seamJoins`): other bytes.
-    static let rendererVersion = "glslice-render/15"
+    /// 16: filtered rows the plan says are copies only as they are (`RepeatMap.noneRows`) are None and
+    /// copy each other; a line blended either way round is one key; a whole image of many dear tokens
+    /// asks libdeflate at any size: other bytes.
+    static let rendererVersion = "glslice-render/16"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

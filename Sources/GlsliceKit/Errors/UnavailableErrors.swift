@@ -39,7 +39,7 @@ package enum UnavailableErrors {
     }
     /// What a GPU encoding call counts against its passes' limits.
     enum EncodingLimit {
-        case rows, scanlineBytes, scanlineEnd, streamBytes, pixels
+        case rows, scanlineBytes, scanlineEnd, streamBytes, pixels, rowBytes
 
         var words: String {
             switch self {
@@ -48,6 +48,7 @@ package enum UnavailableErrors {
             case .scanlineEnd: "bytes of scanlines before its end"
             case .streamBytes: "bytes of deflate stream in one call"
             case .pixels: "pixels"
+            case .rowBytes: "bytes in a filtered row"
             }
         }
     }

@@ -198,7 +198,7 @@ final class GPUDeflater {
     private func finish(_ job: Job, _ stream: [UInt8], layout: DeflateLayout, placement: DeflateLayout.Placement,
                         adler: UInt32) throws -> Deflated {
         let rowBytes = job.deflater.rowBytesAndPixelBytes.rowBytes
-        let finished = try layout.finishingPieces(stream, placement: placement, rowBytes: { rows in
+        let finished = try layout.finishingPieces(stream, placement: placement, firstRow: job.firstRow, rowBytes: { rows in
             try readScanlines(from: job.firstRowByte + rows.lowerBound * rowBytes, count: rows.count * rowBytes)
         }, recode: { rows, final in try recoded(job, rows: rows, final: final) })
         return Deflated(stream: finished.bytes, adler: finished.adler ?? adler) // recoded: the whole image's rows, unfiltered

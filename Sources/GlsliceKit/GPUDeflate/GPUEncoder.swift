@@ -137,7 +137,7 @@ final class GPUEncoder {
         let channels = opaque ? 3 : 4
         let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: size.width, channels: channels, paletteEntries: 0)
         let coder = RepeatDeflater(map: repeats, width: size.width, rowBytes: rowBytes, bitsPerPixel: 8 * channels,
-                                   filtersRows: RowFilter.filters(channels: channels, rowBytes: rowBytes))
+                                   filtersRows: RowFilter.filters(channels: channels, rowBytes: rowBytes), height: size.height)
         let stripRows = dispatchRows(rowBytes: rowBytes)
         // Whole rows covering a match's 32 KiB reach (a strip is at least a piece, 1 MiB, so it holds them).
         let historyRows = (RepeatDeflater.maxDistance + rowBytes - 1) / rowBytes
@@ -150,7 +150,8 @@ final class GPUEncoder {
             try draw((first - above)..<(first + rows), try pixelBuffer(bytes: strip.width * (strip.height + above) * 4))
             try context.makeCurrent()
             let image = Image(y0: above, stride: size.width, size: strip, opaque: opaque, repeats: .none)
-            let layout = try scanlines([image], palettes: [[]], tables: [0], history: history, rowAbove: above == 1)[0]
+            let layout = try scanlines([image], palettes: [[]], tables: [0], history: history, rowAbove: above == 1,
+                                       noneRows: { _, _ in coder.noneRows(first..<(first + rows)) })[0]
             let job = GPUDeflater.Job(deflater: coder, firstRowByte: layout.start, oldest: layout.start - history.count, firstRow: first,
                                       rows: rows, endsImage: last, windowBits: SegmentedZlib.windowBits(totalBytes: rowBytes * size.height))
             let deflated = try deflater.deflate([job])[0].get()
@@ -186,7 +187,7 @@ final class GPUEncoder {
 
         func deflater(_ image: Image) -> RepeatDeflater {
             RepeatDeflater(map: image.repeats, width: image.size.width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
-                           filtersRows: RowFilter.filters(channels: channels, rowBytes: rowBytes))
+                           filtersRows: RowFilter.filters(channels: channels, rowBytes: rowBytes), height: image.size.height)
         }
 
         func data(palette: [UInt8], zlib: [UInt8]) -> EncodedImageData {
@@ -249,28 +250,36 @@ final class GPUEncoder {
     /// the deflater's buffer, after `history` (bytes ending where the first output's begin),
     /// each row filtered None or Up (`RowFilter`). `rowAbove`: the one image has the row above
     /// its first drawn before it (a giant's strip after the first).
-    private func scanlines(_ images: [Image], palettes: [[UInt8]], tables: [Int], history: [UInt8] = [], rowAbove: Bool = false) throws -> [Layout] {
+    /// `noneRows`: per image and its row bytes, which rows are None whatever their bytes (`RepeatMap.noneRows`), where
+    /// filtered; by default its whole map's (a giant's strip is told its rows').
+    private func scanlines(_ images: [Image], palettes: [[UInt8]], tables: [Int], history: [UInt8] = [], rowAbove: Bool = false,
+                           noneRows: ((Image, Int) -> [Bool])? = nil) throws -> [Layout] {
         var shapes = [UInt32](repeating: 0, count: images.count * ShaderRecords.Image.words)
         var layouts: [Layout] = [], words = (history.count + 3) / 4
         // Invocations per mode: 1, each filtered row's two sums; 2, the scanlines, filtered as the sums say.
-        var rowRuns = 0, scanlineRuns = 0, sums = 0
+        var rowRuns = 0, scanlineRuns = 0, sums: [UInt32] = []
         for (i, image) in images.enumerated() {
             let channels = palettes[i].isEmpty ? (image.opaque ? 3 : 4) : 1
             let (bitDepth, rowBytes) = ScanlineCompressor.layout(width: image.size.width, channels: channels, paletteEntries: palettes[i].count / 4)
             let imageWords = (rowBytes * image.size.height + 3) / 4, filters = RowFilter.filters(channels: channels, rowBytes: rowBytes)
             Self.record(image, i, into: &shapes, [(.table, tables[i]), (.channels, channels), (.bitDepth, bitDepth), (.rowBytes, rowBytes),
-                                                  (.scanlineWords, imageWords), (.firstWord, words), (.sums, sums), (.rowRuns, rowRuns),
+                                                  (.scanlineWords, imageWords), (.firstWord, words), (.sums, sums.count), (.rowRuns, rowRuns),
                                                   (.scanlineRuns, scanlineRuns), (.rowAbove, rowAbove ? 1 : 0), (.filters, filters ? 1 : 0)])
             layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words))
             words += imageWords
             if filters {
-                sums += 2 * image.size.height
+                // A row written None whatever its bytes starts its sum as it is at `noneRow`, a bit no sum reaches.
+                guard rowBytes < ShaderRecords.noneRow / 256 else {
+                    throw UnavailableErrors.gpuEncodeOverLimit(.rowBytes, rowBytes, limit: Int(ShaderRecords.noneRow / 256) - 1)
+                }
+                let none = noneRows?(image, rowBytes) ?? layouts[i].deflater(image).noneRows(0..<image.size.height)
+                for asIs in none { sums += [asIs ? ShaderRecords.noneRow : 0, 0] }
                 rowRuns += image.size.height * ((rowBytes - 1 + 4 * Self.run - 1) / (4 * Self.run))
             }
             scanlineRuns += (imageWords + Self.run - 1) / Self.run
         }
         try shapes.withUnsafeBytes { try buffers.upload(Slot.images.rawValue, $0) }
-        try [UInt32](repeating: 0, count: sums).withUnsafeBytes { try buffers.upload(Slot.sums.rawValue, $0) }
+        try sums.withUnsafeBytes { try buffers.upload(Slot.sums.rawValue, $0) }
         try deflater.bindScanlines(bytes: 4 * words, to: 2)
         try deflater.writeScanlines(history, at: 4 * ((history.count + 3) / 4) - history.count)
         try bindAll()

@@ -49,6 +49,11 @@ package enum ShaderRecords {
         static let words = allCases.count
     }
 
+    /// The bit a row's sum as it is starts with where the row is written None whatever its bytes
+    /// (`RepeatMap.noneRows`): a row's sum of bytes taken as signed (128 each at most) never reaches it
+    /// while its row bytes are under this / 256 (`GPUEncoder` refuses more).
+    static let noneRow: UInt32 = 1 << 31
+
     /// A block's symbol counts (the first coding pass's output): 286 literal/length symbols, then 30 distances.
     static let literalSymbols = 286
     static let distanceSymbols = 30
@@ -77,6 +82,7 @@ package enum ShaderRecords {
             ("RGB_UP_DIVISOR", "\(RowFilter.rgbUpDivisor)u"),
             ("PALETTE_UP_LESS", "\(RowFilter.paletteUpLess)u"),
             ("PALETTE_UP_AS_IS", "\(RowFilter.paletteUpAsIs)u"),
+            ("NONE_ROW", "\(noneRow)u"),
             ("SKIP_SHIFT", "\(RepeatDeflater.skipShift)"),
             ("MAX_SKIP", "\(RepeatDeflater.maxSkip)"),
             ("MIN_MATCH", "\(RepeatDeflater.minMatch)"),

@@ -20,6 +20,11 @@ final class ScanlineCompressor {
     private var above: UnsafeMutablePointer<UInt8>
     private var raw: UnsafeMutablePointer<UInt8>
     private var rowsWritten = 0
+    /// Which rows are written None whatever their bytes (`RepeatMap.noneRows`): rows from `noneFrom`,
+    /// worked out `noneChunk` (or 8 windows) at a time.
+    private let deflater: RepeatDeflater
+    private var none: [Bool] = [], noneFrom = 0
+    private static let noneChunk = 4096
 
     /// - Parameters:
     ///   - channels: 1 (indices into `palette`, `palette.count / 4` entries; or grey levels, with
@@ -48,8 +53,8 @@ final class ScanlineCompressor {
         filtersRows = compression.readsPlanRepeats && RowFilter.filters(channels: channels, rowBytes: rowBytes)
         above = .allocate(capacity: filtersRows ? rowBytes : 0)
         raw = .allocate(capacity: filtersRows ? rowBytes : 0)
-        let deflater = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
-                                      filtersRows: filtersRows)
+        deflater = RepeatDeflater(map: repeats, width: width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
+                                  filtersRows: filtersRows, height: height)
         let coder: SegmentedZlib.Coder = switch compression {
         case .fast, .default: .repeats(deflater)
         case .zlib: .zlib(level: 6)
@@ -86,7 +91,14 @@ final class ScanlineCompressor {
             let out = filtersRows ? raw : row
             defer {
                 if filtersRows {
-                    RowFilter.apply(raw, above: rowsWritten > 0 ? UnsafePointer(above) : nil, into: row, count: rowBytes, palette: indexed)
+                    if rowsWritten - noneFrom >= none.count {
+                        noneFrom = rowsWritten
+                        // It reads 2 windows either side: 8 windows at a time, where more than `noneChunk` rows.
+                        let window = deflater.filtering?.window ?? 0, height = deflater.filtering?.height ?? 0
+                        none = deflater.noneRows(rowsWritten..<min(height, rowsWritten + max(Self.noneChunk, 8 * window)))
+                    }
+                    RowFilter.apply(raw, above: rowsWritten > 0 ? UnsafePointer(above) : nil, into: row, count: rowBytes, palette: indexed,
+                                    asIs: none[rowsWritten - noneFrom])
                     swap(&raw, &above)
                     rowsWritten += 1
                 }

@@ -30,8 +30,8 @@ package struct RepeatMap: Sendable {
     /// columns (every pixel equals the one `period` to its left, from
     /// `destination.lowerBound + period` on, in every row); `period == count` when none repeats.
     let columnPeriods: [(destination: Range<Int>, period: Int)]
-    /// `copies` of every row from the first, both ways, worked out ahead (`keepingRowKeys`).
-    private var whole: (plain: [Int32], aboveToo: [Int32])?
+    /// `copies` of every row from the first, worked out ahead (`keepingRowKeys`).
+    private var whole: [Int32]?
 
     init(rowKeys: (@Sendable (Range<Int>) -> [RowKey])?, columnPeriods: [(destination: Range<Int>, period: Int)]) {
         self.rowKeys = rowKeys
@@ -43,58 +43,136 @@ package struct RepeatMap: Sendable {
 
     /// Outputs of at most this many rows get their row keys and whole-image copies worked out
     /// ahead (24 bytes a row, 1.5 MiB at most a job waiting in a queue), so the thread that
-    /// encodes asks for none of them.
+    /// encodes asks for none of them. (Filtered rows' copies depend on the row's bytes, known only
+    /// once the colours are: worked out as they are asked, from the kept keys.)
     static let keptRows = 1 << 16
 
-    /// This map with the keys of rows `0..<height`, and `copies` of all of them (both ways: whether
-    /// rows are filtered is known only once the colours are), worked out now, where `height` is at
-    /// most `keptRows`. A job's map is made as it is prepared, off the GPU thread, whose own work
-    /// was a third the rows' taps (issue 52). Taller outputs keep working them out a range at a time.
+    /// This map with the keys of rows `0..<height`, and `copies` of all of them, worked out now,
+    /// where `height` is at most `keptRows`. A job's map is made as it is prepared, off the GPU
+    /// thread, whose own work was a third the rows' taps (issue 52). Taller outputs keep working
+    /// them out a range at a time.
     func keepingRowKeys(height: Int) -> RepeatMap {
         guard let rowKeys, height > 0, height <= Self.keptRows else { return self }
         let keys = rowKeys(0..<height)
         var kept = RepeatMap(rowKeys: { rows in Array(keys[rows]) }, columnPeriods: columnPeriods)
-        kept.whole = (kept.copies(of: 0..<height, lookingBackTo: 0), kept.copies(of: 0..<height, lookingBackTo: 0, aboveToo: true))
+        kept.whole = kept.copies(of: 0..<height, lookingBackTo: 0)
         return kept
     }
 
     /// Per row of the whole output, the nearest earlier row with the same pixels (-1: none),
     /// where worked out ahead (`keepingRowKeys`); nil where not.
-    var keptCopies: [Int32]? { whole?.plain }
+    var keptCopies: [Int32]? { whole }
 
-    /// Per row of `rows`: the nearest earlier row, not before `earliest`, with
-    /// the same pixels, or -1. `aboveToo`: the nearest whose row above equals this
-    /// row's row above as well, as filtered rows need (`RowFilter`): a tiled texture's
-    /// row equal to rows 10 and 16 back, whose row above equals only the one 16 back,
-    /// copies that one (the nearest alone, its row above unequal, left it a matcher's row).
-    func copies(of rows: Range<Int>, lookingBackTo earliest: Int, aboveToo: Bool = false) -> [Int32] {
+    /// How rows are filtered (`RowFilter`), for `copies` and `noneRows`: the output's `height`,
+    /// and how many rows back a copy may reach (`window`, 32 KiB of rows).
+    struct Filtering: Equatable {
+        var height: Int
+        var window: Int
+    }
+
+    /// Per row of `rows`: the nearest earlier row, not before `earliest`, with the same pixels,
+    /// or -1. `filtered`: the same bytes once filtered (`RowFilter`), as the nearest with the same
+    /// `FilteredKey`: a row `noneRows` writes None copies one with the same pixels that it writes
+    /// None too; any other, one with the same pixels and the same row above (a tiled texture's row
+    /// equal to rows 10 and 16 back, whose row above equals only the one 16 back, copies that one).
+    func copies(of rows: Range<Int>, lookingBackTo earliest: Int, filtered: Filtering? = nil) -> [Int32] {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
-        if let whole, rows == 0..<whole.plain.count { return aboveToo ? whole.aboveToo : whole.plain }
         let start = max(0, min(earliest, rows.lowerBound))
-        guard aboveToo else {
+        guard let filtered else {
+            if let whole, rows == 0..<whole.count { return whole }
             let keys = rowKeys(start..<rows.upperBound)
             return keys.withUnsafeBufferPointer { keys in Self.copies(of: rows, start: start, count: keys.count, key: { keys[$0] }, mixed: \.mixed) }
         }
-        // Each row's key paired with the one above's (read from one row earlier); the first
-        // row read has none known, so it pairs with nothing (as every row does without `aboveToo`).
-        // Paired as they are asked, not kept: an array of pairs was 40 bytes a row (a 1 x 393,716
-        // stretch touched 16 MB for them, half its encoding's page faults).
-        let first = max(0, start - 1), skip = start - first
-        let keys = rowKeys(first..<rows.upperBound)
-        return keys.withUnsafeBufferPointer { keys in
-            Self.copies(of: rows, start: start, count: keys.count - skip, key: { i in
-                PairKey(row: keys[i + skip], above: i + skip > 0 ? keys[i + skip - 1] : nil)
-            }, mixed: \.mixed)
-        }
+        let lines = filteredLines(start..<rows.upperBound, filtering: filtered)
+        return Self.copies(of: rows, start: start, count: rows.upperBound - start, key: { i in
+            let k = i + lines.offset, none = lines.none[i]
+            return FilteredKey(row: lines.keys[k], above: none || k == 0 ? nil : lines.keys[k - 1], none: none)
+        }, mixed: \.mixed)
     }
 
-    /// A row's key and the key of the row above it (nil: not known, or not asked).
-    private struct PairKey: Equatable {
+    /// Per row of `rows`: whether glslice's filter writes it None whatever its bytes (`RowFilter`).
+    /// A row is so where a row with its pixels but another row above lies within `window` rows
+    /// either way (rows equal to the row above aside): each would filter against its own row above,
+    /// and the two, equal as pixels, would not be equal as bytes. Written None, they are, and one
+    /// copies the other (a mirrored texture stretched by `linear` repeats its rows 13-30 back after
+    /// other rows: the bench manifest's `texture.png` at 3x was 2.7x zlib 6's bytes with such rows
+    /// filtered by their content). A row equal to the row above is left to its content (Up: zeros).
+    /// The rule reads only the plan's keys, so two rows with the same `FilteredKey` within `window`
+    /// rows are written alike, as `copies(filtered:)` needs, and the GPU's scanline pass is told it.
+    func noneRows(_ rows: Range<Int>, filtering: Filtering) -> [Bool] {
+        guard rowKeys != nil, !rows.isEmpty else { return [Bool](repeating: false, count: rows.count) }
+        return filteredLines(rows, filtering: filtering).none
+    }
+
+    /// The keys of `rows` and the rows around them, from `offset` rows before `rows`'s first
+    /// (its row above, where there is one), and per row of `rows` whether `noneRows` writes it None.
+    private func filteredLines(_ rows: Range<Int>, filtering: Filtering) -> (keys: [RowKey], offset: Int, none: [Bool]) {
+        guard let rowKeys else { return ([], 0, []) }
+        let window = max(1, filtering.window)
+        let lower = max(0, rows.lowerBound - 2 * window - 1), upper = min(filtering.height, rows.upperBound + 2 * window)
+        let keys = rowKeys(lower..<max(upper, rows.upperBound))
+        let count = keys.count
+        // Per row read that is not equal to the row above (rows whose row above was not read are only
+        // context), the one before and after it with its key: an open-addressed table, as `copies`'.
+        var before = [Int32](repeating: -1, count: count), after = before
+        let capacity = max(16, 1 << (Int.bitWidth - (2 * count).leadingZeroBitCount)), mask = capacity - 1
+        var table = [Int32](repeating: -1, count: capacity), recurs = false
+        for i in (lower > 0 ? 1 : 0)..<count where i == 0 || keys[i - 1] != keys[i] {
+            var h = Int(truncatingIfNeeded: (keys[i].mixed &* 0xFF51_AFD7_ED55_8CCD) >> 40) & mask
+            while table[h] >= 0, keys[Int(table[h])] != keys[i] { h = (h + 1) & mask }
+            if table[h] >= 0 {
+                recurs = true
+                before[i] = table[h]
+                after[Int(table[h])] = Int32(i)
+            }
+            table[h] = Int32(i)
+        }
+        // A row is alone where no row with its key and the same row above lies within `window` either
+        // way (among the `noneLooks` nearest with its key each way): no row copies it, nor it one, as
+        // they are filtered. Two such rows within `window` are written None, and one copies the other.
+        let offset = rows.lowerBound - lower
+        let near = max(lower > 0 ? 1 : 0, offset - window)..<min(count, offset + rows.count + window)
+        var none = [Bool](repeating: false, count: rows.count)
+        guard recurs else { return (keys, offset, none) } // no key recurs but in runs: none alone twice
+        keys.withUnsafeBufferPointer { keys in
+        before.withUnsafeBufferPointer { before in
+        after.withUnsafeBufferPointer { after in
+            /// The first row of the `noneLooks` nearest `r` with its key, within `window`, for which `stop` holds.
+            func any(_ r: Int, _ stop: (Int) -> Bool) -> Bool {
+                func walk(_ links: UnsafeBufferPointer<Int32>) -> Bool {
+                    var j = Int(links[r]), looks = 0
+                    while j >= 0, abs(r - j) <= window, looks < Self.noneLooks {
+                        if stop(j) { return true }
+                        j = Int(links[j])
+                        looks += 1
+                    }
+                    return false
+                }
+                return walk(before) || walk(after)
+            }
+            var alone = [Bool](repeating: false, count: near.count)
+            for r in near where r == 0 || keys[r - 1] != keys[r] {
+                alone[r - near.lowerBound] = !any(r) { j in j > 0 && r > 0 && keys[j - 1] == keys[r - 1] }
+            }
+            for r in offset..<(offset + rows.count) where alone[r - near.lowerBound] {
+                none[r - offset] = any(r) { j in alone[j - near.lowerBound] }
+            }
+        }}}
+        return (keys, offset, none)
+    }
+
+    /// How many rows with a row's key `noneRows` looks at each way: a bound on its work where
+    /// a key recurs in every other row (any rule both twins read alike keeps copies exact).
+    static let noneLooks = 16
+
+    /// A filtered row's key: its pixels and, unless written None (`noneRows`), its row above's.
+    private struct FilteredKey: Equatable {
         var row: RowKey
         var above: RowKey?
+        var none: Bool
 
         var mixed: UInt64 {
-            row.mixed &+ (above.map { $0.mixed &* 0x2545_F491_4F6C_DD1D } ?? 0x9E37_79B9)
+            row.mixed &+ (above.map { $0.mixed &* 0x2545_F491_4F6C_DD1D } ?? 0x9E37_79B9) &+ (none ? 0x632B_E59B_D9B4_E019 : 0)
         }
     }
 

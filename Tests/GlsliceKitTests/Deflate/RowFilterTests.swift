@@ -66,18 +66,24 @@ import Testing
     }
 
     /// Keys A B B B C A B B (rows 0-7). Plain copies: row 2 of 1, 3 of 2, 5 of 0, 6 of 3 (the
-    /// last B before), 7 of 6. With the rows above equal too, each row pairs with the one above
-    /// (row 0 with none): B/B for rows 2, 3 and 7, B/A for rows 1 and 6, A/C for row 5. So row 3
-    /// copies row 2, row 6 copies row 1 (row 3, the nearest B, has B above), row 7 copies row 3
-    /// (the nearest B/B), and rows 2 and 5 have no earlier pair. Looking back only to row 1,
-    /// row 1 still pairs with row 0's A, so row 6 copies it.
-    @Test func aCopyOfFilteredRowsNeedsEqualRowsAbove() {
+    /// last B before), 7 of 6. Filtered, rows 2, 3 and 7 equal the row above (left to their bytes);
+    /// of the others, B/A (rows 1 and 6) recurs with the same row above, A (rows 0 and 5) only with
+    /// another (none above, C above), and C once. So `noneRows` writes rows 0 and 5 None (each
+    /// alone, 5 rows apart), and row 5 copies row 0 as it is; row 3 copies row 2, row 6 row 1,
+    /// row 7 row 3 (the nearest B/B), and rows 1, 2 and 4 have no earlier row to copy. Looking back only
+    /// to row 1, row 5 has none either. With a window of 4 rows, rows 0 and 5 are too far apart to be None.
+    @Test func aCopyOfFilteredRowsNeedsEqualRowsAboveOrBothNone() {
         let keys: [UInt64] = [1, 2, 2, 2, 3, 1, 2, 2]
         let map = RepeatMap(rowKeys: { range in range.map { RepeatMap.RowKey(high: keys[$0], low: 0) } }, columnPeriods: [])
+        let wide = RepeatMap.Filtering(height: 8, window: 10), narrow = RepeatMap.Filtering(height: 8, window: 4)
         #expect(map.copies(of: 0..<8, lookingBackTo: 0) == [-1, -1, 1, 2, -1, 0, 3, 6])
-        #expect(map.copies(of: 0..<8, lookingBackTo: 0, aboveToo: true) == [-1, -1, -1, 2, -1, -1, 1, 3])
-        #expect(map.copies(of: 3..<8, lookingBackTo: 1, aboveToo: true) == [2, -1, -1, 1, 3])
-        #expect(map.copies(of: 3..<8, lookingBackTo: 2, aboveToo: true) == [2, -1, -1, -1, 3])
+        #expect(map.noneRows(0..<8, filtering: wide) == [true, false, false, false, false, true, false, false])
+        #expect(map.noneRows(4..<6, filtering: wide) == [false, true])
+        #expect(map.copies(of: 0..<8, lookingBackTo: 0, filtered: wide) == [-1, -1, -1, 2, -1, 0, 1, 3])
+        #expect(map.copies(of: 3..<8, lookingBackTo: 1, filtered: wide) == [2, -1, -1, 1, 3])
+        #expect(map.copies(of: 3..<8, lookingBackTo: 2, filtered: wide) == [2, -1, -1, -1, 3])
+        #expect(map.noneRows(0..<8, filtering: narrow) == [Bool](repeating: false, count: 8))
+        #expect(map.copies(of: 0..<8, lookingBackTo: 0, filtered: narrow) == [-1, -1, -1, 2, -1, -1, 1, 3])
     }
 
     /// A 64 × 20 grey gradient, a grey a row (20 colours: 8-bit indices, row y's index y).

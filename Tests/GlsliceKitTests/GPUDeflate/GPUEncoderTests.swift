@@ -99,6 +99,39 @@ struct GPUEncoderTests {
         }
     }
 
+    /// Rows the plan writes None whatever their bytes (`RepeatMap.noneRows`: a mirrored texture stretched by
+    /// `linear` and repeated, whose rows recur after other rows): the GPU's scanline pass is told them, so its file
+    /// is the CPU's, whole (473 x 192) and in strips (473 x 6000, as a giant is).
+    @Test func rowsWrittenNoneGiveTheCPUsFile() throws {
+        let encoder = try GPUEncoder(context: try GPUContext.make(), budget: GPUMemory.minimumBudget)
+        let image = try PNGDecoder.decode(path: "Fixtures/texture.png", maxPixels: 1 << 24).premultiplied()
+        let source = ResolvedSource(source: SourceImage(image: image, file: "texture.png"), key: SourceKey(contentHash: "none:texture.png", recipe: .plain))
+        for size in ["473x192", "473x6000"] {
+            let line = #"{"pixels": "\#(size)", "scale": 3, "insets": "6,6,6,6", "mode-x": "stretch", "mode-y": "repeat", "filter": "linear", "center": true}"#
+            let request = try JSONDecoder().decode(RenderRequest.self, from: Data(line.utf8))
+            let job = try PreparedJob(request: request, source: source, limits: Limits())
+            let drawn = try Backend.cpu.image(job.plan, source: job.source.source.image).rgba
+            let map = RepeatMap(plan: job.plan, source: job.source.source.image), rowBytes = 1 + 3 * drawn.width
+            let none = RepeatDeflater(map: map, width: drawn.width, rowBytes: rowBytes, bitsPerPixel: 24, filtersRows: true, height: drawn.height)
+                .noneRows(0..<drawn.height)
+            #expect(drawn.isOpaque && none.filter { $0 }.count >= drawn.height / 16, "\(size): \(none.filter { $0 }.count) rows None")
+            if drawn.height < 1000 {
+                let (cpu, gpu) = try Self.files(job.plan, source: job.source.source.image, drawn: drawn, encoder: encoder)
+                #expect(cpu == gpu, "\(size): the GPU's file (\(gpu.count) bytes) is not the CPU's (\(cpu.count))")
+                continue
+            }
+            let expected = try PNGEncoder.memoryFile(PremultipliedImage(drawn), compression: .fast, repeats: map)
+            var strips = 0
+            let data = try encoder.encodeInStrips(size: job.plan.size, opaque: true, repeats: map) { rows, _ in
+                strips += 1
+                try drawn.pixels[(rows.lowerBound * drawn.width * 4)..<(rows.upperBound * drawn.width * 4)].withUnsafeBytes { try encoder.setPixels($0) }
+            }
+            let file = try PNGEncoder(target: .memory, size: job.plan.size, opaque: true, compression: .fast)
+            try file.finish(encoded: data)
+            #expect(strips >= 4 && file.memoryData == expected, "\(size): the GPU's file in \(strips) strips is not the CPU's")
+        }
+    }
+
     /// With the smallest GPU budget a dispatch takes one 1 MiB piece: outputs of several pieces are
     /// deflated a piece a dispatch, the Adler-32 combined over them, and still give the CPU's file.
     @Test func dispatchesOfWholePiecesGiveTheCPUsFile() throws {

@@ -37,8 +37,9 @@ import Testing
         let kept = map.keepingRowKeys(height: 10)
         #expect(kept.copies(of: 0..<10, lookingBackTo: 0) == [-1, -1, 1, 2, 3, 4, 5, 6, 7, -1])
         #expect(kept.copies(of: 5..<10, lookingBackTo: 3) == [4, 5, 6, 7, -1])
-        #expect(kept.copies(of: 3..<9, lookingBackTo: 0, aboveToo: true) == map.copies(of: 3..<9, lookingBackTo: 0, aboveToo: true))
-        #expect(kept.copies(of: 0..<10, lookingBackTo: 0, aboveToo: true) == map.copies(of: 0..<10, lookingBackTo: 0, aboveToo: true))
+        let filtering = RepeatMap.Filtering(height: 10, window: 10)
+        #expect(kept.copies(of: 3..<9, lookingBackTo: 0, filtered: filtering) == map.copies(of: 3..<9, lookingBackTo: 0, filtered: filtering))
+        #expect(kept.copies(of: 0..<10, lookingBackTo: 0, filtered: filtering) == map.copies(of: 0..<10, lookingBackTo: 0, filtered: filtering))
         #expect(kept.columnPeriods.map(\.period) == [1, 1, 1])
     }
 
