@@ -73,7 +73,7 @@ extension RepeatDeflater {
     /// `firstRow`), else 0.
     func copyBacks(firstRow: Int, rows: Int, history: Int) -> [Int32] {
         let reach = min(history, Self.maxDistance)
-        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes, filtered: filtering)
+        let earlier = map.copies(of: firstRow..<(firstRow + rows), lookingBackTo: firstRow - reach / rowBytes, filtered: filtering, known: noneKept.last)
         var backs = [Int32](repeating: 0, count: rows)
         for (r, earlier) in earlier.enumerated() where earlier >= 0 {
             let back = (firstRow + r - Int(earlier)) * rowBytes

@@ -75,7 +75,10 @@ package struct RepeatMap: Sendable {
     /// `FilteredKey`: a row `noneRows` writes None copies one with the same pixels that it writes
     /// None too; any other, one with the same pixels and the same row above (a tiled texture's row
     /// equal to rows 10 and 16 back, whose row above equals only the one 16 back, copies that one).
-    func copies(of rows: Range<Int>, lookingBackTo earliest: Int, filtered: Filtering? = nil) -> [Int32] {
+    /// `known`: `noneRows` of some rows, already worked out (the scanline filter's), used where they
+    /// hold every row read.
+    func copies(of rows: Range<Int>, lookingBackTo earliest: Int, filtered: Filtering? = nil,
+                known: (rows: Range<Int>, none: [Bool])? = nil) -> [Int32] {
         guard let rowKeys, !rows.isEmpty else { return [Int32](repeating: -1, count: rows.count) }
         let start = max(0, min(earliest, rows.lowerBound))
         guard let filtered else {
@@ -83,7 +86,14 @@ package struct RepeatMap: Sendable {
             let keys = rowKeys(start..<rows.upperBound)
             return keys.withUnsafeBufferPointer { keys in Self.copies(of: rows, start: start, count: keys.count, key: { keys[$0] }, mixed: \.mixed) }
         }
-        let lines = filteredLines(start..<rows.upperBound, filtering: filtered)
+        let lines: (keys: [RowKey], offset: Int, none: [Bool])
+        if let known, known.rows.lowerBound <= start, known.rows.upperBound >= rows.upperBound {
+            let lower = max(0, start - 1)
+            lines = (rowKeys(lower..<rows.upperBound), start - lower,
+                     Array(known.none[(start - known.rows.lowerBound)..<(rows.upperBound - known.rows.lowerBound)]))
+        } else {
+            lines = filteredLines(start..<rows.upperBound, filtering: filtered)
+        }
         return Self.copies(of: rows, start: start, count: rows.upperBound - start, key: { i in
             let k = i + lines.offset, none = lines.none[i]
             return FilteredKey(row: lines.keys[k], above: none || k == 0 ? nil : lines.keys[k - 1], none: none)
