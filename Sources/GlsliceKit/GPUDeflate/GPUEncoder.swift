@@ -96,7 +96,7 @@ final class GPUEncoder {
         // passes' rows a dispatch (`GPUDeflater.deflate` cuts the calls).
         var jobs: [(image: Int, job: GPUDeflater.Job)] = []
         for (i, image) in images.enumerated() {
-            let layout = layouts[i], height = image.size.height, coder = layout.deflater(image)
+            let layout = layouts[i], height = image.size.height, coder = layout.coder
             let jobRows = dispatchRows(rowBytes: layout.rowBytes)
             (0..<height).eachStrip(of: jobRows) { range, last in
                 jobs.append((i, GPUDeflater.Job(deflater: coder, firstRowByte: layout.start + range.lowerBound * layout.rowBytes,
@@ -178,17 +178,14 @@ final class GPUEncoder {
 
     private static func bigEndian(_ adler: UInt) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) } }
 
-    /// An output's scanlines: their shape, and where they start in the deflater's buffer.
+    /// An output's scanlines: their shape, where they start in the deflater's buffer, and their deflater.
     private struct Layout {
         var channels: Int
         var bitDepth: Int
         var rowBytes: Int
         var start: Int
-
-        func deflater(_ image: Image) -> RepeatDeflater {
-            RepeatDeflater(map: image.repeats, width: image.size.width, rowBytes: rowBytes, bitsPerPixel: channels == 1 ? bitDepth : 8 * channels,
-                           filtersRows: RowFilter.filters(channels: channels, rowBytes: rowBytes), height: image.size.height)
-        }
+        /// Its deflater, made once: the scanline pass's `noneRows` are kept there for its jobs' copies (`RepeatDeflater.NoneKept`).
+        var coder: RepeatDeflater
 
         func data(palette: [UInt8], zlib: [UInt8]) -> EncodedImageData {
             EncodedImageData(channels: channels, bitDepth: bitDepth, palette: palette, zlib: zlib)
@@ -265,14 +262,17 @@ final class GPUEncoder {
             Self.record(image, i, into: &shapes, [(.table, tables[i]), (.channels, channels), (.bitDepth, bitDepth), (.rowBytes, rowBytes),
                                                   (.scanlineWords, imageWords), (.firstWord, words), (.sums, sums.count), (.rowRuns, rowRuns),
                                                   (.scanlineRuns, scanlineRuns), (.rowAbove, rowAbove ? 1 : 0), (.filters, filters ? 1 : 0)])
-            layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words))
+            layouts.append(Layout(channels: channels, bitDepth: bitDepth, rowBytes: rowBytes, start: 4 * words,
+                                  coder: RepeatDeflater(map: image.repeats, width: image.size.width, rowBytes: rowBytes,
+                                                        bitsPerPixel: channels == 1 ? bitDepth : 8 * channels, filtersRows: filters,
+                                                        height: image.size.height)))
             words += imageWords
             if filters {
                 // A row written None whatever its bytes starts its sum as it is at `noneRow`, a bit no sum reaches.
                 guard rowBytes < ShaderRecords.noneRow / 256 else {
                     throw UnavailableErrors.gpuEncodeOverLimit(.rowBytes, rowBytes, limit: Int(ShaderRecords.noneRow / 256) - 1)
                 }
-                let none = noneRows?(image, rowBytes) ?? layouts[i].deflater(image).noneRows(0..<image.size.height)
+                let none = noneRows?(image, rowBytes) ?? layouts[i].coder.noneRows(0..<image.size.height)
                 for asIs in none { sums += [asIs ? ShaderRecords.noneRow : 0, 0] }
                 rowRuns += image.size.height * ((rowBytes - 1 + 4 * Self.run - 1) / (4 * Self.run))
             }

@@ -119,30 +119,28 @@ import Testing
     /// against its own row above, was unlike its twin: 1.42x zlib 6's bytes. `RepeatMap.noneRows` writes such
     /// rows None, and they copy each other (1.005x).
     @Test func aResampledTextureStaysWithinTheBound() throws {
-        let image = try PNGDecoder.decode(path: "Fixtures/texture.png", maxPixels: 1 << 24).premultiplied()
-        let source = ResolvedSource(source: SourceImage(image: image, file: "texture.png"), key: SourceKey(contentHash: "bound:texture.png", recipe: .plain))
-        // The manifest's line, as batch reads it.
-        let line = #"{"pixels": "473x192", "scale": 3, "insets": "6,6,6,6", "mode-x": "stretch", "mode-y": "repeat", "filter": "linear", "center": true}"#
-        var request = try JSONDecoder().decode(RenderRequest.self, from: Data(line.utf8))
-        check("texture stretch x repeat 473x192@3x", try sizes({ compression in
-            request.compression = compression
-            let job = try PreparedJob(request: request, source: source, limits: Limits())
-            return Data(try Engine.encode(job, drawing: .here, to: .memory).data ?? [])
-        }, "texture stretch x repeat"))
+        try checkManifestLine("texture.png",
+                              #"{"pixels": "473x192", "scale": 3, "insets": "6,6,6,6", "mode-x": "stretch", "mode-y": "repeat", "filter": "linear", "center": true}"#,
+                              "texture stretch x repeat 473x192@3x")
     }
 
     /// An HD output of the device kit's mix: `button@2x.png` `repeat` at 1657 x 1057 (the HD set's `263.png`),
     /// 1.18x zlib 6's bytes before runs joined at unit seams: each 6 KiB unit ended its match, a token a seam.
     @Test func aStretchedButtonStaysWithinTheBound() throws {
-        let image = try PNGDecoder.decode(path: "Fixtures/button@2x.png", maxPixels: 1 << 24).premultiplied()
-        let source = ResolvedSource(source: SourceImage(image: image, file: "button@2x.png"), key: SourceKey(contentHash: "bound:button@2x.png", recipe: .plain))
-        let line = #"{"pixels": "1657x1057", "insets": "14,12,14,12", "mode": "repeat", "filter": "nearest"}"#
+        try checkManifestLine("button@2x.png", #"{"pixels": "1657x1057", "insets": "14,12,14,12", "mode": "repeat", "filter": "nearest"}"#,
+                              "button@2x repeat 1657x1057")
+    }
+
+    /// A manifest's line on a fixture, as batch reads and renders it, held to the bound.
+    func checkManifestLine(_ file: String, _ line: String, _ label: String) throws {
+        let image = try PNGDecoder.decode(path: "Fixtures/\(file)", maxPixels: 1 << 24).premultiplied()
+        let source = ResolvedSource(source: SourceImage(image: image, file: file), key: SourceKey(contentHash: "bound:\(file)", recipe: .plain))
         var request = try JSONDecoder().decode(RenderRequest.self, from: Data(line.utf8))
-        check("button@2x repeat 1657x1057", try sizes({ compression in
+        check(label, try sizes({ compression in
             request.compression = compression
             let job = try PreparedJob(request: request, source: source, limits: Limits())
             return Data(try Engine.encode(job, drawing: .here, to: .memory).data ?? [])
-        }, "button repeat"))
+        }, label))
     }
 
     /// Round six's renders: `round` and `space` on narrow, tall outputs, a 2-px `round` strip, and
