@@ -72,12 +72,13 @@ struct RepeatDeflater: Sendable {
     ///   - bitsPerPixel: 1, 2, 4 or 8 (palette indices), 24 (RGB) or 32 (RGBA).
     ///   - filtersRows: whether rows are `RowFilter`'s (None or Up, by their content and `RepeatMap.noneRows`):
     ///     a row copies an equal row only where both are None or the rows above them are equal too.
-    ///   - height: the output's rows (where `filtersRows`: `noneRows` reads the rows after a row).
+    ///   - height: the output's rows (where `filtersRows`: `noneRows` reads the rows after a row); the map's
+    ///     row keys are kept for the encoding up to `RepeatMap.keptRowsWhileEncoding` of them.
     init(map: RepeatMap, width: Int, rowBytes: Int, bitsPerPixel: Int, filtersRows: Bool = false, height: Int = 0) {
         self.rowBytes = rowBytes
         filtering = filtersRows ? Self.filtering(rowBytes: rowBytes, height: height) : nil
         pixelBytes = max(1, bitsPerPixel / 8)
-        self.map = map
+        self.map = map.keepingRowKeys(height: height, upTo: RepeatMap.keptRowsWhileEncoding)
         var parts: [(end: Int, period: Int)] = []
         for (span, period) in map.columnPeriods where period < span.count && span.upperBound <= width {
             // The byte period: the fewest whole bytes holding a whole number of periods.

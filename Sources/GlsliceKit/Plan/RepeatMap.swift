@@ -47,12 +47,19 @@ package struct RepeatMap: Sendable {
     /// once the colours are: worked out as they are asked, from the kept keys.)
     static let keptRows = 1 << 16
 
+    /// Outputs of at most this many rows get their row keys kept while they are encoded
+    /// (`RepeatDeflater`; 24 bytes a row, 12 MiB at most an encoding): the filter's `noneRows` and
+    /// the pieces' copies read each row's keys about three times (two windows either side), and
+    /// each time worked out its taps again (a 1 x 393,716 stretch's map cost more than its drawing).
+    /// Taller outputs keep working them out a range at a time, their memory the window's.
+    static let keptRowsWhileEncoding = 1 << 19
+
     /// This map with the keys of rows `0..<height`, and `copies` of all of them, worked out now,
-    /// where `height` is at most `keptRows`. A job's map is made as it is prepared, off the GPU
-    /// thread, whose own work was a third the rows' taps (issue 52). Taller outputs keep working
-    /// them out a range at a time.
-    func keepingRowKeys(height: Int) -> RepeatMap {
-        guard let rowKeys, height > 0, height <= Self.keptRows else { return self }
+    /// where `height` is at most `limit` and they are not kept already. A job's map is made as it is
+    /// prepared, off the GPU thread, whose own work was a third the rows' taps (issue 52), up to
+    /// `keptRows`. Taller outputs keep working them out a range at a time.
+    func keepingRowKeys(height: Int, upTo limit: Int = keptRows) -> RepeatMap {
+        guard let rowKeys, whole == nil, height > 0, height <= limit else { return self }
         let keys = rowKeys(0..<height)
         var kept = RepeatMap(rowKeys: { rows in Array(keys[rows]) }, columnPeriods: columnPeriods)
         kept.whole = kept.copies(of: 0..<height, lookingBackTo: 0)
