@@ -150,12 +150,12 @@ struct DeflateLayout {
         var out: [UInt8] = [], at = 0, adler: UInt32?
         for piece in placement.pieces {
             let rows = pieces[piece.piece], raw = rows.count * self.rowBytes, coded = piece.bytes.count, stored = StoredBlocks.size(raw)
-            let tokens = tokenCounts[rows].reduce(0, +)
+            let tokens = tokenCounts[rows].reduce(0, +), wholeImage = firstRow + rows.lowerBound == 0 && piece.final
             let replacement: [UInt8]
-            if PieceGuard.recodes(tokenCounts[rows], rowBytes: self.rowBytes) {
+            if PieceGuard.recodes(tokenCounts[rows], rowBytes: self.rowBytes, wholeImage: wholeImage) {
                 let recoded = try recode(rows, piece.final)
                 (replacement, adler) = (recoded.bytes, recoded.adler ?? adler)
-            } else if PieceGuard.asksZlib(tokens: tokens, codedBytes: coded, rawBytes: raw, wholeImage: firstRow + rows.lowerBound == 0 && piece.final),
+            } else if PieceGuard.asksZlib(tokens: tokens, codedBytes: coded, rawBytes: raw, wholeImage: wholeImage),
                       case let recoded = try recode(rows, piece.final), recoded.bytes.count < min(coded, stored) {
                 (replacement, adler) = (recoded.bytes, recoded.adler ?? adler)
             } else if stored < coded {

@@ -29,6 +29,13 @@ enum PieceGuard {
     /// piece's is the 128 KiB check; the bench manifest 660 bytes smaller, 0.4% more instructions.
     static let firstShare = 8
 
+    /// A whole image (one piece) larger than the dear-token rule's `maxBytes` (512 KiB) is libdeflate's where its
+    /// first `firstShare` takes more than one token per this many bytes: the rule would ask libdeflate
+    /// for its end (6 tokens a hundred bytes), and glslice's own coding to the end on top of libdeflate's cost a
+    /// 28 x 8000 `round` texture 1.4-1.5x zlib 6's time. Fewer bytes a token there than in any whole image of
+    /// the benchmark sets that keeps its own coding (none of them is as large).
+    static let largeWholeImageBytesPerToken = 16
+
     /// A piece's rows up to a check, and the most tokens they may take.
     struct Checkpoint: Equatable {
         var rows: Int
@@ -38,9 +45,11 @@ enum PieceGuard {
     /// The checkpoints of a piece of `pieceRows` rows, in order: the `checks` and its first
     /// `firstShare` within it, then its last row (`bytesPerToken`); where two fall on one row,
     /// the stricter. Its units are cut at each (`RepeatDeflater.units`), so both twins count the
-    /// same tokens there.
-    static func checkpoints(pieceRows: Int, rowBytes: Int) -> [Checkpoint] {
-        let share = (bytes: max(checks[0].bytes, pieceRows * rowBytes / firstShare), bytesPerToken: bytesPerToken)
+    /// same tokens there. `wholeImage`: the piece is the image, whose first share, past 512 KiB, is
+    /// held to `largeWholeImageBytesPerToken` (the rows are the same either way).
+    static func checkpoints(pieceRows: Int, rowBytes: Int, wholeImage: Bool = false) -> [Checkpoint] {
+        let large = wholeImage && pieceRows * rowBytes > dearTokens[1].maxBytes
+        let share = (bytes: max(checks[0].bytes, pieceRows * rowBytes / firstShare), bytesPerToken: large ? largeWholeImageBytesPerToken : bytesPerToken)
         var all: [Checkpoint] = []
         for check in (checks + [share]).sorted(by: { ($0.bytes, -$0.bytesPerToken) < ($1.bytes, -$1.bytesPerToken) }) {
             let rows = (check.bytes + rowBytes - 1) / rowBytes
@@ -51,10 +60,10 @@ enum PieceGuard {
     }
 
     /// Whether a piece whose rows take `tokenCounts` tokens each is zlib's: more tokens by one of
-    /// its checkpoints than it allows.
-    static func recodes(_ tokenCounts: ArraySlice<Int>, rowBytes: Int) -> Bool {
+    /// its checkpoints than it allows (`wholeImage`: the piece is the image).
+    static func recodes(_ tokenCounts: ArraySlice<Int>, rowBytes: Int, wholeImage: Bool = false) -> Bool {
         var sum = 0, at = tokenCounts.startIndex
-        for checkpoint in checkpoints(pieceRows: tokenCounts.count, rowBytes: rowBytes) {
+        for checkpoint in checkpoints(pieceRows: tokenCounts.count, rowBytes: rowBytes, wholeImage: wholeImage) {
             let end = tokenCounts.startIndex + checkpoint.rows
             sum += tokenCounts[at..<end].reduce(0, +)
             at = end

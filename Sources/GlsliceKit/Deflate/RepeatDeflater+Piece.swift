@@ -27,7 +27,7 @@ extension RepeatDeflater {
         // Where the piece's first block codes no smaller than its bytes (noise), its blocks are held
         // with their codes rather than written: if the piece is then stored, they never are.
         var holding: Bool?, held: [(tokens: [DeflateToken], code: BlockCode)] = [], heldBits = 0
-        guard let rest = choose(data, history: history, firstRow: firstRow, rows: rows, guarded: guarded, block: { block in
+        guard let rest = choose(data, history: history, firstRow: firstRow, rows: rows, guarded: guarded, wholeImage: history == 0 && last, block: { block in
             tokens += block.count
             let code = BlockCode(block)
             if holding == nil { holding = code.bits >= 8 * Self.bytes(block) }

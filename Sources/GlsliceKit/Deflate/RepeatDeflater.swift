@@ -168,8 +168,8 @@ struct RepeatDeflater: Sendable {
     /// into tokens of up to 258 bytes. Each full block of tokens goes to `block`
     /// as it fills (memory stays at one block, however long a row); the rest is returned,
     /// or nil where they are `guarded` and fail one of `PieceGuard`'s checkpoints (checked after each
-    /// unit: its units end at each).
-    func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, guarded: Bool,
+    /// unit: its units end at each; `wholeImage`: the piece is the image, as `PieceGuard.checkpoints` weighs it).
+    func choose(_ data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int, guarded: Bool, wholeImage: Bool = false,
                 block: (ArraySlice<DeflateToken>) -> Void) -> [DeflateToken]? {
         // Rows append to one array, passed inout (a closure capturing it cost a
         // dynamic exclusivity check a token); full blocks go out after each unit.
@@ -189,7 +189,7 @@ struct RepeatDeflater: Sendable {
         var match = MatchRun(), sentTokens = 0
         // The last unit's last run, and (`pending`) the same where the next unit's first may join it (`seamJoins`).
         var lastRun: MatchRun.Seam?, pending: MatchRun.Seam?
-        var checkpoints: ArraySlice<PieceGuard.Checkpoint> = guarded ? PieceGuard.checkpoints(pieceRows: rows, rowBytes: rowBytes)[...] : []
+        var checkpoints: ArraySlice<PieceGuard.Checkpoint> = guarded ? PieceGuard.checkpoints(pieceRows: rows, rowBytes: rowBytes, wholeImage: wholeImage)[...] : []
         let unitList = units(backs: backs, pieceRows: rows), joins = seamJoins(unitList, backs: backs, pieceRows: rows)
         for (k, unit) in unitList.enumerated() {
             let r = unit.lowerBound, rowStart = r * rowBytes, back = Int(backs[r])
