@@ -71,6 +71,24 @@ import Testing
             == [C(rows: 16, maxTokens: 4096), C(rows: 128, maxTokens: 10922), C(rows: 1024, maxTokens: 87381)])
     }
 
+    /// A whole image past 512 KiB is held at its first eighth to a token per 16 bytes
+    /// (`PieceGuard.largeWholeImageBytesPerToken`), by hand: 8,000 rows of 85 bytes (the 28 x 8000 `round`
+    /// texture's). 16 KiB is 193 rows (16,405 B / 4), an eighth 85,000 B is 1,000 rows (/ 16 whole, / 12
+    /// otherwise), 128 KiB 1,543 rows (131,155 / 12), the end 680,000 / 12.
+    @Test func aLargeWholeImagesFirstEighthIsHeldToATokenPer16Bytes() {
+        typealias C = PieceGuard.Checkpoint
+        let first = C(rows: 193, maxTokens: 4101), rest = [C(rows: 1543, maxTokens: 10929), C(rows: 8000, maxTokens: 56666)]
+        #expect(PieceGuard.checkpoints(pieceRows: 8000, rowBytes: 85, wholeImage: true) == [first, C(rows: 1000, maxTokens: 5312)] + rest)
+        #expect(PieceGuard.checkpoints(pieceRows: 8000, rowBytes: 85) == [first, C(rows: 1000, maxTokens: 7083)] + rest)
+        // 512 KiB or less (6,168 rows of 85 B: 524,280 B): a whole image's eighth stays at 12 (771 rows, 65,535 B / 12).
+        #expect(PieceGuard.checkpoints(pieceRows: 6168, rowBytes: 85, wholeImage: true)
+            == [first, C(rows: 771, maxTokens: 5461), C(rows: 1543, maxTokens: 10929), C(rows: 6168, maxTokens: 43690)])
+        // 6 tokens a row: 6,000 by row 1,000 fail a whole image's eighth, and pass every check of a piece that is not.
+        let six = ArraySlice(repeating: 6, count: 8000)
+        #expect(PieceGuard.recodes(six, rowBytes: 85, wholeImage: true))
+        #expect(!PieceGuard.recodes(six, rowBytes: 85))
+    }
+
     /// A whole image given up is libdeflate 6's stream of its rows as they were (all None): zlib's
     /// `uncompress` gives those rows back under the Adler-32 it returns, and it is no larger than
     /// 1.02x zlib 6's over the same rows. Other pieces (history before them) stay zlib 6's, primed.

@@ -132,6 +132,22 @@ struct GPUEncoderTests {
         }
     }
 
+    /// A whole image past 512 KiB given up at its first eighth (`PieceGuard.largeWholeImageBytesPerToken`): the
+    /// 28 x 8000 `round` texture, whose first 1,000 rows take 5,875 tokens. The GPU counts the same tokens and
+    /// gives the CPU's file, libdeflate's stream of the rows as they were: every row None.
+    @Test func aLargeWholeImageGivenUpEarlyGivesTheCPUsFile() throws {
+        let encoder = try GPUEncoder(context: try GPUContext.make())
+        let image = try PNGDecoder.decode(path: "Fixtures/texture.png", maxPixels: 1 << 24).premultiplied()
+        let source = ResolvedSource(source: SourceImage(image: image, file: "texture.png"), key: SourceKey(contentHash: "early:texture.png", recipe: .plain))
+        let request = try JSONDecoder().decode(RenderRequest.self, from: Data(#"{"pixels": "28x8000", "mode": "round"}"#.utf8))
+        let job = try PreparedJob(request: request, source: source, limits: Limits())
+        let drawn = try Backend.cpu.image(job.plan, source: image).rgba
+        let (cpu, gpu) = try Self.files(job.plan, source: image, drawn: drawn, encoder: encoder)
+        #expect(cpu == gpu, "the GPU's file (\(gpu.count) bytes) is not the CPU's (\(cpu.count))")
+        let filters = try SmallFiltersTests.filterBytes(Data(cpu), rowBytes: 1 + 3 * drawn.width, rows: drawn.height)
+        #expect(drawn.isOpaque && filters.allSatisfy { $0 == 0 }, "\(filters.filter { $0 != 0 }.count) rows not None: not libdeflate's")
+    }
+
     /// With the smallest GPU budget a dispatch takes one 1 MiB piece: outputs of several pieces are
     /// deflated a piece a dispatch, the Adler-32 combined over them, and still give the CPU's file.
     @Test func dispatchesOfWholePiecesGiveTheCPUsFile() throws {

@@ -43,6 +43,21 @@ import Testing
         #expect(kept.columnPeriods.map(\.period) == [1, 1, 1])
     }
 
+    /// An output taller than a queued job's kept keys (`keptRows`) has them kept while it is encoded
+    /// (`RepeatDeflater`, up to `keptRowsWhileEncoding`): the worked example stretched down 100,000 rows
+    /// copies as by hand, rows 2 to 99,998 each the row before, the caps none; past the limit none are kept.
+    @Test func anEncoderKeepsTheRowKeysOfATallOutput() throws {
+        let height = 100_000
+        let map = RepeatMap(plan: try plan(distinct(), size: PixelSize(width: 10, height: height)), source: distinct())
+            .keepingRowKeys(height: height)
+        #expect(map.keptCopies == nil)
+        let kept = RepeatDeflater(map: map, width: 10, rowBytes: 41, bitsPerPixel: 32, height: height).map.keptCopies
+        #expect(kept == [-1, -1] + (1..<(height - 2)).map { Int32($0) } + [-1])
+        let past = RepeatMap.keptRowsWhileEncoding + 1
+        let tall = RepeatMap(plan: try plan(distinct(), size: PixelSize(width: 1, height: past)), source: distinct())
+        #expect(RepeatDeflater(map: tall, width: 1, rowBytes: 5, bitsPerPixel: 32, height: past).map.keptCopies == nil)
+    }
+
     /// Source rows 0 and 2 are the same bytes, so the bottom cap row is a copy
     /// of the top one; a nearest tile of a 1-px centre at width 7 has period 1.
     @Test func identicalSourceRowsRepeat() throws {
