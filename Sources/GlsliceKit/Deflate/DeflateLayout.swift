@@ -140,7 +140,7 @@ struct DeflateLayout {
     }
 
     /// `stream` (made by `finish`) with each piece as the CPU's `SegmentedZlib` would end it: with
-    /// more tokens than `PieceGuard` allows, `recode(rows, final)`'s (`PieceGuard.recoded`); with tokens it finds
+    /// narrow rows (`PieceGuard.narrow`) or more tokens than `PieceGuard` allows, `recode(rows, final)`'s (`PieceGuard.recoded`); with tokens it finds
     /// many and dear (`PieceGuard.asksZlib`), that where it is smaller; else stored where
     /// `StoredBlocks` would store it, its rows' bytes from `rowBytes(rows)`. Either is called only for
     /// those pieces (the GPU reads their scanlines back). With the Adler-32 of a recoded piece's rows
@@ -152,7 +152,7 @@ struct DeflateLayout {
             let rows = pieces[piece.piece], raw = rows.count * self.rowBytes, coded = piece.bytes.count, stored = StoredBlocks.size(raw)
             let tokens = tokenCounts[rows].reduce(0, +), wholeImage = firstRow + rows.lowerBound == 0 && piece.final
             let replacement: [UInt8]
-            if PieceGuard.recodes(tokenCounts[rows], rowBytes: self.rowBytes, wholeImage: wholeImage) {
+            if PieceGuard.narrow(rowBytes: self.rowBytes) || PieceGuard.recodes(tokenCounts[rows], rowBytes: self.rowBytes, wholeImage: wholeImage) {
                 let recoded = try recode(rows, piece.final)
                 (replacement, adler) = (recoded.bytes, recoded.adler ?? adler)
             } else if PieceGuard.asksZlib(tokens: tokens, codedBytes: coded, rawBytes: raw, wholeImage: wholeImage),

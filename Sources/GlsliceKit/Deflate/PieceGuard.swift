@@ -36,6 +36,16 @@ enum PieceGuard {
     /// the benchmark sets that keeps its own coding (none of them is as large).
     static let largeWholeImageBytesPerToken = 16
 
+    /// Rows of at most this many bytes (the filter byte counted: up to 15 palette pixels, 3 RGBA, 5 RGB) are
+    /// zlib's from the start, unfiltered (`RowFilter.filters`): a row too short to hold a match of its own
+    /// gives glslice's deflate nothing the plan knows that zlib's chains miss, and its work a row (the map's
+    /// keys, the filter, the matcher) cost 1.3-1.8x zlib 6's time on a 1 x 393,716 stretch and a 2 x 400,000
+    /// `round` strip. Both twins read this rule: the GPU recodes such pieces from its scanlines.
+    static let narrowRowBytes = 16
+
+    /// Whether rows of `rowBytes` bytes are zlib's from the start (`narrowRowBytes`).
+    static func narrow(rowBytes: Int) -> Bool { rowBytes <= narrowRowBytes }
+
     /// A piece's rows up to a check, and the most tokens they may take.
     struct Checkpoint: Equatable {
         var rows: Int

@@ -38,9 +38,12 @@ enum RowFilter {
     private static let rgbShortestFiltered = 33
 
     /// Whether glslice's deflate filters an image's rows: a palette's always, RGB or RGBA
-    /// rows only from `rgbShortestFiltered` bytes on (`rowBytes` counts the filter byte).
+    /// rows only from `rgbShortestFiltered` bytes on (`rowBytes` counts the filter byte); no
+    /// rows zlib codes from the start (`PieceGuard.narrow`).
     /// The one place this is decided: the GPU's scanline pass is told it per image.
-    static func filters(channels: Int, rowBytes: Int) -> Bool { channels == 1 || rowBytes - 1 >= rgbShortestFiltered }
+    static func filters(channels: Int, rowBytes: Int) -> Bool {
+        !PieceGuard.narrow(rowBytes: rowBytes) && (channels == 1 || rowBytes - 1 >= rgbShortestFiltered)
+    }
 
     /// Writes `raw` (a scanline, its filter byte first, `count` bytes) filtered into `out`,
     /// against `above` (the raw row above; nil for the first row, whose above is zeros);

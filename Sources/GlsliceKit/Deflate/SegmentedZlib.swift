@@ -231,7 +231,7 @@ package final class SegmentedZlib {
         piece.done.signal()
     }
 
-    /// The default's piece: glslice's deflate, or zlib 6's (`PieceGuard.recoded`) where its tokens pass `PieceGuard`'s limits,
+    /// The default's piece: glslice's deflate, or zlib 6's (`PieceGuard.recoded`) where its rows are narrow or its tokens pass `PieceGuard`'s limits,
     /// or the smaller of the two where they are many and dear (`PieceGuard.asksZlib`).
     private static func ours(_ deflater: RepeatDeflater, data: UnsafePointer<UInt8>, history: Int, firstRow: Int, rows: Int,
                              windowBits: Int32, last: Bool) -> PieceGuard.Recoded {
@@ -239,7 +239,8 @@ package final class SegmentedZlib {
         func zlib() -> PieceGuard.Recoded {
             PieceGuard.recoded(data, history: history, count: raw, windowBits: windowBits, last: last, unfiltering: deflater.filtersRows ? rowBytes : nil)
         }
-        guard let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last, guarded: true) else { return zlib() }
+        guard !PieceGuard.narrow(rowBytes: rowBytes),
+              let ours = deflater.deflate(data, history: history, firstRow: firstRow, rows: rows, last: last, guarded: true) else { return zlib() }
         if PieceGuard.asksZlib(tokens: ours.tokens, codedBytes: ours.codedBytes, rawBytes: raw, wholeImage: history == 0 && last) {
             let other = zlib()
             if other.status == Z_OK, other.bytes.count < ours.bytes.count { return other }

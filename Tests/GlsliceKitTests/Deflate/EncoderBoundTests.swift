@@ -89,6 +89,13 @@ import Testing
         #expect(!PieceGuard.recodes(six, rowBytes: 85))
     }
 
+    /// Rows of 16 bytes or fewer (the filter byte counted) are zlib's from the start, by hand: 15 palette
+    /// pixels or 3 RGBA (13 bytes) are, 16 palette pixels (17 bytes) are not.
+    @Test func narrowRowsAreZlibsFromTheStart() {
+        #expect(PieceGuard.narrow(rowBytes: 16) && PieceGuard.narrow(rowBytes: 1 + 3 * 4) && PieceGuard.narrow(rowBytes: 2))
+        #expect(!PieceGuard.narrow(rowBytes: 17) && !PieceGuard.narrow(rowBytes: 1 + 5 * 4))
+    }
+
     /// A whole image given up is libdeflate 6's stream of its rows as they were (all None): zlib's
     /// `uncompress` gives those rows back under the Adler-32 it returns, and it is no larger than
     /// 1.02x zlib 6's over the same rows. Other pieces (history before them) stay zlib 6's, primed.

@@ -34,10 +34,11 @@ import Testing
         #expect(filtered([0, 7, 8, 9], above: nil, palette: false) == [0, 7, 8, 9])
         // At the line: 100, 100, 100 under 70, 100, 100 sums 300 against 30: 300 is not under 300, None.
         #expect(filtered([0, 100, 100, 100], above: [0, 70, 100, 100], palette: false) == [0, 100, 100, 100])
-        // Rows of 32 bytes or fewer (10 RGB pixels, 8 RGBA) are not filtered; 11 RGB pixels (33) are. Palettes always.
+        // Rows of 32 bytes or fewer (10 RGB pixels, 8 RGBA) are not filtered; 11 RGB pixels (33) are. Palettes
+        // from 16 pixels (17 bytes with the filter byte) on: 15 or fewer are zlib's from the start (`PieceGuard.narrow`).
         #expect(!RowFilter.filters(channels: 3, rowBytes: 1 + 30) && RowFilter.filters(channels: 3, rowBytes: 1 + 33))
         #expect(!RowFilter.filters(channels: 4, rowBytes: 1 + 32) && RowFilter.filters(channels: 4, rowBytes: 1 + 36))
-        #expect(RowFilter.filters(channels: 1, rowBytes: 2))
+        #expect(!RowFilter.filters(channels: 1, rowBytes: 16) && RowFilter.filters(channels: 1, rowBytes: 17))
     }
 
     /// As they are: 10 + 20 + 30 = 60. Less the row above: 1, 0 and 30 - 250 = 36 (mod 256),
