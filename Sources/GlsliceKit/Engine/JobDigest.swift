@@ -42,7 +42,10 @@ package enum JobDigest {
     /// 16: filtered rows the plan says are copies only as they are (`RepeatMap.noneRows`) are None and
     /// copy each other; a line blended either way round is one key; a whole image of many dear tokens
     /// asks libdeflate at any size: other bytes.
-    static let rendererVersion = "glslice-render/16"
+    /// 17: rows of 16 bytes or fewer are zlib's from the start, unfiltered (`PieceGuard.narrow`), and a whole
+    /// image past 512 KiB whose first eighth takes more than a token per 16 bytes is libdeflate's there
+    /// (`PieceGuard.largeWholeImageBytesPerToken`; issue 69's time bound): other bytes there.
+    static let rendererVersion = "glslice-render/17"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {
