@@ -78,7 +78,8 @@ struct RepeatDeflater: Sendable {
         self.rowBytes = rowBytes
         filtering = filtersRows ? Self.filtering(rowBytes: rowBytes, height: height) : nil
         pixelBytes = max(1, bitsPerPixel / 8)
-        self.map = PieceGuard.narrow(rowBytes: rowBytes) ? map : map.keepingRowKeys(height: height, upTo: RepeatMap.keptRowsWhileEncoding)
+        self.map = PieceGuard.narrow(rowBytes: rowBytes)
+            ? map : map.keepingRowKeys(height: height, upTo: RepeatMap.keptRowsWhileEncoding, plainCopies: !filtersRows)
         var parts: [(end: Int, period: Int)] = []
         for (span, period) in map.columnPeriods where period < span.count && span.upperBound <= width {
             // The byte period: the fewest whole bytes holding a whole number of periods.

@@ -32,6 +32,8 @@ package struct RepeatMap: Sendable {
     let columnPeriods: [(destination: Range<Int>, period: Int)]
     /// `copies` of every row from the first, worked out ahead (`keepingRowKeys`).
     private var whole: [Int32]?
+    /// Whether the keys of every row are kept (`keepingRowKeys`).
+    private(set) var keepsRowKeys = false
 
     init(rowKeys: (@Sendable (Range<Int>) -> [RowKey])?, columnPeriods: [(destination: Range<Int>, period: Int)]) {
         self.rowKeys = rowKeys
@@ -54,15 +56,17 @@ package struct RepeatMap: Sendable {
     /// Taller outputs keep working them out a range at a time, their memory the window's.
     static let keptRowsWhileEncoding = 1 << 19
 
-    /// This map with the keys of rows `0..<height`, and `copies` of all of them, worked out now,
-    /// where `height` is at most `limit` and they are not kept already. A job's map is made as it is
-    /// prepared, off the GPU thread, whose own work was a third the rows' taps (issue 52), up to
-    /// `keptRows`. Taller outputs keep working them out a range at a time.
-    func keepingRowKeys(height: Int, upTo limit: Int = keptRows) -> RepeatMap {
-        guard let rowKeys, whole == nil, height > 0, height <= limit else { return self }
+    /// This map with the keys of rows `0..<height`, and (`plainCopies`) `copies` of all of them, worked
+    /// out now, where `height` is at most `limit` and they are not kept already. A job's map is made as it
+    /// is prepared, off the GPU thread, whose own work was a third the rows' taps (issue 52), up to
+    /// `keptRows`. Taller outputs keep working them out a range at a time. An encoder of filtered rows
+    /// asks for no plain copies (its copies are `copies(filtered:)`).
+    func keepingRowKeys(height: Int, upTo limit: Int = keptRows, plainCopies: Bool = true) -> RepeatMap {
+        guard let rowKeys, !keepsRowKeys, height > 0, height <= limit else { return self }
         let keys = rowKeys(0..<height)
         var kept = RepeatMap(rowKeys: { rows in Array(keys[rows]) }, columnPeriods: columnPeriods)
-        kept.whole = kept.copies(of: 0..<height, lookingBackTo: 0)
+        kept.keepsRowKeys = true
+        if plainCopies { kept.whole = kept.copies(of: 0..<height, lookingBackTo: 0) }
         return kept
     }
 

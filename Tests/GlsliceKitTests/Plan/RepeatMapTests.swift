@@ -45,17 +45,21 @@ import Testing
 
     /// An output taller than a queued job's kept keys (`keptRows`) has them kept while it is encoded
     /// (`RepeatDeflater`, up to `keptRowsWhileEncoding`): the worked example stretched down 100,000 rows
-    /// copies as by hand, rows 2 to 99,998 each the row before, the caps none; past the limit none are kept.
+    /// copies as by hand, rows 2 to 99,998 each the row before, the caps none (filtered, only the keys are
+    /// kept); past the limit none are kept.
     @Test func anEncoderKeepsTheRowKeysOfATallOutput() throws {
         let height = 100_000
         let map = RepeatMap(plan: try plan(distinct(), size: PixelSize(width: 10, height: height)), source: distinct())
             .keepingRowKeys(height: height)
-        #expect(map.keptCopies == nil)
+        #expect(map.keptCopies == nil && !map.keepsRowKeys)
         let kept = RepeatDeflater(map: map, width: 10, rowBytes: 41, bitsPerPixel: 32, height: height).map.keptCopies
         #expect(kept == [-1, -1] + (1..<(height - 2)).map { Int32($0) } + [-1])
+        // Filtered rows keep the keys, not plain copies, which their encoder never reads.
+        let filtered = RepeatDeflater(map: map, width: 10, rowBytes: 41, bitsPerPixel: 32, filtersRows: true, height: height).map
+        #expect(filtered.keepsRowKeys && filtered.keptCopies == nil)
         let past = RepeatMap.keptRowsWhileEncoding + 1
-        let tall = RepeatMap(plan: try plan(distinct(), size: PixelSize(width: 1, height: past)), source: distinct())
-        #expect(RepeatDeflater(map: tall, width: 1, rowBytes: 5, bitsPerPixel: 32, height: past).map.keptCopies == nil)
+        let tall = RepeatMap(plan: try plan(distinct(), size: PixelSize(width: 5, height: past)), source: distinct())
+        #expect(!RepeatDeflater(map: tall, width: 5, rowBytes: 21, bitsPerPixel: 32, height: past).map.keepsRowKeys)
     }
 
     /// Source rows 0 and 2 are the same bytes, so the bottom cap row is a copy
