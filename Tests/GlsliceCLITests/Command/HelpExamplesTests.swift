@@ -12,6 +12,9 @@ import Testing
         var status: Int32
     }
 
+    /// Held while a subcommand's examples run if any of them names a file in /tmp.
+    static let tmpLock = NSLock()
+
     static let subcommands = ["render", "batch", "inspect", "optimize", "preview", "compare", "doctor", "parity", "serve", "sign"]
 
     /// The commands of the help's "Examples" block: lines indented two spaces,
@@ -86,6 +89,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.copyItem(at: fixtures, to: root.appendingPathComponent("Fixtures"))
         let path = glsliceBinary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        // `serve` and `sign` both write and read /tmp/glslice-serve.key: one subcommand's
+        // examples at a time may touch /tmp, or one reads the key while the other truncates it.
+        let touchesTmp = examples.contains { $0.command.contains("/tmp/") }
+        if touchesTmp { Self.tmpLock.lock() }
+        defer { if touchesTmp { Self.tmpLock.unlock() } }
         for example in examples {
             let serves = example.command.contains("glslice serve")
             // A server runs until Ctrl-C: SIGINT after a few seconds; a clean stop is exit 0.
