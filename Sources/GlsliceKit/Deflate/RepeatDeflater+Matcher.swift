@@ -197,6 +197,18 @@ extension RepeatDeflater {
     /// The match being gathered, carried from row to row within a unit: `length`
     /// bytes from `start`, `distance` back (the matcher's "last match's distance"
     /// after it is flushed, until the unit ends).
+    /// A run joined at a seam (`MatchRun.flush`): its tokens (indices in the piece's buffer) and its first byte.
+    struct JoinedRun {
+        var tokens: Range<Int>
+        var start: Int
+    }
+
+    /// How far `TokenBuffer.walk` has counted: the next token's index, where it starts, the count so far,
+    /// and the next joined run to look for.
+    struct EarlyWalk {
+        var index = 0, position = 0, count = 0, joined = 0
+    }
+
     struct MatchRun {
         var start = 0
         var length = 0
@@ -211,6 +223,9 @@ extension RepeatDeflater {
         var seam: Seam?
         /// Runs written so far (`flush`).
         var flushes = 0
+        /// Where this unit's first run was joined to the unit before's last: the joined run's tokens and where
+        /// it starts (the GPU counts them all in that row: `PieceGuard.early`).
+        var joined: JoinedRun?
 
         /// Writes the match as tokens, if any: with the unit before's last run as one, cut once, where it
         /// is the unit's first and they meet at one distance (the GPU's seam pass does the same).
@@ -222,6 +237,7 @@ extension RepeatDeflater {
                     tokens.truncate(to: seam.from)
                     RepeatDeflater.appendMatch(data, at: seam.start, length: seam.length + length, distance: distance, pixel: pixel, oldest: oldest,
                                                tokens: &tokens)
+                    joined = JoinedRun(tokens: seam.from..<tokens.count, start: seam.start)
                     length = 0
                     return
                 }
@@ -275,6 +291,27 @@ extension RepeatDeflater {
 
         /// Tokens `range`, copied out.
         func array(_ range: Range<Int>) -> [DeflateToken] { Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) }
+
+        /// Counts the tokens from `walk.index` up to `end` that start in `bytes`, as the GPU counts a row's
+        /// (`PieceGuard.early`): each where it starts, but a run joined at a seam (`joined`, in order, from
+        /// `walk.joined` on) all where the run starts. `walk.position`: where the token at `walk.index` starts.
+        /// Stops at the first token that starts past `bytes`.
+        func walk(_ walk: inout EarlyWalk, to end: Int, counting bytes: Range<Int>, joined: [JoinedRun]) {
+            while walk.index < end, walk.position < bytes.upperBound {
+                while walk.joined < joined.count, joined[walk.joined].tokens.upperBound <= walk.index { walk.joined += 1 }
+                if walk.joined < joined.count, joined[walk.joined].tokens.lowerBound == walk.index {
+                    let run = joined[walk.joined]
+                    if bytes.contains(run.start) { walk.count += run.tokens.count }
+                    for k in run.tokens { walk.position += base[k].isMatch ? base[k].length : 1 }
+                    walk.index = run.tokens.upperBound
+                    continue
+                }
+                let token = base[walk.index]
+                if walk.position >= bytes.lowerBound { walk.count += 1 }
+                walk.position += token.isMatch ? token.length : 1
+                walk.index += 1
+            }
+        }
 
         /// Keeps the first `n` tokens only.
         mutating func truncate(to n: Int) { count = min(count, n) }

@@ -192,6 +192,11 @@ struct RepeatDeflater: Sendable {
         var lastRun: MatchRun.Seam?, pending: MatchRun.Seam?
         var checkpoints: ArraySlice<PieceGuard.Checkpoint> = guarded ? PieceGuard.checkpoints(pieceRows: rows, rowBytes: rowBytes, wholeImage: wholeImage)[...] : []
         let unitList = units(backs: backs, pieceRows: rows), joins = seamJoins(unitList, backs: backs, pieceRows: rows)
+        // The early check (`PieceGuard.earlyCheck`): tokens that start in its rows, counted as they are final
+        // (all before a run the next unit may join), however units fall.
+        var early = guarded ? PieceGuard.earlyCheck(pieceRows: rows, rowBytes: rowBytes, wholeImage: wholeImage) : nil
+        let earlyStart = (early?.rows.lowerBound ?? 0) * rowBytes, earlyEnd = (early?.rows.upperBound ?? 0) * rowBytes
+        var earlyWalk = EarlyWalk(), earlyJoined: [JoinedRun] = []
         for (k, unit) in unitList.enumerated() {
             let r = unit.lowerBound, rowStart = r * rowBytes, back = Int(backs[r])
             if !joins[k] { pending = nil }
@@ -220,6 +225,7 @@ struct RepeatDeflater: Sendable {
                 let last = had ? MatchRun.Seam(unitStart: 0, start: match.start, length: match.length, distance: match.distance, from: tokens.count) : nil
                 match.flush(data, pixel: pixelBytes, oldest: oldest, tokens: &tokens)
                 (lastRun, pending) = (last, chained ? nil : last)
+                if early != nil, let joined = match.joined { earlyJoined.append(joined) } // never the run a later seam joins
             }
             // Past its checkpoint's count where the unit ends there: zlib's. (The piece's limit is
             // checked at its end: a later seam may join, so a count before then is not yet the piece's.)
@@ -230,16 +236,36 @@ struct RepeatDeflater: Sendable {
             }
             // Full blocks out, but not a run the next unit may join.
             let held = pending?.from ?? tokens.count
+            if let check = early, unit.upperBound >= check.rows.upperBound {
+                tokens.walk(&earlyWalk, to: held, counting: earlyStart..<earlyEnd, joined: earlyJoined)
+                if earlyWalk.position >= earlyEnd {
+                    guard earlyWalk.count <= check.maxTokens else { return nil }
+                    early = nil
+                }
+            }
             if held >= DeflateLayout.blockTokens {
                 var sent = 0
                 while held - sent >= DeflateLayout.blockTokens {
                     block(tokens.array(sent..<(sent + DeflateLayout.blockTokens))[...])
                     sent += DeflateLayout.blockTokens
                 }
+                if early != nil {
+                    // Still open: every token sent starts before the early check's end (those of units before it,
+                    // or walked to `held` above), so the walk passes them all and goes on from the first kept.
+                    tokens.walk(&earlyWalk, to: sent, counting: earlyStart..<earlyEnd, joined: earlyJoined)
+                    earlyWalk.index -= sent
+                    earlyJoined = earlyJoined.dropFirst(earlyWalk.joined).map { JoinedRun(tokens: ($0.tokens.lowerBound - sent)..<($0.tokens.upperBound - sent), start: $0.start) }
+                    earlyWalk.joined = 0
+                }
                 tokens.removeFirst(sent)
                 sentTokens += sent
                 pending?.from -= sent
             }
+        }
+        if let check = early {
+            // A run from before the early check's row to the piece's end: every token is final now.
+            tokens.walk(&earlyWalk, to: tokens.count, counting: earlyStart..<earlyEnd, joined: earlyJoined)
+            guard earlyWalk.count <= check.maxTokens else { return nil }
         }
         return tokens.array(0..<tokens.count)
     }

@@ -45,7 +45,9 @@ package enum JobDigest {
     /// 17: rows of 16 bytes or fewer are zlib's from the start, unfiltered (`PieceGuard.narrow`), and a whole
     /// image past 512 KiB whose first eighth takes more than a token per 16 bytes is libdeflate's there
     /// (`PieceGuard.largeWholeImageBytesPerToken`; issue 69's time bound): other bytes there.
-    static let rendererVersion = "glslice-render/17"
+    /// 18: a piece whose 4 KiB after its first row take more than a token per 4 bytes is zlib's there
+    /// (`PieceGuard.early`; issue 69's time bound on ~1-ms images): other bytes there.
+    static let rendererVersion = "glslice-render/18"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

@@ -89,6 +89,31 @@ import Testing
         #expect(!PieceGuard.recodes(six, rowBytes: 85))
     }
 
+    /// A piece's 4 KiB after its first row at 4 bytes a token (`PieceGuard.early`), by hand: 240 rows of 301
+    /// bytes check rows 1-14 (4,214 B / 4 = 1,053 tokens), before the first checkpoint's 55 rows; rows of 4,099
+    /// bytes check row 1 (1,024), before 16 KiB's 4; a piece whose first checkpoint is no later has none.
+    @Test func aPieces4KiBAfterItsFirstRowAreHeldToATokenPer4Bytes() {
+        typealias E = PieceGuard.EarlyCheck
+        #expect(PieceGuard.earlyCheck(pieceRows: 240, rowBytes: 301) == E(rows: 1..<15, maxTokens: 1053))
+        #expect(PieceGuard.earlyCheck(pieceRows: 100, rowBytes: 4099) == E(rows: 1..<2, maxTokens: 1024))
+        #expect(PieceGuard.earlyCheck(pieceRows: 10, rowBytes: 301) == nil) // 10 rows: its end, the first checkpoint, comes first
+        #expect(PieceGuard.earlyCheck(pieceRows: 15, rowBytes: 301) == nil)
+        #expect(PieceGuard.earlyCheck(pieceRows: 16, rowBytes: 301) == E(rows: 1..<15, maxTokens: 1053))
+        // 1,054 tokens in rows 1-14 fail, though 16 KiB's 1,379 and the end's would pass; 1,053 pass.
+        var counts = [Int](repeating: 1, count: 240)
+        counts[1] = 1054 - 13
+        #expect(PieceGuard.recodes(counts[...], rowBytes: 301))
+        counts[1] = 1053 - 13
+        #expect(!PieceGuard.recodes(counts[...], rowBytes: 301))
+        // Counted in its rows only: row 0's 150 and row 15's 50 count against 16 KiB's checkpoint (150 + 1,053
+        // + 50 + 39 in 55 rows: 1,292 of 1,379), not the early check's.
+        counts[0] = 150
+        counts[15] = 50
+        #expect(!PieceGuard.recodes(counts[...], rowBytes: 301))
+        counts[1] = 1054 - 13
+        #expect(PieceGuard.recodes(counts[...], rowBytes: 301))
+    }
+
     /// Rows of 16 bytes or fewer (the filter byte counted) are zlib's from the start, by hand: 15 palette
     /// pixels or 3 RGBA (13 bytes) are, 16 palette pixels (17 bytes) are not.
     @Test func narrowRowsAreZlibsFromTheStart() {

@@ -148,6 +148,37 @@ struct GPUEncoderTests {
         #expect(drawn.isOpaque && filters.allSatisfy { $0 == 0 }, "\(filters.filter { $0 != 0 }.count) rows not None: not libdeflate's")
     }
 
+    /// A piece given up by its 4 KiB after its first row (`PieceGuard.early`), which is no checkpoint (its units
+    /// are not cut there): 1,366 x 100 RGB, the first row one colour, the rest alike: 400 px of noise, then that
+    /// colour. Row 1 (4,099 bytes) takes about 1,200 tokens, over the early check's 1,024, and the rows after
+    /// copy it, so 16 KiB's checkpoint (1,366) would pass. The GPU counts the tokens that start in that row alike and gives
+    /// the CPU's file, libdeflate's: every row None. And every row that row of noise: not given up (a piece's
+    /// first row is not checked), its rows Up where they copy the one above.
+    @Test func aPieceGivenUpByItsFirst4KiBGivesTheCPUsFile() throws {
+        let encoder = try GPUEncoder(context: try GPUContext.make())
+        let width = 1366, height = 100
+        var rng = SeededGenerator(seed: 2501)
+        let colour: [UInt8] = [40, 90, 160, 255]
+        func noiseRow() -> [UInt8] {
+            (0..<width).flatMap { x -> [UInt8] in
+                x < 400 ? [UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng), 255] : colour
+            }
+        }
+        let row = noiseRow(), copied = [[UInt8]](repeating: row, count: height).joined()
+        let below = Array([[UInt8]](repeating: colour, count: width).joined()) + Array([[UInt8]](repeating: row, count: height - 1).joined())
+        for (pixels, givenUp) in [(Array(below), true), (Array(copied), false)] {
+            let source = PremultipliedImage(RGBAImage(width: width, height: height, pixels: pixels))
+            let lattice = try Lattice(width: width, height: height, insets: PixelInsets(top: 1, left: 1, bottom: 1, right: 1))
+            let plan = try PlanBuilder.plan(lattice: lattice, size: PixelSize(width: width, height: height), k: 1, modes: PerAxis(x: .stretch, y: .stretch),
+                                            filter: .nearest, fillCenter: true)
+            let drawn = try Backend.cpu.image(plan, source: source).rgba
+            let (cpu, gpu) = try Self.files(plan, source: source, drawn: drawn, encoder: encoder)
+            #expect(cpu == gpu, "given up \(givenUp): the GPU's file (\(gpu.count) bytes) is not the CPU's (\(cpu.count))")
+            let filters = try SmallFiltersTests.filterBytes(Data(cpu), rowBytes: 1 + 3 * width, rows: height)
+            #expect(drawn.isOpaque && filters.allSatisfy { $0 == 0 } == givenUp, "given up \(givenUp): \(filters.filter { $0 != 0 }.count) rows not None")
+        }
+    }
+
     /// With the smallest GPU budget a dispatch takes one 1 MiB piece: outputs of several pieces are
     /// deflated a piece a dispatch, the Adler-32 combined over them, and still give the CPU's file.
     @Test func dispatchesOfWholePiecesGiveTheCPUsFile() throws {
