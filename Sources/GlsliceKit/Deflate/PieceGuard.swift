@@ -8,9 +8,9 @@ import Foundation
 /// coded by zlib 6 instead, over the same rows and window (a whole image by libdeflate 6, within 2% of zlib
 /// 6's bytes: `recoded`; or stored, where that is fewer bytes). The rule reads only token counts at whole
 /// rows, which both twins know (the GPU reads each row's back), so both give the same bytes; the CPU stops
-/// choosing a piece's tokens as soon as they fail, by its first eighth at the latest (its first 4 KiB past its first row where it
-/// finds next to nothing: `early`), so a piece that fails
-/// costs little more than the recoding's own time.
+/// choosing a piece's tokens as soon as they fail, by its first eighth at the latest (by the 4 KiB after its
+/// first row where it finds next to nothing: `early`), so a piece that fails costs little more than the
+/// recoding's own time.
 enum PieceGuard {
     /// A piece is zlib's where its tokens cover fewer bytes than this each, on average. At 12 the
     /// corpus's pieces that need zlib fail, and the benchmark sets keep their bytes and time; at 16,

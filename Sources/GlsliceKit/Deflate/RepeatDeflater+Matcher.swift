@@ -194,9 +194,6 @@ extension RepeatDeflater {
         return n
     }
 
-    /// The match being gathered, carried from row to row within a unit: `length`
-    /// bytes from `start`, `distance` back (the matcher's "last match's distance"
-    /// after it is flushed, until the unit ends).
     /// A run joined at a seam (`MatchRun.flush`): its tokens (indices in the piece's buffer) and its first byte.
     struct JoinedRun {
         var tokens: Range<Int>
@@ -209,6 +206,9 @@ extension RepeatDeflater {
         var index = 0, position = 0, count = 0, joined = 0
     }
 
+    /// The match being gathered, carried from row to row within a unit: `length`
+    /// bytes from `start`, `distance` back (the matcher's "last match's distance"
+    /// after it is flushed, until the unit ends).
     struct MatchRun {
         var start = 0
         var length = 0
