@@ -90,18 +90,24 @@ enum PieceGuard {
 
     /// The early check of a piece of `pieceRows` rows (`early`), or nil where its first checkpoint comes first.
     static func earlyCheck(pieceRows: Int, rowBytes: Int, wholeImage: Bool = false) -> EarlyCheck? {
+        earlyCheck(rowBytes: rowBytes, before: checkpoints(pieceRows: pieceRows, rowBytes: rowBytes, wholeImage: wholeImage))
+    }
+
+    /// The same, for a piece whose `checkpoints` are worked out already.
+    static func earlyCheck(rowBytes: Int, before checkpoints: [Checkpoint]) -> EarlyCheck? {
         let rows = (early.bytes + rowBytes - 1) / rowBytes
-        guard 1 + rows < checkpoints(pieceRows: pieceRows, rowBytes: rowBytes, wholeImage: wholeImage)[0].rows else { return nil }
+        guard let first = checkpoints.first, 1 + rows < first.rows else { return nil }
         return EarlyCheck(rows: 1..<(1 + rows), maxTokens: rows * rowBytes / early.bytesPerToken)
     }
 
     /// Whether a piece whose rows take `tokenCounts` tokens each is zlib's: more tokens by its early check
     /// or one of its checkpoints than it allows (`wholeImage`: the piece is the image).
     static func recodes(_ tokenCounts: ArraySlice<Int>, rowBytes: Int, wholeImage: Bool = false) -> Bool {
-        if let early = earlyCheck(pieceRows: tokenCounts.count, rowBytes: rowBytes, wholeImage: wholeImage),
+        let all = checkpoints(pieceRows: tokenCounts.count, rowBytes: rowBytes, wholeImage: wholeImage)
+        if let early = earlyCheck(rowBytes: rowBytes, before: all),
            tokenCounts.dropFirst(early.rows.lowerBound).prefix(early.rows.count).reduce(0, +) > early.maxTokens { return true }
         var sum = 0, at = tokenCounts.startIndex
-        for checkpoint in checkpoints(pieceRows: tokenCounts.count, rowBytes: rowBytes, wholeImage: wholeImage) {
+        for checkpoint in all {
             let end = tokenCounts.startIndex + checkpoint.rows
             sum += tokenCounts[at..<end].reduce(0, +)
             at = end

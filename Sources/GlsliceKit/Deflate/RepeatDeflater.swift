@@ -190,11 +190,12 @@ struct RepeatDeflater: Sendable {
         var match = MatchRun(), sentTokens = 0
         // The last unit's last run, and (`pending`) the same where the next unit's first may join it (`seamJoins`).
         var lastRun: MatchRun.Seam?, pending: MatchRun.Seam?
-        var checkpoints: ArraySlice<PieceGuard.Checkpoint> = guarded ? PieceGuard.checkpoints(pieceRows: rows, rowBytes: rowBytes, wholeImage: wholeImage)[...] : []
+        let pieceCheckpoints = guarded ? PieceGuard.checkpoints(pieceRows: rows, rowBytes: rowBytes, wholeImage: wholeImage) : []
+        var checkpoints = pieceCheckpoints[...]
         let unitList = units(backs: backs, pieceRows: rows), joins = seamJoins(unitList, backs: backs, pieceRows: rows)
         // The early check (`PieceGuard.earlyCheck`): tokens that start in its rows, counted as they are final
         // (all before a run the next unit may join), however units fall.
-        var early = guarded ? PieceGuard.earlyCheck(pieceRows: rows, rowBytes: rowBytes, wholeImage: wholeImage) : nil
+        var early = PieceGuard.earlyCheck(rowBytes: rowBytes, before: pieceCheckpoints) // none unguarded: no checkpoints
         let earlyStart = (early?.rows.lowerBound ?? 0) * rowBytes, earlyEnd = (early?.rows.upperBound ?? 0) * rowBytes
         var earlyWalk = EarlyWalk(), earlyJoined: [JoinedRun] = []
         for (k, unit) in unitList.enumerated() {
