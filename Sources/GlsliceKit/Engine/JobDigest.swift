@@ -47,7 +47,9 @@ package enum JobDigest {
     /// (`PieceGuard.largeWholeImageBytesPerToken`; issue 69's time bound): other bytes there.
     /// 18: a piece whose 4 KiB after its first row take more than a token per 4 bytes is zlib's there
     /// (`PieceGuard.early`; issue 69's time bound on ~1-ms images): other bytes there.
-    static let rendererVersion = "glslice-render/18"
+    /// 19: the last row of a run of rows equal to the row above is None where a later row with its pixels
+    /// is in reach of it and not of the run's first row, which is None too (`RepeatMap.noneRows`): other bytes there.
+    static let rendererVersion = "glslice-render/19"
 
     /// The first 32 hex digits of the job's SHA-256.
     package static func make(sourceKey: SourceKey, request: RenderRequest) -> String {

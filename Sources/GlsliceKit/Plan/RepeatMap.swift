@@ -117,7 +117,11 @@ package struct RepeatMap: Sendable {
     /// and the two, equal as pixels, would not be equal as bytes. Written None, they are, and one
     /// copies the other (a mirrored texture stretched by `linear` repeats its rows 13-30 back after
     /// other rows: the bench manifest's `texture.png` at 3x was 2.7x zlib 6's bytes with such rows
-    /// filtered by their content). A row equal to the row above is left to its content (Up: zeros).
+    /// filtered by their content). A row equal to the row above is left to its content (Up: zeros),
+    /// but for the last of such a run where a later row with its pixels is within `window` of it and
+    /// not of the run's first row: that row, the run's last and its first are None, so the later row
+    /// copies the last and the last copies the first (a `texture.png` stretched and repeated at 2x,
+    /// its rows copies of a run's pixels 21 rows on, the run's first row 32 back: TODO).
     /// The rule reads only the plan's keys, so two rows with the same `FilteredKey` within `window`
     /// rows are written alike, as `copies(filtered:)` needs, and the GPU's scanline pass is told it.
     func noneRows(_ rows: Range<Int>, filtering: Filtering) -> [Bool] {
@@ -177,6 +181,17 @@ package struct RepeatMap: Sendable {
             }
             for r in offset..<(offset + rows.count) where alone[r - near.lowerBound] {
                 none[r - offset] = any(r) { j in alone[j - near.lowerBound] }
+            }
+            // A run's last row: a row whose nearest earlier row with its key ends a run of rows equal to
+            // the row above, within `window` where the run's first row is not, copies that last row; the
+            // three are None (the run no longer than `window`, so its last row copies its first).
+            for r in offset..<min(count, offset + rows.count + 2 * window) where r > 0 && keys[r - 1] != keys[r] {
+                let first = Int(before[r])
+                guard first >= 0, r - first > window, r - first <= 2 * window else { continue }
+                var last = first
+                while last + 1 < r, last - first < window, keys[last + 1] == keys[first] { last += 1 }
+                guard last > first, r - last <= window, keys[last + 1] != keys[first] else { continue }
+                for y in [first, last, r] where y >= offset && y < offset + rows.count { none[y - offset] = true }
             }
         }}}
         return (keys, offset, none)

@@ -72,7 +72,9 @@ import Testing
     /// another (none above, C above), and C once. So `noneRows` writes rows 0 and 5 None (each
     /// alone, 5 rows apart), and row 5 copies row 0 as it is; row 3 copies row 2, row 6 row 1,
     /// row 7 row 3 (the nearest B/B), and rows 1, 2 and 4 have no earlier row to copy. Looking back only
-    /// to row 1, row 5 has none either. With a window of 4 rows, rows 0 and 5 are too far apart to be None.
+    /// to row 1, row 5 has none either. With a window of 4 rows, rows 0 and 5 are too far apart to be None;
+    /// row 6's nearest B is row 3, the last of the run of rows 1-3, 3 back where row 1 is 5 back: rows 1,
+    /// 3 and 6 are None, row 3 copies row 1 and row 6 row 3; row 7 (B/B) copies row 2, the one B/B left.
     @Test func aCopyOfFilteredRowsNeedsEqualRowsAboveOrBothNone() {
         let keys: [UInt64] = [1, 2, 2, 2, 3, 1, 2, 2]
         let map = RepeatMap(rowKeys: { range in range.map { RepeatMap.RowKey(high: keys[$0], low: 0) } }, columnPeriods: [])
@@ -83,8 +85,28 @@ import Testing
         #expect(map.copies(of: 0..<8, lookingBackTo: 0, filtered: wide) == [-1, -1, -1, 2, -1, 0, 1, 3])
         #expect(map.copies(of: 3..<8, lookingBackTo: 1, filtered: wide) == [2, -1, -1, 1, 3])
         #expect(map.copies(of: 3..<8, lookingBackTo: 2, filtered: wide) == [2, -1, -1, -1, 3])
-        #expect(map.noneRows(0..<8, filtering: narrow) == [Bool](repeating: false, count: 8))
-        #expect(map.copies(of: 0..<8, lookingBackTo: 0, filtered: narrow) == [-1, -1, -1, 2, -1, -1, 1, 3])
+        #expect(map.noneRows(0..<8, filtering: narrow) == [false, true, false, true, false, false, true, false])
+        #expect(map.copies(of: 0..<8, lookingBackTo: 0, filtered: narrow) == [-1, -1, -1, 1, -1, -1, 3, 2])
+    }
+
+    /// Keys A B B B C D E F B (rows 0-8), a window of 5 rows. Row 8's nearest B is row 3, 5 back, the
+    /// last of the run of rows 1-3; row 1, the run's first and its nearest B not equal to the row above,
+    /// is 7 back. So rows 1, 3 and 8 are None: row 3 copies row 1 (2 back) and row 8 row 3, where row 8
+    /// had no row in reach to copy. Asked a few rows at a time, the rows are the same. With the run 7
+    /// rows long (rows 1-7, then C D B), its last row is 6 rows from its first, further than the window,
+    /// so no row is None: row 7 would have no row to copy.
+    @Test func aRowCopiesTheLastRowOfARunWhereItsFirstIsOutOfReach() {
+        func map(_ keys: [UInt64]) -> RepeatMap {
+            RepeatMap(rowKeys: { range in range.map { RepeatMap.RowKey(high: keys[$0], low: 0) } }, columnPeriods: [])
+        }
+        let window = RepeatMap.Filtering(height: 9, window: 5)
+        let run = map([1, 2, 2, 2, 3, 4, 5, 6, 2])
+        let none = [false, true, false, true, false, false, false, false, true]
+        #expect(run.noneRows(0..<9, filtering: window) == none)
+        for rows in [0..<2, 2..<4, 3..<9, 8..<9] { #expect(run.noneRows(rows, filtering: window) == Array(none[rows])) }
+        #expect(run.copies(of: 0..<9, lookingBackTo: 0, filtered: window) == [-1, -1, -1, 1, -1, -1, -1, -1, 3])
+        let long = map([1, 2, 2, 2, 2, 2, 2, 2, 3, 4, 2])
+        #expect(long.noneRows(0..<11, filtering: RepeatMap.Filtering(height: 11, window: 5)) == [Bool](repeating: false, count: 11))
     }
 
     /// A 64 × 20 grey gradient, a grey a row (20 colours: 8-bit indices, row y's index y).
