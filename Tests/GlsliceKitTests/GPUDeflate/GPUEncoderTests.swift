@@ -103,18 +103,34 @@ struct GPUEncoderTests {
     /// `linear` and repeated, whose rows recur after other rows): the GPU's scanline pass is told them, so its file
     /// is the CPU's, whole (473 x 192) and in strips (473 x 6000, as a giant is).
     @Test func rowsWrittenNoneGiveTheCPUsFile() throws {
+        try checkRowsWrittenNone(sizes: ["473x192", "473x6000"], line: { size in
+            #"{"pixels": "\#(size)", "scale": 3, "insets": "6,6,6,6", "mode-x": "stretch", "mode-y": "repeat", "filter": "linear", "center": true}"#
+        }, check: { none, _ in none.filter { $0 }.count >= none.count / 16 })
+    }
+
+    /// Rows `noneRows` writes None as a run's last row and first, for a later row to copy (renderer 19: the bench
+    /// manifest's `2191.png`, `texture.png` `round` x `auto` at 2x, 483 x 168): at least one None row equals the row
+    /// above (before renderer 19 none did), and the GPU's file is the CPU's, whole and in strips (483 x 6000).
+    @Test func runEndsWrittenNoneGiveTheCPUsFile() throws {
+        try checkRowsWrittenNone(sizes: ["483x168", "483x6000"], line: { size in
+            #"{"pixels": "\#(size)", "scale": 2, "insets": "6,6,6,6", "mode-x": "round", "mode-y": "auto", "filter": "linear", "center": true}"#
+        }, check: { none, plainCopies in none.indices.contains { $0 > 0 && none[$0] && plainCopies[$0] == Int32($0 - 1) } })
+    }
+
+    /// `texture.png` rendered at `sizes` by the manifest `line`: `check` holds of its None rows and plain copies,
+    /// and the GPU's file is the CPU's (in strips where 1,000 rows or more, as a giant is).
+    func checkRowsWrittenNone(sizes: [String], line: (String) -> String, check: ([Bool], [Int32]) -> Bool) throws {
         let encoder = try GPUEncoder(context: try GPUContext.make(), budget: GPUMemory.minimumBudget)
         let image = try PNGDecoder.decode(path: "Fixtures/texture.png", maxPixels: 1 << 24).premultiplied()
         let source = ResolvedSource(source: SourceImage(image: image, file: "texture.png"), key: SourceKey(contentHash: "none:texture.png", recipe: .plain))
-        for size in ["473x192", "473x6000"] {
-            let line = #"{"pixels": "\#(size)", "scale": 3, "insets": "6,6,6,6", "mode-x": "stretch", "mode-y": "repeat", "filter": "linear", "center": true}"#
-            let request = try JSONDecoder().decode(RenderRequest.self, from: Data(line.utf8))
+        for size in sizes {
+            let request = try JSONDecoder().decode(RenderRequest.self, from: Data(line(size).utf8))
             let job = try PreparedJob(request: request, source: source, limits: Limits())
             let drawn = try Backend.cpu.image(job.plan, source: job.source.source.image).rgba
             let map = RepeatMap(plan: job.plan, source: job.source.source.image), rowBytes = 1 + 3 * drawn.width
             let none = RepeatDeflater(map: map, width: drawn.width, rowBytes: rowBytes, bitsPerPixel: 24, filtersRows: true, height: drawn.height)
                 .noneRows(0..<drawn.height)
-            #expect(drawn.isOpaque && none.filter { $0 }.count >= drawn.height / 16, "\(size): \(none.filter { $0 }.count) rows None")
+            #expect(drawn.isOpaque && check(none, map.copies(of: 0..<drawn.height, lookingBackTo: 0)), "\(size): \(none.filter { $0 }.count) rows None")
             if drawn.height < 1000 {
                 let (cpu, gpu) = try Self.files(job.plan, source: job.source.source.image, drawn: drawn, encoder: encoder)
                 #expect(cpu == gpu, "\(size): the GPU's file (\(gpu.count) bytes) is not the CPU's (\(cpu.count))")
