@@ -120,8 +120,9 @@ package struct RepeatMap: Sendable {
     /// filtered by their content). A row equal to the row above is left to its content (Up: zeros),
     /// but for the last of such a run where a later row with its pixels is within `window` of it and
     /// not of the run's first row: that row, the run's last and its first are None, so the later row
-    /// copies the last and the last copies the first (a `texture.png` stretched and repeated at 2x,
-    /// its rows copies of a run's pixels 21 rows on, the run's first row 32 back: TODO).
+    /// copies the last and the last copies the first (the bench manifest's `2191.png`, `texture.png` at
+    /// 2x, repeats a run's pixels 21 rows after its last row and 32 after its first: 1.20x zlib 6's
+    /// bytes with the run Up, 0.76x so).
     /// The rule reads only the plan's keys, so two rows with the same `FilteredKey` within `window`
     /// rows are written alike, as `copies(filtered:)` needs, and the GPU's scanline pass is told it.
     func noneRows(_ rows: Range<Int>, filtering: Filtering) -> [Bool] {
